@@ -1,0 +1,88 @@
+package backend
+
+import (
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/gomlx/compute"
+	_ "github.com/gomlx/compute/gobackend" // registers the pure-Go backend "go".
+)
+
+// Default is the configuration used when GOMLX_BACKEND is unset: the embedded pure-Go backend.
+const Default = "go"
+
+// EnvVar is the environment variable that selects the backend (GoMLX's own convention).
+const EnvVar = compute.ConfigEnvVar
+
+// Available lists the backend names compiled into this binary, sorted ("go", plus "xla" when built with
+// -tags xla).
+func Available() []string {
+	names := compute.List()
+	slices.Sort(names)
+	return names
+}
+
+// Config returns the backend configuration that New would use: GOMLX_BACKEND if set and non-empty,
+// otherwise Default.
+func Config() string {
+	if c := strings.TrimSpace(os.Getenv(EnvVar)); c != "" {
+		return c
+	}
+	return Default
+}
+
+// New creates the backend named by GOMLX_BACKEND, or the pure-Go backend when it is unset.
+func New() (compute.Backend, error) {
+	return NewWithConfig(Config())
+}
+
+// NewWithConfig creates a backend from a configuration string "<name>[:<options>]", e.g. "go",
+// "go:ops_sequential" or "xla:cpu". Unknown or unavailable backends are reported as errors.
+func NewWithConfig(config string) (b compute.Backend, err error) {
+	name, _, _ := strings.Cut(config, ":")
+	if !slices.Contains(compute.List(), name) {
+		return nil, unavailableError(config, name)
+	}
+	if name == "xla" && os.Getenv("GOMLX_NO_AUTO_INSTALL") == "" {
+		// Never let a library call reach for the network behind the user's back.
+		_ = os.Setenv("GOMLX_NO_AUTO_INSTALL", "1")
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			b, err = nil, fmt.Errorf("starting GoMLX backend %q: %v", config, r)
+		}
+	}()
+	b, err = compute.NewWithConfig(config)
+	if err != nil {
+		return nil, fmt.Errorf("starting GoMLX backend %q: %w", config, err)
+	}
+	return b, nil
+}
+
+func unavailableError(config, name string) error {
+	msg := fmt.Sprintf("GoMLX backend %q (from %s=%q) is not available in this build; available: %s",
+		name, EnvVar, config, strings.Join(Available(), ", "))
+	if name == "xla" {
+		msg += ". To enable XLA, rebuild with `go build -tags xla` (needs cgo and the XLA PJRT plugin for your " +
+			"device, see https://github.com/gomlx/go-xla), or unset " + EnvVar + " to use the pure-Go backend"
+	} else {
+		msg += ". Unset " + EnvVar + " to use the pure-Go backend"
+	}
+	return fmt.Errorf("%s", msg)
+}
+
+var (
+	sharedOnce sync.Once
+	shared     compute.Backend
+	sharedErr  error
+)
+
+// Shared returns one process-wide backend created by New on first use. Backends hold worker pools and
+// compiled graphs, so programs should create one and reuse it; Shared does that for them.
+func Shared() (compute.Backend, error) {
+	sharedOnce.Do(func() { shared, sharedErr = New() })
+	return shared, sharedErr
+}

@@ -1,0 +1,52 @@
+package backend
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestDefaultIsPureGo(t *testing.T) {
+	t.Setenv(EnvVar, "")
+	if got := Config(); got != "go" {
+		t.Fatalf("Config() with %s unset = %q, want \"go\"", EnvVar, got)
+	}
+	b, err := New()
+	if err != nil {
+		t.Fatalf("New(): %v", err)
+	}
+	if b.Name() != "go" && !strings.HasPrefix(strings.ToLower(b.Name()), "go") {
+		t.Errorf("backend name = %q, want the pure-Go backend", b.Name())
+	}
+	if !slices.Contains(Available(), "go") {
+		t.Errorf("Available() = %v, lacks \"go\"", Available())
+	}
+}
+
+func TestHonoursEnvVar(t *testing.T) {
+	t.Setenv(EnvVar, "go:ops_sequential")
+	if _, err := New(); err != nil {
+		t.Fatalf("New() with go:ops_sequential: %v", err)
+	}
+}
+
+func TestUnavailableBackendIsAnError(t *testing.T) {
+	for _, cfg := range []string{"nosuchbackend", "xla:cuda"} {
+		if cfg == "xla:cuda" && slices.Contains(Available(), "xla") {
+			continue // built with -tags xla
+		}
+		t.Setenv(EnvVar, cfg)
+		b, err := New()
+		if err == nil {
+			t.Fatalf("New() with %s=%q returned %v and no error", EnvVar, cfg, b)
+		}
+		for _, want := range []string{cfg, "available: go"} {
+			if !strings.Contains(err.Error(), want) {
+				t.Errorf("error %q does not mention %q", err, want)
+			}
+		}
+		if strings.HasPrefix(cfg, "xla") && !strings.Contains(err.Error(), "-tags xla") {
+			t.Errorf("error %q does not say how to enable XLA", err)
+		}
+	}
+}

@@ -1,0 +1,19 @@
+module github.com/eccco-go/eccco-go
+
+go 1.26.8
+
+require (
+	github.com/gomlx/compute v0.1.5
+	github.com/gomlx/go-xla v0.4.4
+)
+
+require (
+	github.com/go-logr/logr v1.4.3 // indirect
+	github.com/gofrs/flock v0.13.0 // indirect
+	github.com/pkg/errors v0.9.1 // indirect
+	golang.org/x/exp v0.0.0-20260410095643-746e56fc9e2f // indirect
+	golang.org/x/sys v0.43.0 // indirect
+	golang.org/x/term v0.40.0 // indirect
+	google.golang.org/protobuf v1.36.11 // indirect
+	k8s.io/klog/v2 v2.140.0 // indirect
+)
