@@ -5,11 +5,13 @@ go 1.26.8
 require (
 	github.com/gomlx/compute v0.1.5
 	github.com/gomlx/go-xla v0.4.4
+	github.com/gomlx/gomlx v0.28.5
 )
 
 require (
 	github.com/go-logr/logr v1.4.3 // indirect
 	github.com/gofrs/flock v0.13.0 // indirect
+	github.com/google/uuid v1.6.0 // indirect
 	github.com/pkg/errors v0.9.1 // indirect
 	golang.org/x/exp v0.0.0-20260410095643-746e56fc9e2f // indirect
 	golang.org/x/sys v0.43.0 // indirect

@@ -1,0 +1,190 @@
+package models
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"time"
+
+	"github.com/eccco-go/eccco-go/eccco/data"
+	"github.com/gomlx/compute"
+	. "github.com/gomlx/gomlx/core/graph" //nolint:revive
+	"github.com/gomlx/gomlx/core/tensors"
+	"github.com/gomlx/gomlx/ml/model"
+	"github.com/gomlx/gomlx/ml/train/optimizer"
+)
+
+// TrainOptions configure Train. Zero values take the defaults noted on each field.
+type TrainOptions struct {
+	// Epochs is the number of passes over the training data (required, > 0).
+	Epochs int
+	// BatchSize is the minibatch size (required, > 0). The last, smaller batch of an epoch is kept, as
+	// Flux's DataLoader does.
+	BatchSize int
+	// LearningRate is Adam's step size; 0 means 1e-3.
+	LearningRate float64
+	// Seed fixes the order of minibatches (each ensemble member gets its own order). The same seed, data
+	// and model give the same weights.
+	Seed uint64
+	// OnEpoch, if set, is called after every epoch (e.g. to advance a progress bar).
+	OnEpoch func(EpochStats)
+}
+
+// EpochStats summarises one finished epoch.
+type EpochStats struct {
+	Epoch, Epochs int
+	// Loss is the mean over the epoch's minibatches of the summed members' mean cross-entropy.
+	Loss    float64
+	Elapsed time.Duration // since training started
+}
+
+// History records a training run.
+type History struct {
+	Loss     []float64     // per epoch, see EpochStats.Loss
+	Duration time.Duration // wall time of the whole run
+	Steps    int           // optimiser steps taken
+}
+
+// Train fits m to the training set by minibatch Adam on the cross-entropy of the logits (for an ensemble,
+// the members are trained side by side in one graph, each on its own shuffle of the data, which is the
+// same as training them one after the other because their losses do not interact). It honours ctx
+// between steps.
+func Train(ctx context.Context, backend compute.Backend, m *Model, ds *data.Dataset, opts TrainOptions) (*History, error) {
+	if err := checkTrainingData(m, ds); err != nil {
+		return nil, err
+	}
+	if opts.Epochs <= 0 || opts.BatchSize <= 0 {
+		return nil, fmt.Errorf("training %s: Epochs (%d) and BatchSize (%d) must be positive", m.spec.Kind, opts.Epochs, opts.BatchSize)
+	}
+	lr := opts.LearningRate
+	if lr == 0 {
+		lr = 1e-3
+	}
+	members, k := m.spec.Members, m.spec.NumClasses
+	adam := optimizer.Adam().LearningRate(lr).Done()
+	step, err := model.NewExec(backend, m.store, func(scope *model.Scope, x, y *Node) *Node {
+		loss := m.ensembleLoss(scope, x, y, k, crossEntropy)
+		adam.UpdateGraph(scope, x.Graph(), loss)
+		return loss
+	})
+	if err != nil {
+		return nil, fmt.Errorf("building the training step of %s: %w", m.spec.Kind, err)
+	}
+	defer step.Finalize()
+
+	batches := newMemberBatches(ds, members, opts.BatchSize, opts.Seed)
+	hist := &History{}
+	start := time.Now()
+	for epoch := 1; epoch <= opts.Epochs; epoch++ {
+		batches.shuffle()
+		var sum float64
+		for b := range batches.numBatches() {
+			if err := ctx.Err(); err != nil {
+				return hist, fmt.Errorf("training %s interrupted at epoch %d: %w", m.spec.Kind, epoch, err)
+			}
+			x, y := batches.batch(b)
+			lossT, err := step.Call1(x, y)
+			if err != nil {
+				return hist, fmt.Errorf("training %s, epoch %d, batch %d: %w", m.spec.Kind, epoch, b, err)
+			}
+			loss := float64(tensors.MustCopyFlatData[float32](lossT)[0])
+			lossT.MustFinalizeAll()
+			if math.IsNaN(loss) || math.IsInf(loss, 0) {
+				return hist, fmt.Errorf("training %s diverged: loss is %v at epoch %d, batch %d (try a smaller learning rate)", m.spec.Kind, loss, epoch, b)
+			}
+			sum += loss
+			hist.Steps++
+		}
+		hist.Loss = append(hist.Loss, sum/float64(batches.numBatches()))
+		if opts.OnEpoch != nil {
+			opts.OnEpoch(EpochStats{Epoch: epoch, Epochs: opts.Epochs, Loss: hist.Loss[epoch-1], Elapsed: time.Since(start)})
+		}
+	}
+	hist.Duration = time.Since(start)
+	return hist, nil
+}
+
+func checkTrainingData(m *Model, ds *data.Dataset) error {
+	switch {
+	case ds == nil || ds.N() == 0:
+		return fmt.Errorf("training %s: empty training set", m.spec.Kind)
+	case ds.D() != m.spec.NumFeatures:
+		return fmt.Errorf("training %s: data set %q has %d features, the model expects %d", m.spec.Kind, ds.Name, ds.D(), m.spec.NumFeatures)
+	case ds.K() != m.spec.NumClasses:
+		return fmt.Errorf("training %s: data set %q has %d classes, the model expects %d", m.spec.Kind, ds.Name, ds.K(), m.spec.NumClasses)
+	}
+	return nil
+}
+
+// crossEntropy returns the per-row cross-entropy of logits [B, K] against integer labels [B].
+func crossEntropy(logits, labels *Node) *Node {
+	oneHot := OneHot(labels, logits.Shape().Dimensions[1], logits.DType())
+	return Neg(ReduceSum(Mul(oneHot, LogSoftmax(logits)), -1))
+}
+
+// ensembleLoss takes x [M, B, D] and y [M, B] (member i trains on x[i], y[i]) and returns the sum over
+// members of the mean per-row loss.
+func (m *Model) ensembleLoss(scope *model.Scope, x, y *Node, k int, rowLoss func(logits, labels *Node) *Node) *Node {
+	dims := x.Shape().Dimensions
+	var total *Node
+	for i := range m.spec.Members {
+		xi := Reshape(Slice(x, AxisElem(i)), dims[1], dims[2])
+		yi := Reshape(Slice(y, AxisElem(i)), dims[1])
+		li := ReduceAllMean(rowLoss(m.memberLogits(scope, xi, i), yi))
+		if total == nil {
+			total = li
+		} else {
+			total = Add(total, li)
+		}
+	}
+	return total
+}
+
+// memberBatches serves, for every ensemble member, minibatches in that member's own shuffled order,
+// packed as x [M, B, D] and y [M, B] tensors.
+type memberBatches struct {
+	ds        *data.Dataset
+	size      int
+	perms     [][]int
+	rngs      []*rand.Rand
+	dims, num int
+}
+
+func newMemberBatches(ds *data.Dataset, members, size int, seed uint64) *memberBatches {
+	mb := &memberBatches{ds: ds, size: min(size, ds.N()), dims: ds.D()}
+	for i := range members {
+		mb.rngs = append(mb.rngs, data.NewRand(seed+uint64(i)*0x9E3779B97F4A7C15))
+		mb.perms = append(mb.perms, nil)
+	}
+	mb.num = (ds.N() + mb.size - 1) / mb.size
+	return mb
+}
+
+func (mb *memberBatches) numBatches() int { return mb.num }
+
+func (mb *memberBatches) shuffle() {
+	for i, r := range mb.rngs {
+		mb.perms[i] = r.Perm(mb.ds.N())
+	}
+}
+
+func (mb *memberBatches) batch(b int) (x, y *tensors.Tensor) {
+	start := b * mb.size
+	end := min(start+mb.size, mb.ds.N())
+	n, d, members := end-start, mb.dims, len(mb.perms)
+	xs := make([]float32, members*n*d)
+	ys := make([]int32, members*n)
+	for i, perm := range mb.perms {
+		for j, row := range perm[start:end] {
+			copy(xs[(i*n+j)*d:(i*n+j+1)*d], mb.ds.Row(row))
+			ys[i*n+j] = int32(mb.ds.Y[row])
+		}
+	}
+	return tensors.FromFlatDataAndDimensions(xs, members, n, d), tensors.FromFlatDataAndDimensions(ys, members, n)
+}
+
+// tensorRows wraps row-major data as an [n, d] tensor.
+func tensorRows(x []float32, n, d int) *tensors.Tensor {
+	return tensors.FromFlatDataAndDimensions(x, n, d)
+}
