@@ -6,13 +6,16 @@ require (
 	github.com/gomlx/compute v0.1.5
 	github.com/gomlx/go-xla v0.4.4
 	github.com/gomlx/gomlx v0.28.5
+	github.com/schollz/progressbar/v3 v3.19.0
 )
 
 require (
 	github.com/go-logr/logr v1.4.3 // indirect
 	github.com/gofrs/flock v0.13.0 // indirect
 	github.com/google/uuid v1.6.0 // indirect
+	github.com/mitchellh/colorstring v0.0.0-20190213212951-d06e56a500db // indirect
 	github.com/pkg/errors v0.9.1 // indirect
+	github.com/rivo/uniseg v0.4.7 // indirect
 	golang.org/x/exp v0.0.0-20260410095643-746e56fc9e2f // indirect
 	golang.org/x/sys v0.43.0 // indirect
 	golang.org/x/term v0.40.0 // indirect

@@ -8,8 +8,8 @@ import (
 
 func TestDefaultIsPureGo(t *testing.T) {
 	t.Setenv(EnvVar, "")
-	if got := Config(); got != "go" {
-		t.Fatalf("Config() with %s unset = %q, want \"go\"", EnvVar, got)
+	if got := Config(); !strings.HasPrefix(got, "go:") && got != "go" {
+		t.Fatalf("Config() with %s unset = %q, want the pure-Go backend", EnvVar, got)
 	}
 	b, err := New()
 	if err != nil {
@@ -24,9 +24,14 @@ func TestDefaultIsPureGo(t *testing.T) {
 }
 
 func TestHonoursEnvVar(t *testing.T) {
-	t.Setenv(EnvVar, "go:ops_sequential")
-	if _, err := New(); err != nil {
-		t.Fatalf("New() with go:ops_sequential: %v", err)
+	for _, cfg := range []string{"go", "go:ops_parallel", "go:ops_sequential"} {
+		t.Setenv(EnvVar, cfg)
+		if got := Config(); got != cfg {
+			t.Errorf("Config() = %q with %s=%q", got, EnvVar, cfg)
+		}
+		if _, err := New(); err != nil {
+			t.Fatalf("New() with %s: %v", cfg, err)
+		}
 	}
 }
 

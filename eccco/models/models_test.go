@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/eccco-go/eccco-go/eccco/backend"
 	"github.com/eccco-go/eccco-go/eccco/data"
@@ -288,5 +289,32 @@ func TestLeNet5Shapes(t *testing.T) {
 	}
 	if got != want {
 		t.Errorf("LeNet-5 has %d parameters, want %d", got, want)
+	}
+}
+
+// The parallel executor of compute v0.1.5 deadlocks when several large matrix products run at once (five
+// ensemble members on a 4096-row chunk of MNIST-sized inputs). The default backend must not.
+func TestDefaultBackendPredictsLargeEnsembleChunks(t *testing.T) {
+	if testing.Short() {
+		t.Skip("short mode")
+	}
+	b := testBackend(t)
+	m, err := New(b, Spec{Kind: KindMLPEnsemble, NumFeatures: 784, NumClasses: 10, Hidden: 32, Layers: 1, Activation: "relu", Members: 5}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := make([]float32, (PredictionChunk+10)*784)
+	for i := range x {
+		x[i] = float32(i%255)/127.5 - 1
+	}
+	done := make(chan error, 1)
+	go func() { _, err := Predict(b, m, x); done <- err }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(60 * time.Second):
+		t.Fatal("prediction did not finish in 60 s: the backend's executor deadlocked")
 	}
 }

@@ -1,0 +1,25 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/eccco-go/eccco-go/eccco/backend"
+)
+
+func runBackend(_ context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("backend", "backend", stderr)
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "configuration: %s (from %s, default %q)\n", backend.Config(), backend.EnvVar, backend.Default)
+	fmt.Fprintf(stdout, "compiled in:   %s\n", strings.Join(backend.Available(), ", "))
+	b, err := backend.New()
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "running:       %s\n", b.Description())
+	return nil
+}

@@ -1,0 +1,38 @@
+// Package models holds the classifiers that eccco explains: the Classifier abstraction, the paper's
+// multi-layer perceptron (MLP), deep ensembles, LeNet-5, their training, scoring and saving.
+//
+// # The Classifier abstraction
+//
+// ECCCo explains a differentiable classifier M_θ: X → R^K through its logits. Everything downstream
+// (counterfactual search, Section 5, Eq. 5; the conditional energy E(x|y) = −M_θ(x)[y] of Section 4.1;
+// conformal prediction sets of Section 4.2) needs those logits as a graph function of a batch of inputs,
+// so that gradients with respect to the inputs flow through it. That is the whole interface:
+//
+//	type Classifier interface {
+//		Logits(x *graph.Node) *graph.Node // [B, D] → [B, K]
+//		NumFeatures() int
+//		NumClasses() int
+//	}
+//
+// Logits reads the model's weights into whatever graph x belongs to (GoMLX variables may be read by any
+// graph), so one Classifier serves many graphs and may be called several times in one graph. A user's own
+// GoMLX model becomes a Classifier with FromFunc. Probabilities, Predict and Logits evaluate a Classifier
+// on many rows at once, in chunks of PredictionChunk rows per graph call.
+//
+// # The paper's models
+//
+// Model is a Classifier built from a Spec: the MLP (Hidden units × Layers, relu or swish; Table 4 of the
+// appendix, table_params.tex, available by data-set name from PaperSettings and SpecFor), the deep
+// ensemble of Lakshminarayanan et al. (2017) (Members MLPs whose logits are averaged, the convention of the
+// authors' code, where the ensemble's energy is the mean member energy), and LeNet-5 (LeCun et al., 1998)
+// for the image data. Joint Energy Models share the MLP architecture and differ in training (package
+// energy).
+//
+// Train fits a Model by minibatch Adam (learning rate 1e-3, Flux's default as used by the authors) on
+// the cross-entropy of the logits; an ensemble's members are trained side by side in one graph, each on
+// its own shuffle. Evaluate reports the scores of Table 5 of the appendix (table_perf.tex): accuracy,
+// macro precision and macro F1 (Published holds the paper's values). Save and Load write and read a GoMLX
+// checkpoint plus the Spec as JSON, atomically.
+//
+// Everything is seeded: the same seed, data and options give bit-identical weights on the same backend.
+package models

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# reproduce.sh: regenerate eccco-go's results headless, on the embedded pure-Go GoMLX backend.
+#
+#   ./reproduce.sh           the paper's protocol (full epochs); writes paper/model-performance.{md,csv}
+#   ./reproduce.sh --quick   a few epochs per model, minutes instead of an hour; writes runs/quick/
+#
+# Environment:
+#   ECCCO_DATA_DIR   where data sets live (default: data/cache in this repository; git ignores it)
+#   ECCCO_MIRROR     a local directory holding upstream data files to copy instead of downloading
+#                    (e.g. cal_housing.csv, gmsc.csv, german_credit.csv)
+#   GOMLX_BACKEND    GoMLX backend (default "go"; "xla:cpu"/"xla:cuda" need a build with -tags xla)
+#
+# Data sets that cannot be fetched on this machine are skipped with a message that says how to get them.
+set -euo pipefail
+cd "$(dirname "$0")"
+
+profile=paper
+case "${1:-}" in
+  --quick) profile=quick ;;
+  "") ;;
+  -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
+  *) echo "reproduce.sh: unknown option $1 (want --quick)" >&2; exit 2 ;;
+esac
+
+mkdir -p bin
+go build -o bin/eccco ./eccco/cmd/eccco
+bin/eccco backend
+
+echo "== data"
+fetch_args=()
+[ -n "${ECCCO_MIRROR:-}" ] && fetch_args+=(--from "$ECCCO_MIRROR")
+bin/eccco data fetch all "${fetch_args[@]}" || echo "(some data sets are not available here; they are skipped below)"
+bin/eccco data list
+
+echo "== model performance (paper, Table 5)"
+if [ "$profile" = quick ]; then
+  bin/eccco perf --models mlp,mlp-ensemble --epochs 10 --out runs/quick
+else
+  mkdir -p paper
+  bin/eccco perf --models mlp,mlp-ensemble --out runs/perf
+  cp runs/perf/perf.md paper/model-performance.md
+  cp runs/perf/perf.csv paper/model-performance.csv
+fi
