@@ -7,7 +7,6 @@ import (
 
 	"github.com/gomlx/compute"
 	. "github.com/gomlx/gomlx/core/graph" //nolint:revive
-	"github.com/gomlx/gomlx/ml/layers"
 	"github.com/gomlx/gomlx/ml/layers/activation"
 	"github.com/gomlx/gomlx/ml/model"
 )
@@ -115,16 +114,6 @@ func parseActivation(name string) (activation.Type, error) {
 	return 0, fmt.Errorf("unknown activation %q (want relu or swish)", name)
 }
 
-// MLP is the multi-layer perceptron of the paper as a plain GoMLX model function: Layers dense hidden
-// layers of Hidden units with the given activation, then a dense read-out to numClasses logits. It uses
-// scope.At, so it may be called several times in one graph (it then shares its weights).
-func MLP(scope *model.Scope, x *Node, hidden, numLayers int, act activation.Type, numClasses int) *Node {
-	for i := range numLayers {
-		x = activation.Apply(act, layers.Dense(scope.At("hidden%d", i), x, true, hidden))
-	}
-	return layers.Dense(scope.At("readout"), x, true, numClasses)
-}
-
 // Model is a trainable Classifier defined by a Spec, with weights held in a GoMLX store. An ensemble's
 // members live in sub-scopes "member0", "member1", ... and its logits are the members' mean.
 type Model struct {
@@ -192,25 +181,23 @@ func (m *Model) Logits(x *Node) *Node { return m.logitsIn(m.store.RootScope(), x
 func (m *Model) MemberLogits(x *Node, i int) *Node { return m.memberLogits(m.store.RootScope(), x, i) }
 
 func (m *Model) logitsIn(scope *model.Scope, x *Node) *Node {
-	if m.spec.Members == 1 {
-		return m.memberLogits(scope, x, 0)
+	if m.spec.Kind == KindLeNet {
+		return LeNet5(scope, x, m.spec.NumClasses)
 	}
-	sum := m.memberLogits(scope, x, 0)
-	for i := 1; i < m.spec.Members; i++ {
-		sum = Add(sum, m.memberLogits(scope, x, i))
-	}
-	return DivScalar(sum, float64(m.spec.Members))
+	all := m.stackedLogits(scope, BroadcastPrefix(x, m.spec.Members)) // [M, B, K]
+	return ReduceMean(all, 0)
 }
 
 func (m *Model) memberLogits(scope *model.Scope, x *Node, i int) *Node {
-	if m.spec.Members > 1 {
-		scope = scope.At("member%d", i)
-	}
-	switch m.spec.Kind {
-	case KindLeNet:
+	if m.spec.Kind == KindLeNet {
 		return LeNet5(scope, x, m.spec.NumClasses)
-	default:
-		act, _ := parseActivation(m.spec.Activation)
-		return MLP(scope, x, m.spec.Hidden, m.spec.Layers, act, m.spec.NumClasses)
 	}
+	all := m.stackedLogits(scope, BroadcastPrefix(x, m.spec.Members))
+	return Reshape(Slice(all, AxisElem(i)), x.Shape().Dimensions[0], m.spec.NumClasses)
+}
+
+// stackedLogits maps x [M, B, D] (member i reads x[i]) to the members' logits [M, B, K].
+func (m *Model) stackedLogits(scope *model.Scope, x *Node) *Node {
+	act, _ := parseActivation(m.spec.Activation)
+	return StackedMLP(scope, x, m.spec.Hidden, m.spec.Layers, act, m.spec.NumClasses)
 }

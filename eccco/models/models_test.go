@@ -12,6 +12,7 @@ import (
 	"github.com/eccco-go/eccco-go/eccco/backend"
 	"github.com/eccco-go/eccco-go/eccco/data"
 	"github.com/gomlx/compute"
+	"github.com/gomlx/gomlx/core/graph"
 	"github.com/gomlx/gomlx/core/tensors"
 )
 
@@ -40,10 +41,10 @@ func TestMLPLogitsMatchHandComputation(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	setVar(t, m, "/hidden0/dense/weights", [][]float32{{1, -1}, {2, 0.5}}) // [in, out]
-	setVar(t, m, "/hidden0/dense/biases", []float32{0, -1})
-	setVar(t, m, "/readout/dense/weights", [][]float32{{1, 0}, {-2, 3}})
-	setVar(t, m, "/readout/dense/biases", []float32{0.5, 0})
+	setVar(t, m, "/hidden0/weights", [][][]float32{{{1, -1}, {2, 0.5}}}) // [member, in, out]
+	setVar(t, m, "/hidden0/biases", [][][]float32{{{0, -1}}})
+	setVar(t, m, "/readout/weights", [][][]float32{{{1, 0}, {-2, 3}}})
+	setVar(t, m, "/readout/biases", [][][]float32{{{0.5, 0}}})
 	// x = (1, 2): h = relu((1·1 + 2·2 + 0, 1·(−1) + 2·0.5 − 1)) = relu(5, −1) = (5, 0)
 	// logits = (5·1 + 0·(−2) + 0.5, 5·0 + 0·3 + 0) = (5.5, 0)
 	// x = (−1, 1): h = relu((−1 + 2, 1 + 0.5 − 1)) = (1, 0.5); logits = (1 − 1 + 0.5, 1.5) = (0.5, 1.5)
@@ -78,10 +79,8 @@ func TestEnsembleAveragesMemberLogits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	setVar(t, m, "/member0/readout/dense/weights", [][]float32{{1, 2}})
-	setVar(t, m, "/member0/readout/dense/biases", []float32{0, 0})
-	setVar(t, m, "/member1/readout/dense/weights", [][]float32{{3, -2}})
-	setVar(t, m, "/member1/readout/dense/biases", []float32{1, 1})
+	setVar(t, m, "/readout/weights", [][][]float32{{{1, 2}}, {{3, -2}}}) // [member, in, out]
+	setVar(t, m, "/readout/biases", [][][]float32{{{0, 0}}, {{1, 1}}})
 	got, err := Logits(b, m, []float32{2})
 	if err != nil {
 		t.Fatal(err)
@@ -89,6 +88,13 @@ func TestEnsembleAveragesMemberLogits(t *testing.T) {
 	// member0: (2, 4); member1: (7, −3); mean: (4.5, 0.5)
 	if math.Abs(float64(got[0])-4.5) > 1e-6 || math.Abs(float64(got[1])-0.5) > 1e-6 {
 		t.Fatalf("ensemble logits = %v, want [4.5 0.5]", got)
+	}
+	member1, _, err := Outputs(b, m, []float32{2}, func(c Classifier, x *graph.Node) *graph.Node { return c.(*Model).MemberLogits(x, 1) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if member1[0] != 7 || member1[1] != -3 {
+		t.Errorf("member 1 logits = %v, want [7 -3]", member1)
 	}
 }
 

@@ -127,18 +127,14 @@ func crossEntropy(logits, labels *Node) *Node {
 // members of the mean per-row loss.
 func (m *Model) ensembleLoss(scope *model.Scope, x, y *Node, k int, rowLoss func(logits, labels *Node) *Node) *Node {
 	dims := x.Shape().Dimensions
-	var total *Node
-	for i := range m.spec.Members {
-		xi := Reshape(Slice(x, AxisElem(i)), dims[1], dims[2])
-		yi := Reshape(Slice(y, AxisElem(i)), dims[1])
-		li := ReduceAllMean(rowLoss(m.memberLogits(scope, xi, i), yi))
-		if total == nil {
-			total = li
-		} else {
-			total = Add(total, li)
-		}
+	if m.spec.Kind == KindLeNet {
+		xi, yi := Reshape(x, dims[1], dims[2]), Reshape(y, dims[1])
+		return ReduceAllMean(rowLoss(m.memberLogits(scope, xi, 0), yi))
 	}
-	return total
+	logits := m.stackedLogits(scope, x) // [M, B, K]
+	perRow := rowLoss(Reshape(logits, dims[0]*dims[1], k), Reshape(y, dims[0]*dims[1]))
+	// The mean over all M·B rows times M is the sum over members of each member's mean.
+	return MulScalar(ReduceAllMean(perRow), float64(dims[0]))
 }
 
 // memberBatches serves, for every ensemble member, minibatches in that member's own shuffled order,
