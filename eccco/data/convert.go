@@ -154,37 +154,26 @@ func readCaliforniaSklearnCSV(r io.Reader) (californiaRows, error) {
 	for i := range header {
 		header[i] = strings.TrimSpace(header[i])
 	}
-	if !equalStrings(header, want) {
+	if !slices.Equal(header, want) {
 		return rows, fmt.Errorf("line 1: header is %q, expected %q (scikit-learn's layout)", strings.Join(header, ","), strings.Join(want, ","))
 	}
-	for {
-		rec, err := cr.Read()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			var pe *csv.ParseError
-			if errors.As(err, &pe) && errors.Is(pe.Err, csv.ErrFieldCount) {
-				return rows, fmt.Errorf("line %d: %d fields, expected 9", pe.StartLine, len(rec))
-			}
-			return rows, csvError(err)
-		}
-		line, _ := cr.FieldPos(0)
+	err = forEachRecord(cr, "expected 9", func(rec []string, line int) error {
 		feats := make([]string, 8)
 		for j := range 8 {
 			if _, err := parseFinite(rec[j]); err != nil {
-				return rows, fmt.Errorf("line %d, column %d (%s): %w", line, j+1, want[j], err)
+				return fmt.Errorf("line %d, column %d (%s): %w", line, j+1, want[j], err)
 			}
 			feats[j] = strings.TrimSpace(rec[j])
 		}
 		v, err := parseFinite(rec[8])
 		if err != nil {
-			return rows, fmt.Errorf("line %d, column 9 (target): %w", line, err)
+			return fmt.Errorf("line %d, column 9 (target): %w", line, err)
 		}
 		rows.features = append(rows.features, feats)
 		rows.values = append(rows.values, v)
-	}
-	return rows, nil
+		return nil
+	})
+	return rows, err
 }
 
 // readCaliforniaStatLib reads StatLib's cal_housing.data (inside cal_housing.tgz as
@@ -197,34 +186,27 @@ func readCaliforniaStatLib(r io.Reader) (californiaRows, error) {
 	var rows californiaRows
 	cr := csv.NewReader(bufio.NewReader(r))
 	cr.FieldsPerRecord = 9
-	for {
-		rec, err := cr.Read()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			var pe *csv.ParseError
-			if errors.As(err, &pe) && errors.Is(pe.Err, csv.ErrFieldCount) {
-				return rows, fmt.Errorf("line %d: %d fields, expected 9", pe.StartLine, len(rec))
-			}
-			return rows, csvError(err)
-		}
-		line, _ := cr.FieldPos(0)
+	err := forEachRecord(cr, "expected 9", func(rec []string, line int) error {
 		var v [9]float64
 		for j := range v {
+			var err error
 			if v[j], err = parseFinite(rec[j]); err != nil {
-				return rows, fmt.Errorf("line %d, column %d: %w", line, j+1, err)
+				return fmt.Errorf("line %d, column %d: %w", line, j+1, err)
 			}
 		}
 		lon, lat, age, rooms, bedrooms, pop, households, income, value := v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8]
 		if households <= 0 {
-			return rows, fmt.Errorf("line %d: households = %v, must be positive", line, households)
+			return fmt.Errorf("line %d: households = %v, must be positive", line, households)
 		}
 		rows.features = append(rows.features, []string{
 			pyFloat(income), pyFloat(age), pyFloat(rooms / households), pyFloat(bedrooms / households),
 			pyFloat(pop), pyFloat(pop / households), pyFloat(lat), pyFloat(lon),
 		})
 		rows.values = append(rows.values, value)
+		return nil
+	})
+	if err != nil {
+		return rows, err
 	}
 	if len(rows.values) == 0 {
 		return rows, errors.New("no data rows")
@@ -260,20 +242,8 @@ func convertGMSC(r io.Reader, rng *rand.Rand) (*convertedCSV, error) {
 	var rows [][]string
 	var labels []int
 	dropped, total := 0, 0
-	for {
-		rec, err := cr.Read()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			var pe *csv.ParseError
-			if errors.As(err, &pe) && errors.Is(pe.Err, csv.ErrFieldCount) {
-				return nil, fmt.Errorf("line %d: %d fields, but the header has %d", pe.StartLine, len(rec), len(header))
-			}
-			return nil, csvError(err)
-		}
+	err = forEachRecord(cr, fmt.Sprintf("but the header has %d", len(header)), func(rec []string, line int) error {
 		total++
-		line, _ := cr.FieldPos(0)
 		out := make([]string, len(want))
 		missing := false
 		for i, j := range idx {
@@ -283,13 +253,13 @@ func convertGMSC(r io.Reader, rng *rand.Rand) (*convertedCSV, error) {
 				break
 			}
 			if _, err := parseFinite(s); err != nil {
-				return nil, fmt.Errorf("line %d, column %d (%s): %w", line, j+1, want[i], err)
+				return fmt.Errorf("line %d, column %d (%s): %w", line, j+1, want[i], err)
 			}
 			out[i] = s
 		}
 		if missing {
 			dropped++
-			continue
+			return nil
 		}
 		switch out[0] {
 		case "0":
@@ -297,10 +267,14 @@ func convertGMSC(r io.Reader, rng *rand.Rand) (*convertedCSV, error) {
 		case "1":
 			out[0] = "0"
 		default:
-			return nil, fmt.Errorf("line %d: SeriousDlqin2yrs is %q, expected 0 or 1", line, out[0])
+			return fmt.Errorf("line %d: SeriousDlqin2yrs is %q, expected 0 or 1", line, out[0])
 		}
 		rows = append(rows, out)
 		labels = append(labels, int(out[0][0]-'0'))
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	if len(rows) == 0 {
 		return nil, fmt.Errorf("no complete rows (%d read, %d with missing values)", total, dropped)

@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -87,47 +88,39 @@ func readCSV(r io.Reader, spec CSVSpec) (*Dataset, error) {
 	if len(features) == 0 {
 		return nil, fmt.Errorf("line 1: the header has no feature columns besides %q", target)
 	}
-	if spec.Features != nil && !equalStrings(features, spec.Features) {
+	if spec.Features != nil && !slices.Equal(features, spec.Features) {
 		return nil, fmt.Errorf("line 1: feature columns are [%s], expected [%s]",
 			strings.Join(features, ", "), strings.Join(spec.Features, ", "))
 	}
 	D := len(features)
 	d := &Dataset{Name: spec.Name, FeatureNames: features, ClassNames: classes}
-	for {
-		rec, err := cr.Read()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			var pe *csv.ParseError
-			if errors.As(err, &pe) && errors.Is(pe.Err, csv.ErrFieldCount) {
-				return nil, fmt.Errorf("line %d: %d fields, but the header has %d", pe.StartLine, len(rec), len(header))
-			}
-			return nil, csvError(err)
-		}
-		line, _ := cr.FieldPos(0)
+	err = forEachRecord(cr, fmt.Sprintf("but the header has %d", len(header)), func(rec []string, line int) error {
 		for j, field := range rec {
 			field = strings.TrimSpace(field)
 			col := header[j]
 			v, err := strconv.ParseFloat(field, 64)
 			if err != nil {
-				return nil, fmt.Errorf("line %d, column %d (%q): %q is not a number", line, j+1, col, field)
+				return fmt.Errorf("line %d, column %d (%q): %q is not a number", line, j+1, col, field)
 			}
 			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return nil, fmt.Errorf("line %d, column %d (%q): %q is not finite (NaN and Inf are not allowed)", line, j+1, col, field)
+				return fmt.Errorf("line %d, column %d (%q): %q is not finite (NaN and Inf are not allowed)", line, j+1, col, field)
 			}
 			if j == tcol {
 				if v != math.Trunc(v) || v < 0 || v >= float64(len(classes)) {
-					return nil, fmt.Errorf("line %d, column %d (%q): label %q is not one of the integers 0..%d", line, j+1, col, field, len(classes)-1)
+					return fmt.Errorf("line %d, column %d (%q): label %q is not one of the integers 0..%d", line, j+1, col, field, len(classes)-1)
 				}
 				d.Y = append(d.Y, int(v))
 				continue
 			}
 			if math.Abs(v) > math.MaxFloat32 {
-				return nil, fmt.Errorf("line %d, column %d (%q): %q is outside the float32 range", line, j+1, col, field)
+				return fmt.Errorf("line %d, column %d (%q): %q is outside the float32 range", line, j+1, col, field)
 			}
 			d.X = append(d.X, float32(v))
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	if d.N() == 0 {
 		return nil, errors.New("no data rows after the header")
@@ -150,14 +143,24 @@ func csvError(err error) error {
 	return err
 }
 
-func equalStrings(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
+// forEachRecord calls fn with each remaining record of cr and the line it starts on, stopping at the
+// first error. A record with the wrong number of fields is reported as "line L: N fields, <want>".
+func forEachRecord(cr *csv.Reader, want string, fn func(rec []string, line int) error) error {
+	for {
+		rec, err := cr.Read()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			var pe *csv.ParseError
+			if errors.As(err, &pe) && errors.Is(pe.Err, csv.ErrFieldCount) {
+				return fmt.Errorf("line %d: %d fields, %s", pe.StartLine, len(rec), want)
+			}
+			return csvError(err)
+		}
+		line, _ := cr.FieldPos(0)
+		if err := fn(rec, line); err != nil {
+			return err
 		}
 	}
-	return true
 }

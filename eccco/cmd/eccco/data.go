@@ -33,7 +33,7 @@ func runDataList(args []string, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "data directory: %s\n\n", *dir)
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "NAME\tKIND\tPRESENT\tSOURCE\tLICENCE")
+	fmt.Fprintln(tw, "NAME\tKIND\tPRESENT\tLICENCE\tSOURCE")
 	for _, name := range data.Names() {
 		info, err := data.Lookup(name)
 		if err != nil {
@@ -48,7 +48,7 @@ func runDataList(args []string, stdout, stderr io.Writer) error {
 		if info.Kind == "synthetic" {
 			present = "yes (generated)"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", name, info.Kind, present, info.Source, info.Licence)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", name, info.Kind, present, info.Licence, info.Source)
 	}
 	return tw.Flush()
 }
