@@ -10,12 +10,13 @@ import (
 // LeNet5 is the convolutional network of LeCun et al. (1998) as the paper uses it for MNIST and
 // Fashion-MNIST: x is [B, 784] (28×28 grey images in [−1, 1]); conv 5×5×6 (same padding), relu, 2×2
 // max-pool, conv 5×5×16 (valid), relu, 2×2 max-pool, dense 120, relu, dense 84, relu, dense numClasses.
+// The convolutions are Conv2D (im2col).
 func LeNet5(scope *model.Scope, x *Node, numClasses int) *Node {
 	batch := x.Shape().Dimensions[0]
 	x = Reshape(x, batch, 28, 28, 1) // channels-last
-	x = layers.Convolution(scope.At("conv1"), x).Channels(6).KernelSize(5).PadSame().Done()
+	x = Conv2D(scope.At("conv1"), x, 6, 5, true)
 	x = MaxPool(activation.Relu(x)).Window(2).Done() // 14×14×6
-	x = layers.Convolution(scope.At("conv2"), x).Channels(16).KernelSize(5).NoPadding().Done()
+	x = Conv2D(scope.At("conv2"), x, 16, 5, false)
 	x = MaxPool(activation.Relu(x)).Window(2).Done() // 5×5×16
 	x = Reshape(x, batch, -1)
 	x = activation.Relu(layers.Dense(scope.At("dense1"), x, true, 120))
