@@ -1,0 +1,55 @@
+package energy
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/eccco-go/eccco-go/eccco/data"
+	"github.com/eccco-go/eccco-go/eccco/models"
+)
+
+// BenchmarkSGLD measures SGLD steps per second (every chain advancing once is one step) for an MLP
+// classifier's conditional energy: D = 2 (32×3 relu, 2 classes) and D = 784 (32×1 relu, 10 classes), with
+// 10, 100 and 1,000 chains, StepsPerCall = 10. Each iteration is one graph call of 10 steps.
+func BenchmarkSGLD(b *testing.B) {
+	bk := testBackend(b)
+	for _, c := range []struct{ d, k, layers int }{{2, 2, 3}, {784, 10, 1}} {
+		m, err := models.New(bk, models.Spec{Kind: models.KindMLP, NumFeatures: c.d, NumClasses: c.k, Hidden: 32, Layers: c.layers, Activation: "relu", Members: 1}, 1)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, chains := range []int{10, 100, 1000} {
+			b.Run(fmt.Sprintf("D=%d/chains=%d", c.d, chains), func(b *testing.B) {
+				cfg := DefaultSGLD()
+				cfg.Steps, cfg.StepsPerCall = 10, 10
+				sp, err := cfg.NewSampler(bk, ClassifierEnergy(m), c.d)
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer sp.Finalize()
+				rng := data.NewRand(1)
+				x0 := make([]float32, chains*c.d)
+				for i := range x0 {
+					x0[i] = float32(rng.NormFloat64())
+				}
+				y := make([]int32, chains)
+				for i := range y {
+					y[i] = int32(i % c.k)
+				}
+				if _, _, err := sp.Run(context.Background(), x0, y, 0); err != nil { // compile
+					b.Fatal(err)
+				}
+				b.ResetTimer()
+				for i := 0; i < b.N; i++ {
+					if _, _, err := sp.Run(context.Background(), x0, y, uint64(i)); err != nil {
+						b.Fatal(err)
+					}
+				}
+				steps := float64(b.N * cfg.Steps)
+				b.ReportMetric(steps/b.Elapsed().Seconds(), "steps/s")
+				b.ReportMetric(steps*float64(chains)/b.Elapsed().Seconds(), "chain-steps/s")
+			})
+		}
+	}
+}
