@@ -9,6 +9,7 @@ import (
 
 	"github.com/eccco-go/eccco-go/eccco/backend"
 	"github.com/eccco-go/eccco-go/eccco/data"
+	"github.com/eccco-go/eccco-go/eccco/energy"
 	"github.com/eccco-go/eccco-go/eccco/internal/progress"
 	"github.com/eccco-go/eccco-go/eccco/models"
 	"github.com/gomlx/compute"
@@ -50,8 +51,8 @@ type trained struct {
 
 func trainAndScore(ctx context.Context, b compute.Backend, split *data.Split, dataset string, kind models.Kind, cfg trainConfig, stderr io.Writer) (*trained, error) {
 	switch kind {
-	case models.KindJEM, models.KindJEMEnsemble:
-		return nil, fmt.Errorf("training %s: Joint Energy Model training (SGLD) is not in this version yet; available: mlp, mlp-ensemble, lenet", kind)
+	case models.KindJEMEnsemble:
+		return nil, fmt.Errorf("training %s: JEM ensembles are not in this version yet; available: mlp, mlp-ensemble, jem, lenet", kind)
 	case models.KindLeNet:
 		if split.Train.Image == nil {
 			return nil, fmt.Errorf("LeNet-5 needs an image data set (mnist or fashion-mnist), not %s", dataset)
@@ -84,7 +85,12 @@ func trainAndScore(ctx context.Context, b compute.Backend, split *data.Split, da
 		bar.Describe(fmt.Sprintf("%s %s loss %.4f", dataset, kind, s.Loss))
 		bar.Add(1)
 	}
-	hist, err := models.Train(ctx, b, m, split.Train, opts)
+	var hist *models.History
+	if kind == models.KindJEM {
+		hist, err = trainJEM(ctx, b, m, split, dataset, opts)
+	} else {
+		hist, err = models.Train(ctx, b, m, split.Train, opts)
+	}
 	bar.Finish()
 	if err != nil {
 		return nil, err
@@ -98,9 +104,9 @@ func trainAndScore(ctx context.Context, b compute.Backend, split *data.Split, da
 }
 
 func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("train", "train --data NAME --model mlp|mlp-ensemble|lenet [flags]", stderr)
+	fs := newFlagSet("train", "train --data NAME --model mlp|mlp-ensemble|jem|lenet [flags]", stderr)
 	dataset := fs.String("data", "", "data set (see 'eccco data list')")
-	kindName := fs.String("model", "mlp", "model: mlp, mlp-ensemble or lenet")
+	kindName := fs.String("model", "mlp", "model: mlp, mlp-ensemble, jem or lenet")
 	out := fs.String("out", "", "directory to save the model in (default runs/models/DATA/MODEL; 'none' to skip)")
 	var cfg trainConfig
 	cfg.register(fs)
@@ -148,4 +154,23 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	fmt.Fprintf(stdout, "saved to %s\n", *out)
 	return nil
+}
+
+// trainJEM trains m as a Joint Energy Model with the paper's EBM settings for the data set
+// (table_ebm_params.tex) and the authors' SGLD (φ = 2, σ = 0.01, gradients clipped to ±0.01).
+func trainJEM(ctx context.Context, b compute.Backend, m *models.Model, split *data.Split, dataset string, opts models.TrainOptions) (*models.History, error) {
+	js, err := energy.PaperJEMSettings(dataset)
+	if err != nil {
+		return nil, err
+	}
+	prior, err := energy.PriorFromData(split.Train)
+	if err != nil {
+		return nil, err
+	}
+	sgld := energy.PaperCodeSGLD()
+	sgld.Steps = js.SGLDSteps
+	return energy.TrainJEM(ctx, b, m, split.Train, energy.JEMOptions{
+		Epochs: opts.Epochs, BatchSize: opts.BatchSize, LearningRate: opts.LearningRate,
+		SGLD: sgld, Samples: js.Samples, Lambda: js.Lambda, Prior: prior, Seed: opts.Seed, OnEpoch: opts.OnEpoch,
+	})
 }

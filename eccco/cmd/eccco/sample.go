@@ -1,0 +1,165 @@
+package main
+
+import (
+	"context"
+	"encoding/csv"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/eccco-go/eccco-go/eccco/backend"
+	"github.com/eccco-go/eccco-go/eccco/data"
+	"github.com/eccco-go/eccco-go/eccco/energy"
+	"github.com/eccco-go/eccco-go/eccco/models"
+	"github.com/eccco-go/eccco-go/eccco/plots"
+)
+
+func runSample(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("sample", "sample --data NAME --model M --class K [flags]", stderr)
+	dataset := fs.String("data", "", "data set the model was trained on")
+	kindName := fs.String("model", "jem", "model kind (its saved directory is runs/models/DATA/MODEL unless --model-dir is given)")
+	modelDir := fs.String("model-dir", "", "directory of a model saved by 'eccco train'")
+	class := fs.Int("class", 0, "class to condition on")
+	chains := fs.Int("chains", energy.DefaultChains, "SGLD chains")
+	keep := fs.Int("keep", energy.DefaultKeep, "lowest-energy samples kept")
+	steps := fs.Int("steps", 0, "SGLD steps (0: the paper's 500)")
+	out := fs.String("out", "", "CSV file for the samples (default runs/samples/DATA-MODEL-classK.csv); images also get a .png grid")
+	dir := fs.String("dir", "", "data directory (default $ECCCO_DATA_DIR or data/cache in the repository)")
+	seed := fs.Uint64("seed", 42, "seed of the data split (must match training) and of the sampler")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *dataset == "" {
+		return fmt.Errorf("sample: --data is required")
+	}
+	if *modelDir == "" {
+		*modelDir = filepath.Join("runs", "models", *dataset, *kindName)
+	}
+	b, err := backend.New()
+	if err != nil {
+		return err
+	}
+	m, err := models.Load(b, *modelDir)
+	if err != nil {
+		return fmt.Errorf("%w (train one first: eccco train --data %s --model %s)", err, *dataset, *kindName)
+	}
+	split, err := data.Load(*dataset, data.Options{Dir: *dir, Seed: *seed})
+	if err != nil {
+		return err
+	}
+	if *class < 0 || *class >= split.Train.K() {
+		return fmt.Errorf("sample: --class %d outside [0, %d)", *class, split.Train.K())
+	}
+	prior, err := energy.PriorFromData(split.Train)
+	if err != nil {
+		return err
+	}
+	opts := energy.DefaultClassOptions(prior)
+	opts.Chains, opts.Keep = *chains, *keep
+	if *steps > 0 {
+		opts.SGLD.Steps = *steps
+	}
+	s, err := energy.SampleClass(ctx, b, m, *class, opts, *seed)
+	if err != nil {
+		return err
+	}
+	pred, err := models.Predict(b, m, s.X)
+	if err != nil {
+		return err
+	}
+	agree := 0
+	for _, p := range pred {
+		if p == *class {
+			agree++
+		}
+	}
+	own, other := nearestDistances(s.X, split.Train, *class)
+	fmt.Fprintf(stdout, "%d samples of class %q (%d chains, %d SGLD steps); the model predicts the class for %d/%d (%.0f %%)\n",
+		len(pred), split.Train.ClassNames[*class], opts.Chains, opts.SGLD.Steps, agree, len(pred), 100*float64(agree)/float64(len(pred)))
+	fmt.Fprintf(stdout, "mean Euclidean distance to the nearest training point of class %d: %.4f; of any other class: %.4f\n", *class, own, other)
+	if *out == "" {
+		*out = filepath.Join("runs", "samples", fmt.Sprintf("%s-%s-class%d.csv", *dataset, *kindName, *class))
+	}
+	if err := writeSamplesCSV(*out, split.Train.FeatureNames, s, pred); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "wrote %s\n", *out)
+	if img := split.Train.Image; img != nil {
+		rows := make([][]float32, len(pred))
+		for i := range rows {
+			rows[i] = s.X[i*img.Size() : (i+1)*img.Size()]
+		}
+		grid, err := plots.ImageGrid(rows, img.Height, img.Width, 5)
+		if err != nil {
+			return err
+		}
+		pngPath := strings.TrimSuffix(*out, filepath.Ext(*out)) + ".png"
+		if err := plots.WritePNG(pngPath, grid); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "wrote %s\n", pngPath)
+	}
+	return nil
+}
+
+// nearestDistances returns the mean, over the sample rows, of the Euclidean distance to the nearest
+// training row of the class and to the nearest training row of any other class.
+func nearestDistances(samples []float32, train *data.Dataset, class int) (own, other float64) {
+	d := train.D()
+	n := len(samples) / d
+	for i := range n {
+		bestOwn, bestOther := math.Inf(1), math.Inf(1)
+		x := samples[i*d : (i+1)*d]
+		for j := range train.N() {
+			var sq float64
+			for f, v := range train.Row(j) {
+				diff := float64(x[f] - v)
+				sq += diff * diff
+			}
+			if train.Y[j] == class {
+				bestOwn = min(bestOwn, sq)
+			} else {
+				bestOther = min(bestOther, sq)
+			}
+		}
+		own += math.Sqrt(bestOwn) / float64(n)
+		other += math.Sqrt(bestOther) / float64(n)
+	}
+	return own, other
+}
+
+func writeSamplesCSV(path string, features []string, s *energy.ClassSamples, pred []int) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	f, err := os.CreateTemp(filepath.Dir(path), ".tmp-*.csv")
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	w := csv.NewWriter(f)
+	_ = w.Write(append(append([]string{}, features...), "energy", "predicted"))
+	d := len(features)
+	for i := range pred {
+		rec := make([]string, 0, d+2)
+		for _, v := range s.X[i*d : (i+1)*d] {
+			rec = append(rec, strconv.FormatFloat(float64(v), 'g', 7, 32))
+		}
+		rec = append(rec, strconv.FormatFloat(float64(s.Energies[i]), 'g', 7, 32), strconv.Itoa(pred[i]))
+		_ = w.Write(rec)
+	}
+	w.Flush()
+	if err := w.Error(); err != nil {
+		f.Close()
+		os.Remove(f.Name())
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(f.Name())
+		return err
+	}
+	return os.Rename(f.Name(), path)
+}
