@@ -53,3 +53,45 @@ func BenchmarkSGLD(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkJEMEpoch measures one JEM training epoch (PaperJEMOptions: the paper's batch size, SGLD steps
+// and samples per minibatch) of each data set's JEM and JEM ensemble on its real training split. Data
+// sets that are not present are skipped. Every iteration builds its graphs afresh, as a call of TrainJEM
+// does. Run with: go test -run '^$' -bench JEMEpoch ./eccco/energy/
+func BenchmarkJEMEpoch(b *testing.B) {
+	bk := testBackend(b)
+	for _, name := range data.Names() {
+		b.Run(name, func(b *testing.B) {
+			split, err := data.Load(name, data.Options{Seed: 1})
+			if err != nil {
+				b.Skipf("%s not available: %v", name, err)
+			}
+			opts, err := PaperJEMOptions(name, split.Train, 1)
+			if err != nil {
+				b.Fatal(err)
+			}
+			opts.Epochs = 1
+			for _, kind := range []models.Kind{models.KindJEM, models.KindJEMEnsemble} {
+				b.Run(string(kind), func(b *testing.B) {
+					spec, err := models.SpecFor(kind, name, split.Train.D(), split.Train.K())
+					if err != nil {
+						b.Fatal(err)
+					}
+					m, err := models.New(bk, spec, 1)
+					if err != nil {
+						b.Fatal(err)
+					}
+					if _, err := TrainJEM(context.Background(), bk, m, split.Train, opts); err != nil { // warm-up
+						b.Fatal(err)
+					}
+					b.ResetTimer()
+					for b.Loop() {
+						if _, err := TrainJEM(context.Background(), bk, m, split.Train, opts); err != nil {
+							b.Fatal(err)
+						}
+					}
+				})
+			}
+		})
+	}
+}

@@ -45,15 +45,22 @@
 //
 // Prior is the uniform distribution over a box: mean ± 3 sd of the training data per feature (images:
 // [−1, 1]). ReplayBuffer keeps up to 10,000 past samples (newest kept) and starts 5% of chains fresh from
-// the prior and the rest from random buffer entries (Du & Mordatch, 2019; Grathwohl et al., 2020). At
-// inference the paper starts all chains from the prior: SampleClass and SamplePerClass run 50 chains for
-// 500 steps and keep the n_E = 25 with the lowest energy (LowestEnergy), the setting of the
+// the prior and the rest from random buffer entries (Du & Mordatch, 2019; Grathwohl et al., 2020).
+//
+// At inference the paper starts all chains from the prior: SampleClass and SamplePerClass run 50 chains
+// for 500 steps and keep the n_E = 25 with the lowest energy (LowestEnergy), the setting of the
 // unfaithfulness metric; SamplePerClass returns these samples for every class, which is the data behind
-// the appendix figures of conditional samples.
+// the appendix figures of conditional samples. DefaultClassOptions clips gradients to ±0.01 as the
+// authors' code did: the text's unclipped φ = 2 step is unstable on the tabular models (see
+// DefaultClassOptions for the measurements). NearestDistances says how close samples sit to a class's
+// training data.
 //
 // # JEM training
 //
-// TrainJEM trains a single MLP as a Joint Energy Model with the recipe of the authors' code: per minibatch,
-// SGLD samples of one random class from the replay buffer (5% fresh from the prior), and the loss
-// CE + (E(x_data) − E(x̂)) + λ·(E(x_data)² + E(x̂)²), skipping steps whose loss is not finite.
+// TrainJEM trains an MLP, or every member of an MLP ensemble side by side, as a Joint Energy Model with
+// the recipe of the authors' code: per minibatch, SGLD samples of one random class from the replay buffer
+// (5% fresh from the prior), and the loss CE + (E(x_data) − E(x̂)) + λ·(E(x_data)² + E(x̂)²), skipping
+// (and counting) steps whose loss is not finite. In a JEM ensemble each member has its own data order,
+// classes, buffer and samples drawn from its own energy. PaperJEMOptions gives the paper's settings per
+// data set (table_ebm_params.tex).
 package energy

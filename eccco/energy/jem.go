@@ -4,11 +4,13 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"time"
 
 	"github.com/eccco-go/eccco-go/eccco/data"
 	"github.com/eccco-go/eccco-go/eccco/models"
 	"github.com/gomlx/compute"
+	"github.com/gomlx/compute/dtypes"
 	. "github.com/gomlx/gomlx/core/graph" //nolint:revive // GoMLX graph code reads best with a dot import.
 	"github.com/gomlx/gomlx/core/tensors"
 	"github.com/gomlx/gomlx/ml/model"
@@ -25,11 +27,11 @@ type JEMOptions struct {
 	// SGLD draws the samples of every minibatch; its Steps is the table's "SGLD steps" (e.g. 30). Start
 	// from PaperCodeSGLD (φ = 2, σ = 0.01, gradients clipped to ±0.01).
 	SGLD SGLD
-	// Samples is the number of SGLD chains per minibatch (e.g. 10 or 50); 0 means BatchSize.
+	// Samples is the number of SGLD chains per minibatch and member (e.g. 10 or 50); 0 means BatchSize.
 	Samples int
 	// Lambda is λ_reg, the weight of the energy-magnitude regulariser (0.1 or 0.01 in the paper).
 	Lambda float64
-	// Prior starts fresh chains (see PriorFromData); the replay buffer uses the paper's defaults.
+	// Prior starts fresh chains (see PriorFromData); the replay buffers use the paper's defaults.
 	Prior Prior
 	// Seed fixes minibatch order, classes, chain starts and noise.
 	Seed uint64
@@ -37,26 +39,50 @@ type JEMOptions struct {
 	OnEpoch func(models.EpochStats)
 }
 
-// TrainJEM trains a single (non-ensemble) MLP as a Joint Energy Model. For every minibatch (x, y) it draws
-// Samples SGLD samples x̂ of one class c chosen uniformly at random, starting 5% of chains fresh from the
-// prior and the rest from a replay buffer (up to 10,000 samples, newest kept) that then receives x̂, and
-// takes an Adam step on
+// PaperJEMOptions returns the options of the paper for a data set: epochs and batch size of
+// table_params.tex, SGLD steps, samples per minibatch and λ of table_ebm_params.tex, the authors' SGLD
+// (PaperCodeSGLD: φ = 2, σ = 0.01, gradients clipped to ±0.01) and the prior of PriorFromData(train).
+func PaperJEMOptions(dataset string, train *data.Dataset, seed uint64) (JEMOptions, error) {
+	settings, err := models.PaperSettings(dataset)
+	if err != nil {
+		return JEMOptions{}, err
+	}
+	js, err := PaperJEMSettings(dataset)
+	if err != nil {
+		return JEMOptions{}, err
+	}
+	prior, err := PriorFromData(train)
+	if err != nil {
+		return JEMOptions{}, err
+	}
+	s := PaperCodeSGLD()
+	s.Steps = js.SGLDSteps
+	return JEMOptions{Epochs: settings.Epochs, BatchSize: settings.BatchSize, LearningRate: settings.LearningRate,
+		SGLD: s, Samples: js.Samples, Lambda: js.Lambda, Prior: prior, Seed: seed}, nil
+}
+
+// TrainJEM trains an MLP model, single or ensemble, as a Joint Energy Model. Every ensemble member is a JEM
+// of its own (the paper's JEM ensemble): it has its own minibatch order, its own replay buffer and its own
+// SGLD samples from its own energy, and the members advance side by side in one graph. For every
+// minibatch (x, y) each member draws Samples SGLD samples x̂ of one class c chosen uniformly at random,
+// starting 5% of chains fresh from the prior and the rest from its replay buffer (up to 10,000 samples,
+// newest kept), which then receives x̂; the Adam step minimises the sum over members of
 //
 //	L = CE(x, y) + (mean E(x|y) − mean E(x̂|c)) + λ·(mean E(x|y)² + mean E(x̂|c)²),
 //
-// skipping the step when L is not finite. History.Loss holds the mean finite L per epoch; steps skipped
-// are not counted in History.Steps.
+// with E the member's conditional energy. When L is not finite for any member the step is skipped for all
+// members and counted in History.Skipped; History.Loss holds the mean finite summed L per epoch.
 func TrainJEM(ctx context.Context, backend compute.Backend, m *models.Model, ds *data.Dataset, opts JEMOptions) (*models.History, error) {
 	switch {
 	case m == nil || ds == nil || ds.N() == 0:
 		return nil, fmt.Errorf("jem: nil model or empty data")
-	case m.NumMembers() != 1 || m.Spec().Kind == models.KindLeNet:
-		return nil, fmt.Errorf("jem: only single MLPs can be trained as JEMs (got %s with %d members)", m.Spec().Kind, m.NumMembers())
+	case m.Spec().Kind == models.KindLeNet:
+		return nil, fmt.Errorf("jem: only MLPs and MLP ensembles can be trained as JEMs, not %s", m.Spec().Kind)
 	case ds.D() != m.NumFeatures() || ds.K() != m.NumClasses():
 		return nil, fmt.Errorf("jem: data has %d features and %d classes, the model %d and %d", ds.D(), ds.K(), m.NumFeatures(), m.NumClasses())
 	case opts.Epochs <= 0 || opts.BatchSize <= 0:
 		return nil, fmt.Errorf("jem: Epochs (%d) and BatchSize (%d) must be positive", opts.Epochs, opts.BatchSize)
-	case opts.Lambda < 0:
+	case opts.Lambda < 0 || math.IsNaN(opts.Lambda):
 		return nil, fmt.Errorf("jem: Lambda = %v, must be non-negative", opts.Lambda)
 	case opts.Prior.D() != ds.D():
 		return nil, fmt.Errorf("jem: prior has %d features, the data %d", opts.Prior.D(), ds.D())
@@ -69,25 +95,40 @@ func TrainJEM(ctx context.Context, backend compute.Backend, m *models.Model, ds 
 	if nSamples <= 0 {
 		nSamples = opts.BatchSize
 	}
-	d, k := ds.D(), ds.K()
-	sampler, err := opts.SGLD.NewSampler(backend, ClassifierEnergy(m), d)
+	d, k, members := ds.D(), ds.K(), m.NumMembers()
+
+	// The sampler runs members·nSamples chains as one batch; chain i belongs to member i / nSamples.
+	// With BatchMeanGrad (paper code) each member's gradient must be divided by its own nSamples, not by
+	// the whole batch, hence the factor members on the energy that the sampler differentiates.
+	sgld := opts.SGLD
+	scale := 1.0
+	if sgld.BatchMeanGrad {
+		scale = float64(members)
+	}
+	memberEnergy := func(x, y *Node) *Node {
+		xs := Reshape(x, members, nSamples, d)
+		e := pickNegLogit(m.StackedLogits(xs), Reshape(y, members, nSamples)) // [M, S]
+		return MulScalar(Reshape(e, members*nSamples), scale)
+	}
+	sampler, err := sgld.NewSampler(backend, memberEnergy, d)
 	if err != nil {
 		return nil, fmt.Errorf("jem: %w", err)
 	}
 	defer sampler.Finalize()
 
-	lossFn := func(x, y, xs, ys *Node) *Node {
-		logits := m.Logits(x)
-		ce := ReduceAllMean(Neg(ReduceSum(Mul(OneHot(y, k, logits.DType()), LogSoftmax(logits)), -1)))
-		eData := ConditionalEnergy(m, y)(x)
-		eSample := ConditionalEnergy(m, ys)(xs)
-		gen := Sub(ReduceAllMean(eData), ReduceAllMean(eSample))
-		reg := MulScalar(Add(ReduceAllMean(Square(eData)), ReduceAllMean(Square(eSample))), opts.Lambda)
+	// x [M, B, D], y [M, B], xs [M, S, D], ys [M, S] → the members' losses [M].
+	memberLosses := func(x, y, xs, ys *Node) *Node {
+		logits := m.StackedLogits(x) // [M, B, K]
+		ce := ReduceMean(Neg(ReduceSum(Mul(OneHot(y, k, logits.DType()), LogSoftmax(logits)), -1)), 1)
+		eData := pickNegLogit(logits, y)                 // [M, B]
+		eSample := pickNegLogit(m.StackedLogits(xs), ys) // [M, S]
+		gen := Sub(ReduceMean(eData, 1), ReduceMean(eSample, 1))
+		reg := MulScalar(Add(ReduceMean(Square(eData), 1), ReduceMean(Square(eSample), 1)), opts.Lambda)
 		return Add(Add(ce, gen), reg)
 	}
 	adam := optimizer.Adam().LearningRate(lr).Done()
 	step, err := model.NewExec(backend, m.Store(), func(scope *model.Scope, x, y, xs, ys *Node) *Node {
-		loss := lossFn(x, y, xs, ys)
+		loss := ReduceAllSum(memberLosses(x, y, xs, ys))
 		adam.UpdateGraph(scope, x.Graph(), loss)
 		return loss
 	})
@@ -96,63 +137,75 @@ func TrainJEM(ctx context.Context, backend compute.Backend, m *models.Model, ds 
 	}
 	defer step.Finalize()
 	check, err := model.NewExec(backend, model.NewStore(), func(_ *model.Scope, x, y, xs, ys *Node) *Node {
-		return lossFn(x, y, xs, ys)
+		return ReduceAllSum(memberLosses(x, y, xs, ys))
 	})
 	if err != nil {
 		return nil, fmt.Errorf("jem: building the loss graph: %w", err)
 	}
 	defer check.Finalize()
 
-	rng := data.NewRand(opts.Seed)
-	buffer := NewReplayBuffer(opts.Prior)
+	// Every member has its own random stream (order, classes, chain starts) and buffer.
+	rngs := make([]*rand.Rand, members)
+	buffers := make([]*ReplayBuffer, members)
+	for i := range members {
+		rngs[i] = data.NewRand(opts.Seed + uint64(i)*0x9E3779B97F4A7C15)
+		buffers[i] = NewReplayBuffer(opts.Prior)
+	}
+	noiseRng := data.NewRand(opts.Seed ^ 0x5DEECE66D)
 	hist := &models.History{}
 	start := time.Now()
 	size := min(opts.BatchSize, ds.N())
+	perms := make([][]int, members)
+	xs0 := make([]float32, members*nSamples*d)
+	ys := make([]int32, members*nSamples)
 	for epoch := 1; epoch <= opts.Epochs; epoch++ {
-		perm := rng.Perm(ds.N())
+		for i := range members {
+			perms[i] = rngs[i].Perm(ds.N())
+		}
 		var sum float64
 		var finite int
 		for b := 0; b < ds.N(); b += size {
 			if err := ctx.Err(); err != nil {
 				return hist, fmt.Errorf("jem: interrupted at epoch %d: %w", epoch, err)
 			}
-			rows := perm[b:min(b+size, ds.N())]
-			xb := make([]float32, 0, len(rows)*d)
-			yb := make([]int32, 0, len(rows))
-			for _, r := range rows {
-				xb = append(xb, ds.Row(r)...)
-				yb = append(yb, int32(ds.Y[r]))
+			n := min(b+size, ds.N()) - b
+			xb := make([]float32, 0, members*n*d)
+			yb := make([]int32, 0, members*n)
+			for i := range members {
+				for _, r := range perms[i][b : b+n] {
+					xb = append(xb, ds.Row(r)...)
+					yb = append(yb, int32(ds.Y[r]))
+				}
+				c := int32(rngs[i].IntN(k))
+				for j := range nSamples {
+					ys[i*nSamples+j] = c
+				}
+				copy(xs0[i*nSamples*d:(i+1)*nSamples*d], buffers[i].Init(nSamples, rngs[i]))
 			}
-			c := int32(rng.IntN(k))
-			ys := make([]int32, nSamples)
-			for i := range ys {
-				ys[i] = c
-			}
-			xs, _, err := sampler.Run(ctx, buffer.Init(nSamples, rng), ys, rng.Uint64())
+			xs, _, err := sampler.Run(ctx, xs0, ys, noiseRng.Uint64())
 			if err != nil {
 				return hist, fmt.Errorf("jem: epoch %d: %w", epoch, err)
 			}
-			if err := buffer.Add(xs); err != nil {
-				return hist, err
+			for i := range members {
+				if err := buffers[i].Add(xs[i*nSamples*d : (i+1)*nSamples*d]); err != nil {
+					return hist, err
+				}
 			}
 			args := []any{
-				tensors.FromFlatDataAndDimensions(xb, len(rows), d), tensors.FromFlatDataAndDimensions(yb, len(rows)),
-				tensors.FromFlatDataAndDimensions(xs, nSamples, d), tensors.FromFlatDataAndDimensions(ys, nSamples),
+				tensors.FromFlatDataAndDimensions(xb, members, n, d), tensors.FromFlatDataAndDimensions(yb, members, n),
+				tensors.FromFlatDataAndDimensions(xs, members, nSamples, d), tensors.FromFlatDataAndDimensions(append([]int32(nil), ys...), members, nSamples),
 			}
-			lossT, err := check.Call1(args...)
+			loss, err := scalarCall(check, args)
 			if err != nil {
 				return hist, fmt.Errorf("jem: epoch %d: %w", epoch, err)
 			}
-			loss := float64(tensors.MustCopyFlatData[float32](lossT)[0])
-			lossT.MustFinalizeAll()
 			if math.IsNaN(loss) || math.IsInf(loss, 0) {
+				hist.Skipped++
 				continue
 			}
-			lossT, err = step.Call1(args...)
-			if err != nil {
+			if _, err := scalarCall(step, args); err != nil {
 				return hist, fmt.Errorf("jem: epoch %d: %w", epoch, err)
 			}
-			lossT.MustFinalizeAll()
 			sum += loss
 			finite++
 			hist.Steps++
@@ -168,4 +221,23 @@ func TrainJEM(ctx context.Context, backend compute.Backend, m *models.Model, ds 
 	}
 	hist.Duration = time.Since(start)
 	return hist, nil
+}
+
+// pickNegLogit returns −logits[..., y] for logits [..., K] and integer labels y [...].
+func pickNegLogit(logits, y *Node) *Node {
+	if y.DType() != dtypes.Int32 {
+		y = ConvertDType(y, dtypes.Int32)
+	}
+	k := logits.Shape().Dimensions[logits.Rank()-1]
+	return Neg(ReduceSum(Mul(OneHot(y, k, logits.DType()), logits), -1))
+}
+
+// scalarCall runs exec on args and returns its scalar float32 result.
+func scalarCall(exec *model.Exec, args []any) (float64, error) {
+	t, err := exec.Call1(args...)
+	if err != nil {
+		return 0, err
+	}
+	defer t.MustFinalizeAll()
+	return float64(tensors.MustCopyFlatData[float32](t)[0]), nil
 }

@@ -2,10 +2,14 @@ package energy
 
 import (
 	"context"
+	"slices"
 	"testing"
+	"time"
 
 	"github.com/eccco-go/eccco-go/eccco/data"
 	"github.com/eccco-go/eccco-go/eccco/models"
+	. "github.com/gomlx/gomlx/core/graph" //nolint:revive
+	"github.com/gomlx/gomlx/ml/model"
 )
 
 // A JEM trained on three blobs classifies well and gives its training data lower conditional energy than
@@ -79,4 +83,151 @@ func mean32(v []float32) float64 {
 		s += float64(x)
 	}
 	return s / float64(len(v))
+}
+
+// The criterion for the paper's synthetic JEMs, trained with PaperJEMOptions (moons with 60 of its
+// 500 epochs to keep the test short): at least 90 % of the kept SGLD samples of each class (the paper's
+// inference setting, DefaultClassOptions) are predicted as that class, and they sit near their class's
+// data: their mean distance to the class's nearest training point is at most 0.1 (the data's noise sd)
+// and at most a quarter of their mean distance to the nearest point of another class.
+func TestJEMSamplesSitNearTheirClass(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains two JEMs")
+	}
+	b := testBackend(t)
+	for _, c := range []struct {
+		dataset string
+		epochs  int
+	}{{"linearly-separable", 0}, {"moons", 60}} {
+		split, err := data.Load(c.dataset, data.Options{Seed: 42})
+		if err != nil {
+			t.Fatal(err)
+		}
+		opts, err := PaperJEMOptions(c.dataset, split.Train, 42)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.epochs > 0 {
+			opts.Epochs = c.epochs
+		}
+		spec, err := models.SpecFor(models.KindJEM, c.dataset, split.Train.D(), split.Train.K())
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := models.New(b, spec, 42)
+		if err != nil {
+			t.Fatal(err)
+		}
+		hist, err := TrainJEM(context.Background(), b, m, split.Train, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		scores, err := models.Evaluate(b, m, split.Test)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%s JEM: %d epochs in %v, test accuracy %.3f, %d steps skipped", c.dataset, opts.Epochs, hist.Duration.Round(time.Millisecond), scores.Accuracy, hist.Skipped)
+		per, err := SamplePerClass(context.Background(), b, m, DefaultClassOptions(opts.Prior), 7)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k, cs := range per {
+			pred, err := models.Predict(b, m, cs.X)
+			if err != nil {
+				t.Fatal(err)
+			}
+			agree := 0
+			for _, p := range pred {
+				if p == k {
+					agree++
+				}
+			}
+			share := float64(agree) / float64(len(pred))
+			own, other, err := NearestDistances(cs.X, split.Train, k)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("%s class %d: %.0f%% predicted as %d; mean distance to nearest own-class point %.4f, other-class %.4f", c.dataset, k, 100*share, k, own, other)
+			if share < 0.9 {
+				t.Errorf("%s class %d: %.0f%% of samples predicted as their class, want ≥ 90%%", c.dataset, k, 100*share)
+			}
+			if own > 0.1 || own > other/4 {
+				t.Errorf("%s class %d: samples %.4f from their class, %.4f from the others", c.dataset, k, own, other)
+			}
+		}
+	}
+}
+
+// A JEM ensemble trains its members as separate JEMs: each member alone classifies well and gives its
+// training data lower energy than prior draws, the members differ, and the same seed gives the same
+// ensemble.
+func TestTrainJEMEnsemble(t *testing.T) {
+	b := testBackend(t)
+	ds := blobs(60, 5)
+	prior, err := PriorFromData(ds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec := models.Spec{Kind: models.KindJEMEnsemble, NumFeatures: 2, NumClasses: 3, Hidden: 16, Layers: 2, Activation: "relu", Members: 3}
+	train := func() *models.Model {
+		m, err := models.New(b, spec, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := PaperCodeSGLD()
+		s.Steps = 20
+		if _, err := TrainJEM(context.Background(), b, m, ds, JEMOptions{Epochs: 15, BatchSize: 30, LearningRate: 0.01, SGLD: s, Samples: 8, Lambda: 0.1, Prior: prior, Seed: 4}); err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	m := train()
+	draws := prior.Draw(ds.N(), data.NewRand(9))
+	var firstLogits []float32
+	for i := range spec.Members {
+		member := models.FromFunc(m.Store(), func(_ *model.Scope, x *Node) *Node { return m.MemberLogits(x, i) }, 2, 3)
+		scores, err := models.Evaluate(b, member, ds)
+		if err != nil {
+			t.Fatal(err)
+		}
+		y := make([]int32, ds.N())
+		for j, v := range ds.Y {
+			y[j] = int32(v)
+		}
+		sp, err := DefaultSGLD().NewSampler(b, ClassifierEnergy(member), 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		eData, err := sp.Energies(ds.X, y)
+		if err != nil {
+			t.Fatal(err)
+		}
+		eRand, err := sp.Energies(draws, y)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sp.Finalize()
+		t.Logf("member %d: accuracy %.3f, mean E(x|y) data %.3f, prior draws %.3f", i, scores.Accuracy, mean32(eData), mean32(eRand))
+		if scores.Accuracy < 0.9 {
+			t.Errorf("member %d: accuracy %.3f < 0.9", i, scores.Accuracy)
+		}
+		if mean32(eData) >= mean32(eRand) {
+			t.Errorf("member %d: data energy %.3f not below prior-draw energy %.3f", i, mean32(eData), mean32(eRand))
+		}
+		l, err := models.Logits(b, member, ds.X[:10])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i == 0 {
+			firstLogits = l
+		} else if slices.Equal(l, firstLogits) {
+			t.Errorf("member %d has the same logits as member 0", i)
+		}
+	}
+	m2 := train()
+	l1, _ := models.Logits(b, m, ds.X[:20])
+	l2, _ := models.Logits(b, m2, ds.X[:20])
+	if !slices.Equal(l1, l2) {
+		t.Fatalf("same seed, different JEM-ensemble logits")
+	}
 }

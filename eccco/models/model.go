@@ -196,6 +196,17 @@ func (m *Model) memberLogits(scope *model.Scope, x *Node, i int) *Node {
 	return Reshape(Slice(all, AxisElem(i)), x.Shape().Dimensions[0], m.spec.NumClasses)
 }
 
+// StackedLogits evaluates the members of an MLP model side by side: x [M, B, D], where member i reads
+// x[i], gives the members' logits [M, B, K]. It lets ensemble members be fed different inputs in one graph
+// (JEM training samples each member's own energy). LeNet models have no stacked form: it panics for them,
+// as graph-building functions do on misuse.
+func (m *Model) StackedLogits(x *Node) *Node {
+	if m.spec.Kind == KindLeNet {
+		panic(fmt.Sprintf("StackedLogits: %s has no stacked members", m.spec.Kind))
+	}
+	return m.stackedLogits(m.store.RootScope(), x)
+}
+
 // stackedLogits maps x [M, B, D] (member i reads x[i]) to the members' logits [M, B, K].
 func (m *Model) stackedLogits(scope *model.Scope, x *Node) *Node {
 	act, _ := parseActivation(m.spec.Activation)

@@ -44,6 +44,9 @@ type History struct {
 	Loss     []float64     // per epoch, see EpochStats.Loss
 	Duration time.Duration // wall time of the whole run
 	Steps    int           // optimiser steps taken
+	// Skipped counts minibatches whose loss was not finite and whose update was therefore skipped (JEM
+	// training; Train itself stops with an error instead).
+	Skipped int
 }
 
 // Train fits m to the training set by minibatch Adam on the cross-entropy of the logits (for an ensemble,

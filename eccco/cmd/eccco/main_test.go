@@ -69,3 +69,43 @@ func TestTrainSavesAModel(t *testing.T) {
 		t.Errorf("no saved model: %v", err)
 	}
 }
+
+func TestSampleWritesCSV(t *testing.T) {
+	t.Setenv("ECCCO_PROGRESS", "0")
+	dir := t.TempDir()
+	model := filepath.Join(dir, "jem")
+	if _, _, err := runCLI(t, "train", "--data", "linearly-separable", "--model", "jem", "--epochs", "3", "--out", model); err != nil {
+		t.Fatal(err)
+	}
+	csvPath := filepath.Join(dir, "s.csv")
+	out, _, err := runCLI(t, "sample", "--data", "linearly-separable", "--model-dir", model, "--class", "1", "--chains", "8", "--keep", "4", "--steps", "20", "--out", csvPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"4 samples of class", "predicts the class", "nearest training point", "wrote " + csvPath} {
+		if !strings.Contains(out, want) {
+			t.Errorf("sample output lacks %q:\n%s", want, out)
+		}
+	}
+	raw, err := os.ReadFile(csvPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(raw)), "\n")
+	if len(lines) != 5 || !strings.HasSuffix(lines[0], ",energy,predicted") {
+		t.Errorf("CSV has %d lines (want header + 4), header %q", len(lines), lines[0])
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--class", "2"}, "--class 2 outside"},
+		{[]string{"--clip", "-1"}, "--clip"},
+		{[]string{"--model-dir", filepath.Join(dir, "nothing")}, "train one first"},
+	} {
+		args := append([]string{"sample", "--data", "linearly-separable", "--model-dir", model, "--out", csvPath}, c.args...)
+		if _, _, err := runCLI(t, args...); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("eccco %s: err = %v, want it to mention %q", strings.Join(args, " "), err, c.want)
+		}
+	}
+}

@@ -20,11 +20,13 @@ import (
 const perfTolerance = 0.03
 
 func runPerf(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("perf", "perf [--data all|NAME,...] [--models mlp,mlp-ensemble] [flags]", stderr)
+	fs := newFlagSet("perf", "perf [--data all|NAME,...] [--models mlp,mlp-ensemble,jem,jem-ensemble,lenet] [flags]", stderr)
 	datasets := fs.String("data", "all", "data sets: 'all' (every available one) or a comma-separated list")
-	kinds := fs.String("models", "mlp,mlp-ensemble", "comma-separated models to train")
+	kinds := fs.String("models", "mlp,mlp-ensemble", "comma-separated models to train (mlp, mlp-ensemble, jem, jem-ensemble, lenet; lenet only on image sets)")
 	out := fs.String("out", filepath.Join("runs", "perf"), "directory for perf.csv and perf.md ('none' to skip)")
 	strict := fs.Bool("strict", false, "exit with an error if a model is more than 0.03 below the paper's accuracy")
+	modelsOut := fs.String("save-models", "", "also save every trained model under DIR/DATA/MODEL (e.g. runs/models, where 'eccco sample' looks)")
+	lenetEpochs := fs.Int("lenet-epochs", 0, "epochs for LeNet-5 (0: as --epochs; the paper's 100 take about 25 min per data set here)")
 	var cfg trainConfig
 	cfg.register(fs)
 	if err := fs.Parse(args); err != nil {
@@ -68,11 +70,22 @@ func runPerf(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			if kind == models.KindLeNet && split.Train.Image == nil {
 				continue
 			}
-			res, err := trainAndScore(ctx, b, split, name, kind, cfg, stderr)
+			kcfg := cfg
+			if kind == models.KindLeNet && *lenetEpochs > 0 {
+				kcfg.epochs = *lenetEpochs
+			}
+			res, err := trainAndScore(ctx, b, split, name, kind, kcfg, stderr)
 			if err != nil {
 				return err
 			}
 			rows = append(rows, res)
+			if *modelsOut != "" {
+				dir := filepath.Join(*modelsOut, name, string(kind))
+				if err := res.model.Save(dir); err != nil {
+					return err
+				}
+				fmt.Fprintf(stderr, "saved %s %s to %s\n", name, kind, dir)
+			}
 		}
 	}
 	table := perfMarkdown(rows)

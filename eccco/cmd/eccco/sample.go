@@ -5,7 +5,6 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -30,6 +29,11 @@ func runSample(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	out := fs.String("out", "", "CSV file for the samples (default runs/samples/DATA-MODEL-classK.csv); images also get a .png grid")
 	dir := fs.String("dir", "", "data directory (default $ECCCO_DATA_DIR or data/cache in the repository)")
 	seed := fs.Uint64("seed", 42, "seed of the data split (must match training) and of the sampler")
+	paperCode := fs.Bool("paper-code", false, "the authors' code's sampler: gradients also taken of the batch-mean energy (divided by the number of chains)")
+	stepSize := fs.Float64("step", energy.DefaultStepSize, "SGLD step φ (ε when --unbiased)")
+	noiseSD := fs.Float64("noise", energy.DefaultNoiseSD, "SGLD noise sd σ (ignored when --unbiased)")
+	clip := fs.Float64("clip", energy.PaperCodeClipGrad, "clip gradient elements to ±CLIP, as the authors' code did (0: no clipping, the paper's text)")
+	unbiased := fs.Bool("unbiased", false, "textbook SGLD: noise sd √ε")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -60,6 +64,11 @@ func runSample(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	opts := energy.DefaultClassOptions(prior)
 	opts.Chains, opts.Keep = *chains, *keep
+	if *clip < 0 {
+		return fmt.Errorf("sample: --clip %v must be non-negative (0: no clipping)", *clip)
+	}
+	opts.SGLD.ClipGrad, opts.SGLD.BatchMeanGrad = *clip, *paperCode
+	opts.SGLD.StepSize, opts.SGLD.NoiseSD, opts.SGLD.Unbiased = *stepSize, *noiseSD, *unbiased
 	if *steps > 0 {
 		opts.SGLD.Steps = *steps
 	}
@@ -77,7 +86,10 @@ func runSample(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			agree++
 		}
 	}
-	own, other := nearestDistances(s.X, split.Train, *class)
+	own, other, err := energy.NearestDistances(s.X, split.Train, *class)
+	if err != nil {
+		return err
+	}
 	fmt.Fprintf(stdout, "%d samples of class %q (%d chains, %d SGLD steps); the model predicts the class for %d/%d (%.0f %%)\n",
 		len(pred), split.Train.ClassNames[*class], opts.Chains, opts.SGLD.Steps, agree, len(pred), 100*float64(agree)/float64(len(pred)))
 	fmt.Fprintf(stdout, "mean Euclidean distance to the nearest training point of class %d: %.4f; of any other class: %.4f\n", *class, own, other)
@@ -104,32 +116,6 @@ func runSample(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		fmt.Fprintf(stdout, "wrote %s\n", pngPath)
 	}
 	return nil
-}
-
-// nearestDistances returns the mean, over the sample rows, of the Euclidean distance to the nearest
-// training row of the class and to the nearest training row of any other class.
-func nearestDistances(samples []float32, train *data.Dataset, class int) (own, other float64) {
-	d := train.D()
-	n := len(samples) / d
-	for i := range n {
-		bestOwn, bestOther := math.Inf(1), math.Inf(1)
-		x := samples[i*d : (i+1)*d]
-		for j := range train.N() {
-			var sq float64
-			for f, v := range train.Row(j) {
-				diff := float64(x[f] - v)
-				sq += diff * diff
-			}
-			if train.Y[j] == class {
-				bestOwn = min(bestOwn, sq)
-			} else {
-				bestOther = min(bestOther, sq)
-			}
-		}
-		own += math.Sqrt(bestOwn) / float64(n)
-		other += math.Sqrt(bestOther) / float64(n)
-	}
-	return own, other
 }
 
 func writeSamplesCSV(path string, features []string, s *energy.ClassSamples, pred []int) error {

@@ -47,12 +47,11 @@ type trained struct {
 	trainN   int
 	testN    int
 	duration time.Duration
+	skipped  int // JEM minibatches skipped for a non-finite loss
 }
 
 func trainAndScore(ctx context.Context, b compute.Backend, split *data.Split, dataset string, kind models.Kind, cfg trainConfig, stderr io.Writer) (*trained, error) {
 	switch kind {
-	case models.KindJEMEnsemble:
-		return nil, fmt.Errorf("training %s: JEM ensembles are not in this version yet; available: mlp, mlp-ensemble, jem, lenet", kind)
 	case models.KindLeNet:
 		if split.Train.Image == nil {
 			return nil, fmt.Errorf("LeNet-5 needs an image data set (mnist or fashion-mnist), not %s", dataset)
@@ -86,7 +85,7 @@ func trainAndScore(ctx context.Context, b compute.Backend, split *data.Split, da
 		bar.Add(1)
 	}
 	var hist *models.History
-	if kind == models.KindJEM {
+	if kind == models.KindJEM || kind == models.KindJEMEnsemble {
 		hist, err = trainJEM(ctx, b, m, split, dataset, opts)
 	} else {
 		hist, err = models.Train(ctx, b, m, split.Train, opts)
@@ -100,13 +99,13 @@ func trainAndScore(ctx context.Context, b compute.Backend, split *data.Split, da
 		return nil, err
 	}
 	return &trained{dataset: dataset, kind: kind, model: m, scores: scores, epochs: opts.Epochs,
-		trainN: split.Train.N(), testN: split.Test.N(), duration: hist.Duration}, nil
+		trainN: split.Train.N(), testN: split.Test.N(), duration: hist.Duration, skipped: hist.Skipped}, nil
 }
 
 func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("train", "train --data NAME --model mlp|mlp-ensemble|jem|lenet [flags]", stderr)
+	fs := newFlagSet("train", "train --data NAME --model mlp|mlp-ensemble|jem|jem-ensemble|lenet [flags]", stderr)
 	dataset := fs.String("data", "", "data set (see 'eccco data list')")
-	kindName := fs.String("model", "mlp", "model: mlp, mlp-ensemble, jem or lenet")
+	kindName := fs.String("model", "mlp", "model: mlp, mlp-ensemble, jem, jem-ensemble or lenet")
 	out := fs.String("out", "", "directory to save the model in (default runs/models/DATA/MODEL; 'none' to skip)")
 	var cfg trainConfig
 	cfg.register(fs)
@@ -139,6 +138,9 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	fmt.Fprintf(stdout, "%s on %s: %d training rows, %d epochs, %.1f s on %s\n", kind.Title(), *dataset, res.trainN, res.epochs, res.duration.Seconds(), b.Name())
+	if res.skipped > 0 {
+		fmt.Fprintf(stdout, "%d minibatches skipped because their loss was not finite\n", res.skipped)
+	}
 	fmt.Fprintf(stdout, "test (%d rows): accuracy %.4f  precision %.4f  F1 %.4f\n", res.testN, res.scores.Accuracy, res.scores.Precision, res.scores.F1)
 	if p, ok := models.Published(*dataset, kind); ok {
 		fmt.Fprintf(stdout, "paper:            accuracy %.2f    precision %.2f    F1 %.2f\n", p.Accuracy, p.Precision, p.F1)
@@ -156,21 +158,14 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	return nil
 }
 
-// trainJEM trains m as a Joint Energy Model with the paper's EBM settings for the data set
-// (table_ebm_params.tex) and the authors' SGLD (φ = 2, σ = 0.01, gradients clipped to ±0.01).
+// trainJEM trains m (a single MLP or an ensemble) as a Joint Energy Model with the paper's EBM settings for
+// the data set (table_ebm_params.tex) and the authors' SGLD (φ = 2, σ = 0.01, gradients clipped to ±0.01);
+// epochs, batch size, learning rate and seed come from opts (the paper's unless overridden by flags).
 func trainJEM(ctx context.Context, b compute.Backend, m *models.Model, split *data.Split, dataset string, opts models.TrainOptions) (*models.History, error) {
-	js, err := energy.PaperJEMSettings(dataset)
+	jo, err := energy.PaperJEMOptions(dataset, split.Train, opts.Seed)
 	if err != nil {
 		return nil, err
 	}
-	prior, err := energy.PriorFromData(split.Train)
-	if err != nil {
-		return nil, err
-	}
-	sgld := energy.PaperCodeSGLD()
-	sgld.Steps = js.SGLDSteps
-	return energy.TrainJEM(ctx, b, m, split.Train, energy.JEMOptions{
-		Epochs: opts.Epochs, BatchSize: opts.BatchSize, LearningRate: opts.LearningRate,
-		SGLD: sgld, Samples: js.Samples, Lambda: js.Lambda, Prior: prior, Seed: opts.Seed, OnEpoch: opts.OnEpoch,
-	})
+	jo.Epochs, jo.BatchSize, jo.LearningRate, jo.OnEpoch = opts.Epochs, opts.BatchSize, opts.LearningRate, opts.OnEpoch
+	return energy.TrainJEM(ctx, b, m, split.Train, jo)
 }
