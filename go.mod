@@ -7,6 +7,7 @@ require (
 	github.com/gomlx/go-xla v0.4.4
 	github.com/gomlx/gomlx v0.28.5
 	github.com/schollz/progressbar/v3 v3.19.0
+	gonum.org/v1/gonum v0.16.0
 )
 
 require (

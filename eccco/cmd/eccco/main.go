@@ -6,6 +6,7 @@
 //	eccco train --data D --model M           # train a model with the paper's settings, score it, save it
 //	eccco perf [--data all] [--models ...]   # train and score models on every available data set, compare with the paper
 //	eccco sample --data D --model M --class K # SGLD samples of class K from a saved model
+//	eccco explain --data D --model M --generator G [--index i] [--target t] [--n N] # counterfactuals
 //	eccco backend                            # which GoMLX backend runs, which are compiled in
 //
 // Run `eccco COMMAND -h` for a command's flags. The GoMLX backend is the embedded pure-Go one unless
@@ -33,6 +34,7 @@ func commands() []command {
 		{"data", "list or fetch the data sets (data list | data fetch NAME|all)", runData},
 		{"train", "train a model with the paper's settings, print its test scores and save it", runTrain},
 		{"perf", "train and score models on every available data set against the paper's Table 5", runPerf},
+		{"explain", "find counterfactual explanations for test rows with any generator of the paper", runExplain},
 		{"sample", "draw SGLD samples of a class from a saved model (CSV, and a PNG grid for images)", runSample},
 		{"backend", "show the GoMLX backend in use and the ones compiled in", runBackend},
 	}

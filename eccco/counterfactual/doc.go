@@ -1,0 +1,46 @@
+// Package counterfactual is the search engine of eccco-go and every gradient-based generator of the ECCCo
+// paper (Altmeyer et al., AAAI-24, "Faithful Model Explanations through Energy-Constrained Conformal
+// Counterfactuals"): Wachter, Schut, REVISE, ECCCo, ECCCo+, the ablations ECCCo (no CP) and ECCCo (no EBM),
+// and ECCCo-L1.
+//
+// # One objective, many generators
+//
+// Every generator minimises the paper's general objective (Eq. 1) over a search state z:
+//
+//	min_z  yloss(M_θ(f(z)), y⁺) + Σ_i λ_i · penalty_i(f(z), …)
+//
+// where M_θ is the classifier (models.Classifier), y⁺ the target class and f an optional latent map (a
+// VAE decoder for REVISE, a PCA for ECCCo+; identity otherwise). Following CounterfactualExplanations.jl,
+// a Generator is a value that describes the objective (Loss, Penalties with weights, Latent) and the
+// optimiser (StepSize η, or Schut's JSMA); it is not a copy of the search loop. ECCCo (Eq. "eccco") is
+//
+//	yloss + λ_cost·‖x′ − x‖₁ + λ_energy·(E_θ(x′|y⁺) + ridge·E²) + λ_setsize·Ω(C_θ(x′; α)),
+//
+// with E_θ(x|y) = −M_θ(x)[y] the conditional energy (package energy) and Ω the smooth set size of the
+// conformally calibrated model (package conformal). PaperParams holds the per-data-set η and λ of
+// table_gen_params.tex; mind that its λ2 is the set-size weight and λ3 the energy weight (the code's
+// order). ByName builds any generator of GeneratorNames from its Ingredients, which PaperIngredients
+// prepares for a trained model (calibration on half the training split, PCA, SGLD samples per class).
+//
+// # The search
+//
+// Search explains a batch of B factuals in one GoMLX graph per step, never looping over rows in Go. Each
+// row starts at its factual (or its latent code f⁻¹(x)), takes the gradient step z ← z − η·∇_z objective
+// (NaN gradients count as 0, as in the authors' code), and x′ = f(z) is clamped to the domain bounds and
+// projected onto the per-feature Mutability constraints after every step, in feature and latent spaces
+// alike (the authors' code drops the constraints in latent spaces; eccco-go does not). A row stops moving
+// as soon as it converges while the others go on. Convergence follows the paper's "generator conditions"
+// by default: p(y⁺|x′) ≥ γ = 0.5 and every component of the (projected) gradient below τ = 0.01, at most
+// 100 steps; DecisionThreshold and MaxIterations are the alternatives. RecordPath keeps every row's
+// trajectory (the paper's Figure 2).
+//
+// Schut et al.'s generator replaces gradient descent by a greedy JSMA step: only the free feature with the
+// largest |gradient| moves, by η, and a feature changed round(1/η) times is frozen until all are. Its
+// convergence uses the decision threshold alone, since its steps do not shrink with the gradient.
+//
+// The L1 terms use |v| with gradient sign(v), which is 0 at v = 0 (GoMLX's Abs has gradient 1 there), so
+// the first step from the factual equals the plain yloss gradient step, as with Julia's Zygote.
+//
+// Everything is deterministic: the search itself draws no random numbers; ECCCo-L1's SGLD samples are
+// seeded (PaperIngredients).
+package counterfactual

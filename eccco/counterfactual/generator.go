@@ -1,0 +1,227 @@
+package counterfactual
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/eccco-go/eccco-go/eccco/conformal"
+)
+
+// Generator describes a gradient-based counterfactual generator as a value: a loss, weighted penalties, an
+// optional latent map and an optimiser. Every generator of the paper is one of these, searched by the
+// same engine (Search).
+type Generator struct {
+	// Name identifies the generator in results ("Wachter", "ECCCo", …).
+	Name string
+	// Loss is yloss(M(x′), y⁺); nil means CrossEntropy.
+	Loss Term
+	// Penalties are added to the loss with their weights.
+	Penalties []Penalty
+	// Latent, when set, is the map f: the search runs over z and x′ = f(z). nil searches x′ directly.
+	Latent LatentMap
+	// StepSize is η of gradient descent, and the size of one JSMA change.
+	StepSize float64
+	// JSMA, when set, replaces gradient descent by Schut et al.'s greedy update: one feature per step.
+	JSMA *JSMA
+}
+
+// JSMA configures the greedy Jacobian-based saliency map update of Schut et al. (2021): at every step only
+// the free feature with the largest |∂objective/∂x′_j| moves, by η·sign of the descent direction, and a
+// feature changed MaxChanges times is frozen (all counters reset once every feature is frozen).
+type JSMA struct {
+	// MaxChanges is n; 0 means round(1/η).
+	MaxChanges int
+}
+
+// Validate checks the generator's settings.
+func (g *Generator) Validate() error {
+	if g == nil {
+		return fmt.Errorf("generator: nil")
+	}
+	if !(g.StepSize > 0) || math.IsInf(g.StepSize, 0) {
+		return fmt.Errorf("generator %s: step size η = %v, must be positive", g.Name, g.StepSize)
+	}
+	for _, p := range g.Penalties {
+		if p.Term == nil {
+			return fmt.Errorf("generator %s: penalty %q has no term", g.Name, p.Name)
+		}
+		if !(p.Weight >= 0) || math.IsInf(p.Weight, 0) {
+			return fmt.Errorf("generator %s: penalty %q has weight λ = %v, must be non-negative and finite", g.Name, p.Name, p.Weight)
+		}
+	}
+	if g.JSMA != nil {
+		if g.Latent != nil {
+			return fmt.Errorf("generator %s: JSMA searches feature space and cannot use a latent map", g.Name)
+		}
+		if g.JSMA.MaxChanges < 0 {
+			return fmt.Errorf("generator %s: JSMA MaxChanges = %d, must be non-negative", g.Name, g.JSMA.MaxChanges)
+		}
+	}
+	return nil
+}
+
+func (g *Generator) maxChanges() int {
+	if g.JSMA.MaxChanges > 0 {
+		return g.JSMA.MaxChanges
+	}
+	return max(1, int(math.Round(1/g.StepSize)))
+}
+
+// Params are a data set's generator hyper-parameters (table_gen_params.tex): step η, the cost weight
+// λ_cost (the table's λ1), the set-size weight λ_setsize (its λ2) and the energy weight λ_energy (its λ3:
+// the table follows the code's order [cost, set size, energy], not the order of the paper's equation),
+// and the ridge weight on the energy.
+type Params struct {
+	StepSize, Cost, SetSize, Energy, Ridge float64
+}
+
+var paperParams = map[string]Params{
+	"linearly-separable": {0.05, 0.10, 0.1, 0.5, 0.0},
+	"moons":              {0.05, 0.10, 0.1, 0.2, 0.0},
+	"circles":            {0.05, 0.10, 0.1, 0.2, 0.0},
+	"california-housing": {0.05, 0.10, 0.1, 0.5, 0.0},
+	"gmsc":               {0.05, 0.10, 0.1, 0.5, 0.0},
+	"german-credit":      {0.05, 0.10, 0.1, 0.1, 0.5},
+	"mnist":              {0.05, 0.01, 0.1, 0.3, 0.0},
+	"fashion-mnist":      {0.05, 0.01, 0.1, 0.3, 0.0},
+}
+
+// PaperParams returns the paper's generator hyper-parameters for a data set by name.
+func PaperParams(dataset string) (Params, error) {
+	p, ok := paperParams[dataset]
+	if !ok {
+		return Params{}, fmt.Errorf("no generator parameters for data set %q", dataset)
+	}
+	return p, nil
+}
+
+// Wachter returns the generator of Wachter et al. (2017): yloss + λ_cost·‖x′ − x‖₁ in feature space.
+// For the authors' MAD-weighted cost, replace the penalty's term by WeightedL1Cost(MADWeights(train)).
+func Wachter(p Params) *Generator {
+	return &Generator{Name: "Wachter", StepSize: p.StepSize, Penalties: []Penalty{{"cost", p.Cost, L1Cost}}}
+}
+
+// Schut returns the generator of Schut et al. (2021): no penalty, greedy JSMA steps of η, each feature
+// changed at most round(1/η) times before it is frozen. (The paper's vision runs use η = 0.1, n = 10.)
+func Schut(p Params) *Generator {
+	return &Generator{Name: "Schut", StepSize: p.StepSize, JSMA: &JSMA{}}
+}
+
+// REVISE returns the generator of Joshi et al. (2019): yloss + λ_cost·‖f(z) − x‖₁ searched over the
+// latent space of a VAE, f its decoder.
+func REVISE(p Params, vae LatentMap) *Generator {
+	return &Generator{Name: "REVISE", StepSize: p.StepSize, Latent: vae, Penalties: []Penalty{{"cost", p.Cost, L1Cost}}}
+}
+
+// ECCCo returns the paper's generator (Eq. "eccco"): yloss + λ_cost·‖x′ − x‖₁ + λ_energy·(E(x′|y⁺) +
+// ridge·E²) + λ_setsize·Ω(C_θ(x′; α)), with c the classifier calibrated by split conformal prediction.
+func ECCCo(p Params, c *conformal.Calibrated) *Generator {
+	return &Generator{Name: "ECCCo", StepSize: p.StepSize, Penalties: []Penalty{
+		{"cost", p.Cost, L1Cost},
+		{"energy", p.Energy, EnergyPenalty(p.Ridge)},
+		{"setsize", p.SetSize, SetSizePenalty(c, false)},
+	}}
+}
+
+// ECCCoPlus is ECCCo searched in a PCA space (ECCCo+): pca should have as many components as REVISE's VAE
+// has latent dimensions (see FitPCA).
+func ECCCoPlus(p Params, c *conformal.Calibrated, pca *PCA) *Generator {
+	g := ECCCo(p, c)
+	g.Name, g.Latent = "ECCCo+", pca
+	return g
+}
+
+// ECCCoNoCP is the ablation ECCCo (no CP): λ_setsize = 0, the set-size term dropped.
+func ECCCoNoCP(p Params) *Generator {
+	return &Generator{Name: "ECCCo (no CP)", StepSize: p.StepSize, Penalties: []Penalty{
+		{"cost", p.Cost, L1Cost},
+		{"energy", p.Energy, EnergyPenalty(p.Ridge)},
+	}}
+}
+
+// ECCCoNoEBM is the ablation ECCCo (no EBM): λ_energy = 0, the energy term dropped.
+func ECCCoNoEBM(p Params, c *conformal.Calibrated) *Generator {
+	return &Generator{Name: "ECCCo (no EBM)", StepSize: p.StepSize, Penalties: []Penalty{
+		{"cost", p.Cost, L1Cost},
+		{"setsize", p.SetSize, SetSizePenalty(c, false)},
+	}}
+}
+
+// ECCCoL1 is the appendix's variant (Algorithm 3): instead of the energy, the L1 distance to SGLD samples
+// of the target class is penalised, with weight λ_energy.
+func ECCCoL1(p Params, c *conformal.Calibrated, ts *TargetSamples) *Generator {
+	return &Generator{Name: "ECCCo-L1", StepSize: p.StepSize, Penalties: []Penalty{
+		{"cost", p.Cost, L1Cost},
+		{"samples", p.Energy, DistanceToSamples(ts)},
+		{"setsize", p.SetSize, SetSizePenalty(c, false)},
+	}}
+}
+
+// GeneratorNames lists the generators of the paper in the order of its tables.
+func GeneratorNames() []string {
+	return []string{"ECCCo", "ECCCo+", "ECCCo (no CP)", "ECCCo (no EBM)", "ECCCo-L1", "REVISE", "Schut", "Wachter"}
+}
+
+// Ingredients are what the generators need besides their parameters; each generator uses some of them.
+type Ingredients struct {
+	// Calibrated is the explained classifier wrapped by split conformal prediction (ECCCo and variants).
+	Calibrated *conformal.Calibrated
+	// VAE is REVISE's latent map.
+	VAE LatentMap
+	// PCA is ECCCo+'s latent map.
+	PCA *PCA
+	// Samples are the SGLD samples per class of ECCCo-L1.
+	Samples *TargetSamples
+}
+
+// ByName builds a generator of the paper by its name (GeneratorNames; case and the spellings "eccco-plus",
+// "no-cp", "no-ebm", "l1" are accepted), checking that the ingredients it needs are there.
+func ByName(name string, p Params, in Ingredients) (*Generator, error) {
+	need := func(ok bool, what string) error {
+		if !ok {
+			return fmt.Errorf("generator %s needs %s", name, what)
+		}
+		return nil
+	}
+	var g *Generator
+	var err error
+	switch normalise(name) {
+	case "wachter":
+		g = Wachter(p)
+	case "schut":
+		g = Schut(p)
+	case "revise":
+		if err = need(in.VAE != nil, "a VAE (eccco vae --data D)"); err == nil {
+			g = REVISE(p, in.VAE)
+		}
+	case "eccco":
+		if err = need(in.Calibrated != nil, "a conformally calibrated classifier"); err == nil {
+			g = ECCCo(p, in.Calibrated)
+		}
+	case "eccco+", "ecccoplus", "eccco-plus":
+		if err = need(in.Calibrated != nil && in.PCA != nil, "a calibrated classifier and a PCA"); err == nil {
+			g = ECCCoPlus(p, in.Calibrated, in.PCA)
+		}
+	case "eccco(nocp)", "eccco-no-cp", "no-cp", "nocp":
+		g = ECCCoNoCP(p)
+	case "eccco(noebm)", "eccco-no-ebm", "no-ebm", "noebm":
+		if err = need(in.Calibrated != nil, "a conformally calibrated classifier"); err == nil {
+			g = ECCCoNoEBM(p, in.Calibrated)
+		}
+	case "eccco-l1", "ecccol1", "l1":
+		if err = need(in.Calibrated != nil && in.Samples != nil, "a calibrated classifier and SGLD samples per class"); err == nil {
+			g = ECCCoL1(p, in.Calibrated, in.Samples)
+		}
+	default:
+		return nil, fmt.Errorf("unknown generator %q (known: %s)", name, strings.Join(GeneratorNames(), ", "))
+	}
+	if err != nil {
+		return nil, err
+	}
+	return g, g.Validate()
+}
+
+func normalise(name string) string {
+	return strings.ReplaceAll(strings.ToLower(strings.TrimSpace(name)), " ", "")
+}

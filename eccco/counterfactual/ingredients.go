@@ -1,0 +1,72 @@
+package counterfactual
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/eccco-go/eccco-go/eccco/conformal"
+	"github.com/eccco-go/eccco-go/eccco/data"
+	"github.com/eccco-go/eccco-go/eccco/energy"
+	"github.com/eccco-go/eccco-go/eccco/models"
+	"github.com/gomlx/compute"
+)
+
+// latentDims are the latent sizes of REVISE's VAEs (appendix; the authors' code), which ECCCo+'s PCA
+// matches: 2 for the synthetic sets, 5 for the tabular ones, 28 for MNIST and 32 for Fashion-MNIST.
+var latentDims = map[string]int{
+	"linearly-separable": 2, "moons": 2, "circles": 2,
+	"california-housing": 5, "gmsc": 5, "german-credit": 5,
+	"mnist": 28, "fashion-mnist": 32,
+}
+
+// LatentDim returns the paper's latent size for a data set (REVISE's VAE, ECCCo+'s PCA).
+func LatentDim(dataset string) (int, error) {
+	k, ok := latentDims[dataset]
+	if !ok {
+		return 0, fmt.Errorf("no latent size for data set %q", dataset)
+	}
+	return k, nil
+}
+
+// PaperIngredients prepares what the paper's generators need for a model clf trained on train: the model
+// calibrated by split conformal prediction on half of the training split (α = 0.05, T = 0.1, κ = 1), the
+// PCA of ECCCo+ with LatentDim components, and SGLD samples of every class for ECCCo-L1 (the paper's
+// inference setting: 50 chains keeping the 25 lowest-energy ones for synthetic data, 10 chains all kept
+// otherwise). vae may be nil (REVISE then cannot be built).
+func PaperIngredients(ctx context.Context, backend compute.Backend, clf models.Classifier, dataset string, train *data.Dataset, vae LatentMap, seed uint64) (Ingredients, error) {
+	_, cal, err := conformal.SplitCalibration(train, 0.5, seed)
+	if err != nil {
+		return Ingredients{}, err
+	}
+	c, err := conformal.Calibrate(backend, clf, cal, conformal.DefaultOptions())
+	if err != nil {
+		return Ingredients{}, err
+	}
+	k, err := LatentDim(dataset)
+	if err != nil {
+		return Ingredients{}, err
+	}
+	pca, err := FitPCA(train, min(k, train.D()))
+	if err != nil {
+		return Ingredients{}, err
+	}
+	prior, err := energy.PriorFromData(train)
+	if err != nil {
+		return Ingredients{}, err
+	}
+	opts := energy.DefaultClassOptions(prior)
+	switch dataset {
+	case "linearly-separable", "moons", "circles":
+	default:
+		opts.Chains, opts.Keep = 10, 10
+	}
+	per, err := energy.SamplePerClass(ctx, backend, clf, opts, seed)
+	if err != nil {
+		return Ingredients{}, err
+	}
+	ts, err := NewTargetSamples(per, train.D())
+	if err != nil {
+		return Ingredients{}, err
+	}
+	return Ingredients{Calibrated: c, VAE: vae, PCA: pca, Samples: ts}, nil
+}

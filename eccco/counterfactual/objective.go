@@ -1,0 +1,192 @@
+package counterfactual
+
+import (
+	"fmt"
+	"math"
+	"sort"
+
+	"github.com/eccco-go/eccco-go/eccco/conformal"
+	"github.com/eccco-go/eccco-go/eccco/data"
+	"github.com/eccco-go/eccco-go/eccco/energy"
+	"github.com/eccco-go/eccco-go/eccco/models"
+	"github.com/gomlx/compute"
+	"github.com/gomlx/compute/dtypes"
+	. "github.com/gomlx/gomlx/core/graph" //nolint:revive // GoMLX graph code reads best with a dot import.
+)
+
+// State is what a loss or penalty sees at one search step, all for a batch of B rows in one graph.
+type State struct {
+	// X is the counterfactual x′ = f(z) [B, D] after clamping and mutability projection.
+	X *Node
+	// Factual is x [B, D].
+	Factual *Node
+	// Target is y⁺ [B] (int32).
+	Target *Node
+	// Logits are M(x′) [B, K].
+	Logits *Node
+	// Model is the classifier being explained.
+	Model models.Classifier
+}
+
+// Term is a per-row quantity [B] of the objective: the loss or one penalty.
+type Term func(s *State) *Node
+
+// Penalty is a weighted term of the objective: Weight·Term(s), Weight ≥ 0.
+type Penalty struct {
+	Name   string
+	Weight float64
+	Term   Term
+}
+
+// CrossEntropy is the default yloss: −log softmax(M(x′))[y⁺].
+func CrossEntropy(s *State) *Node {
+	k := s.Logits.Shape().Dimensions[1]
+	return Neg(ReduceSum(Mul(OneHot(s.Target, k, s.Logits.DType()), LogSoftmax(s.Logits)), -1))
+}
+
+// L1Cost is the paper's cost: ‖x′ − x‖₁. Its gradient at x′_j = x_j is 0 (the subgradient sign(0), as in
+// the authors' Julia code), so the first step from the factual is not pulled in any direction.
+func L1Cost(s *State) *Node { return ReduceSum(absZeroGrad(Sub(s.X, s.Factual)), -1) }
+
+// absZeroGrad is |v| with gradient sign(v), 0 at v = 0 (GoMLX's Abs has gradient 1 there).
+func absZeroGrad(v *Node) *Node { return Mul(v, StopGradient(Sign(v))) }
+
+// WeightedL1Cost returns Σ_j w_j·|x′_j − x_j|; with w_j = 1/(MAD_j + 1e-5) it is the Wachter cost of the
+// authors' code (see MADWeights).
+func WeightedL1Cost(w []float32) Term {
+	return func(s *State) *Node {
+		d := s.X.Shape().Dimensions
+		wn := BroadcastToDims(ConvertDType(Reshape(Const(s.X.Graph(), w), 1, d[1]), s.X.DType()), d[0], d[1])
+		return ReduceSum(Mul(absZeroGrad(Sub(s.X, s.Factual)), wn), -1)
+	}
+}
+
+// MADWeights returns 1/(MAD_j + 1e-5) per feature, MAD_j the median absolute deviation of feature j in ds:
+// the weights of the authors' Wachter cost.
+func MADWeights(ds *data.Dataset) ([]float32, error) {
+	if ds == nil || ds.N() == 0 {
+		return nil, fmt.Errorf("mad weights: empty data set")
+	}
+	d, n := ds.D(), ds.N()
+	col := make([]float64, n)
+	w := make([]float32, d)
+	for j := range d {
+		for i := range n {
+			col[i] = float64(ds.X[i*d+j])
+		}
+		med := median(col)
+		for i := range n {
+			col[i] = math.Abs(col[i] - med)
+		}
+		w[j] = float32(1 / (median(col) + 1e-5))
+	}
+	return w, nil
+}
+
+func median(v []float64) float64 {
+	s := append([]float64(nil), v...)
+	sort.Float64s(s)
+	n := len(s)
+	if n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[n/2-1] + s[n/2]) / 2
+}
+
+// EnergyPenalty is ECCCo's energy constraint: E(x′|y⁺) + ridge·E(x′|y⁺)², with E = −logit_{y⁺}
+// (ensembles: the mean logit). The paper's ridge is 0 except German Credit (0.5).
+func EnergyPenalty(ridge float64) Term {
+	return func(s *State) *Node {
+		k := s.Logits.Shape().Dimensions[1]
+		e := Neg(ReduceSum(Mul(OneHot(s.Target, k, s.Logits.DType()), s.Logits), -1))
+		if ridge == 0 {
+			return e
+		}
+		return Add(e, MulScalar(Square(e), ridge))
+	}
+}
+
+// SetSizePenalty is ECCCo's smooth set size Ω(C_θ(x′; α)) of a calibrated classifier (package
+// conformal); with gated set, Ω is zeroed where p(y⁺|x′) < 0.5 (the authors' code, compatibility only).
+// c must wrap the classifier being explained.
+func SetSizePenalty(c *conformal.Calibrated, gated bool) Term {
+	return func(s *State) *Node {
+		opts := c.Opts
+		omega := conformal.SmoothSetSize(s.Logits, c.QHat, opts.Temperature, opts.Kappa)
+		if opts.EmptySetRule {
+			omega = conformal.SmoothSetSizeEmptyRule(s.Logits, c.QHat, opts.Temperature, opts.Kappa)
+		}
+		if gated {
+			omega = conformal.GateBelowHalf(omega, s.Logits, s.Target)
+		}
+		return omega
+	}
+}
+
+// TargetSamples are conditional SGLD samples of the model for each class: Samples[k] holds n rows of
+// D features for class k (energy.SamplePerClass gives them). Every class must have the same n.
+type TargetSamples struct {
+	Samples [][]float32
+	D       int
+}
+
+// NewTargetSamples collects energy.SamplePerClass output.
+func NewTargetSamples(per []*energy.ClassSamples, d int) (*TargetSamples, error) {
+	ts := &TargetSamples{D: d}
+	n := -1
+	for k, cs := range per {
+		if cs == nil || cs.Class != k || len(cs.X) == 0 || len(cs.X)%d != 0 {
+			return nil, fmt.Errorf("target samples: class %d is missing or malformed", k)
+		}
+		if n >= 0 && len(cs.X) != n {
+			return nil, fmt.Errorf("target samples: class %d has %d values, class 0 %d", k, len(cs.X), n)
+		}
+		n = len(cs.X)
+		ts.Samples = append(ts.Samples, cs.X)
+	}
+	if len(ts.Samples) == 0 {
+		return nil, fmt.Errorf("target samples: no classes")
+	}
+	return ts, nil
+}
+
+// DistanceToSamples is the penalty of ECCCo-L1 (appendix, Algorithm 3): the mean L1 distance from x′
+// to the SGLD samples of its target class, ts.
+func DistanceToSamples(ts *TargetSamples) Term {
+	return func(s *State) *Node {
+		g := s.X.Graph()
+		k, d := len(ts.Samples), ts.D
+		n := len(ts.Samples[0]) / d
+		flat := make([]float32, 0, k*n*d)
+		for _, v := range ts.Samples {
+			flat = append(flat, v...)
+		}
+		all := ConvertDType(Reshape(Const(g, flat), k, n*d), s.X.DType())
+		target := s.Target
+		if target.DType() != dtypes.Int32 {
+			target = ConvertDType(target, dtypes.Int32)
+		}
+		b := s.X.Shape().Dimensions[0]
+		mine := Reshape(Gather(all, Reshape(target, b, 1)), b, n, d) // [B, n, D]
+		x := BroadcastToDims(Reshape(s.X, b, 1, d), b, n, d)
+		return ReduceMean(ReduceSum(absZeroGrad(Sub(x, mine)), -1), -1)
+	}
+}
+
+// MeanEnergy returns the mean conditional energy E(x′|y⁺) = −logit_{y⁺}(x′) of rows x (row-major) with
+// their targets: lower means the counterfactuals sit where the model expects its target class.
+func MeanEnergy(backend compute.Backend, clf models.Classifier, x []float32, targets []int) (float64, error) {
+	logits, err := models.Logits(backend, clf, x)
+	if err != nil {
+		return 0, err
+	}
+	k := clf.NumClasses()
+	if len(logits) != len(targets)*k {
+		return 0, fmt.Errorf("mean energy: %d logits for %d targets of %d classes", len(logits), len(targets), k)
+	}
+	var sum float64
+	for i, t := range targets {
+		sum -= float64(logits[i*k+t])
+	}
+	return sum / float64(len(targets)), nil
+}
