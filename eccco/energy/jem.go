@@ -33,6 +33,12 @@ type JEMOptions struct {
 	Lambda float64
 	// Prior starts fresh chains (see PriorFromData); the replay buffers use the paper's defaults.
 	Prior Prior
+	// FirstLabelEnergy reproduces a quirk of the authors' JointEnergyModels.jl (gen_loss and reg_loss call
+	// energy(…, x, onecold(y)[1])): the generative and regularisation terms evaluate the energies of the
+	// whole minibatch and of the SGLD samples conditioned on one class, the label of the minibatch's first
+	// row, instead of each data row's own label and the class the samples were drawn for. Data rows of every
+	// class then have the energy of that class lowered. Paper-code compatibility; off by default.
+	FirstLabelEnergy bool
 	// Seed fixes minibatch order, classes, chain starts and noise.
 	Seed uint64
 	// OnEpoch, if set, is called after every epoch.
@@ -120,8 +126,14 @@ func TrainJEM(ctx context.Context, backend compute.Backend, m *models.Model, ds 
 	memberLosses := func(x, y, xs, ys *Node) *Node {
 		logits := m.StackedLogits(x) // [M, B, K]
 		ce := ReduceMean(Neg(ReduceSum(Mul(OneHot(y, k, logits.DType()), LogSoftmax(logits)), -1)), 1)
-		eData := pickNegLogit(logits, y)                 // [M, B]
-		eSample := pickNegLogit(m.StackedLogits(xs), ys) // [M, S]
+		yData, ySample := y, ys
+		if opts.FirstLabelEnergy {
+			first := Slice(y, AxisRange(), AxisRange(0, 1)) // [M, 1]
+			yData = BroadcastToDims(first, y.Shape().Dimensions...)
+			ySample = BroadcastToDims(first, ys.Shape().Dimensions...)
+		}
+		eData := pickNegLogit(logits, yData)                  // [M, B]
+		eSample := pickNegLogit(m.StackedLogits(xs), ySample) // [M, S]
 		gen := Sub(ReduceMean(eData, 1), ReduceMean(eSample, 1))
 		reg := MulScalar(Add(ReduceMean(Square(eData), 1), ReduceMean(Square(eSample), 1)), opts.Lambda)
 		return Add(Add(ce, gen), reg)

@@ -22,6 +22,8 @@ type trainConfig struct {
 	epochs    int     // 0: the paper's
 	batchSize int     // 0: the paper's
 	lr        float64 // 0: the paper's
+	// jemFirstLabel selects the authors' code's JEM energy conditioning (energy.JEMOptions.FirstLabelEnergy).
+	jemFirstLabel bool
 }
 
 func (c *trainConfig) register(fs interface {
@@ -29,12 +31,14 @@ func (c *trainConfig) register(fs interface {
 	Uint64Var(*uint64, string, uint64, string)
 	IntVar(*int, string, int, string)
 	Float64Var(*float64, string, float64, string)
+	BoolVar(*bool, string, bool, string)
 }) {
 	fs.StringVar(&c.dataDir, "dir", "", "data directory (default $ECCCO_DATA_DIR or data/cache in the repository)")
 	fs.Uint64Var(&c.seed, "seed", 42, "seed for data generation, splitting, initialisation and minibatch order")
 	fs.IntVar(&c.epochs, "epochs", 0, "training epochs (0: the paper's setting for the data set)")
 	fs.IntVar(&c.batchSize, "batch-size", 0, "minibatch size (0: the paper's setting)")
 	fs.Float64Var(&c.lr, "lr", 0, "Adam learning rate (0: the paper's, 1e-3)")
+	fs.BoolVar(&c.jemFirstLabel, "jem-first-label", false, "JEM: condition the generative and regularisation energies on the minibatch's first label, as the authors' code did")
 }
 
 // trained is a model fitted on one data set, with its test scores.
@@ -86,7 +90,7 @@ func trainAndScore(ctx context.Context, b compute.Backend, split *data.Split, da
 	}
 	var hist *models.History
 	if kind == models.KindJEM || kind == models.KindJEMEnsemble {
-		hist, err = trainJEM(ctx, b, m, split, dataset, opts)
+		hist, err = trainJEM(ctx, b, m, split, dataset, opts, cfg.jemFirstLabel)
 	} else {
 		hist, err = models.Train(ctx, b, m, split.Train, opts)
 	}
@@ -161,11 +165,12 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 // trainJEM trains m (a single MLP or an ensemble) as a Joint Energy Model with the paper's EBM settings for
 // the data set (table_ebm_params.tex) and the authors' SGLD (φ = 2, σ = 0.01, gradients clipped to ±0.01);
 // epochs, batch size, learning rate and seed come from opts (the paper's unless overridden by flags).
-func trainJEM(ctx context.Context, b compute.Backend, m *models.Model, split *data.Split, dataset string, opts models.TrainOptions) (*models.History, error) {
+func trainJEM(ctx context.Context, b compute.Backend, m *models.Model, split *data.Split, dataset string, opts models.TrainOptions, firstLabel bool) (*models.History, error) {
 	jo, err := energy.PaperJEMOptions(dataset, split.Train, opts.Seed)
 	if err != nil {
 		return nil, err
 	}
 	jo.Epochs, jo.BatchSize, jo.LearningRate, jo.OnEpoch = opts.Epochs, opts.BatchSize, opts.LearningRate, opts.OnEpoch
+	jo.FirstLabelEnergy = firstLabel
 	return energy.TrainJEM(ctx, b, m, split.Train, jo)
 }

@@ -1,0 +1,93 @@
+package counterfactual
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/eccco-go/eccco-go/eccco/conformal"
+	"github.com/eccco-go/eccco-go/eccco/data"
+	"github.com/eccco-go/eccco-go/eccco/models"
+)
+
+// BenchmarkSearch measures counterfactuals per second of Wachter and ECCCo on the paper's MNIST MLP
+// (32×1 relu, 784 features) and California Housing MLP (32×3 relu, 8 features), searching B = 1, 100 and
+// 1,000 factuals in one batch, each for exactly 100 steps (Rule MaxIterations, so that every batch size
+// does the same work per row). "looped" runs the 100 factuals one at a time, as a search loop over rows
+// would. The models keep their initial weights: the cost of a step does not depend on them. Data sets
+// that are not present are skipped. Run with: go test -run '^$' -bench Search ./eccco/counterfactual/
+func BenchmarkSearch(b *testing.B) {
+	bk := testBackend(b)
+	for _, name := range []string{"mnist", "california-housing"} {
+		split, err := data.Load(name, data.Options{Seed: 1})
+		if err != nil {
+			b.Logf("%s not available: %v", name, err)
+			continue
+		}
+		spec, err := models.SpecFor(models.KindMLP, name, split.Train.D(), split.Train.K())
+		if err != nil {
+			b.Fatal(err)
+		}
+		m, err := models.New(bk, spec, 1)
+		if err != nil {
+			b.Fatal(err)
+		}
+		p, err := PaperParams(name)
+		if err != nil {
+			b.Fatal(err)
+		}
+		_, cal, err := conformal.SplitCalibration(split.Train, 0.5, 1)
+		if err != nil {
+			b.Fatal(err)
+		}
+		c, err := conformal.Calibrate(bk, m, cal, conformal.DefaultOptions())
+		if err != nil {
+			b.Fatal(err)
+		}
+		lo, hi := split.Train.Bounds()
+		x := split.Test.X
+		pred, err := models.Predict(bk, m, x)
+		if err != nil {
+			b.Fatal(err)
+		}
+		request := func(rows []int) Request {
+			req := Request{Lower: lo, Upper: hi, Rule: MaxIterations}
+			for _, r := range rows {
+				req.Factuals = append(req.Factuals, split.Test.Row(r%split.Test.N())...)
+				req.Targets = append(req.Targets, (pred[r%split.Test.N()]+1)%split.Test.K())
+			}
+			return req
+		}
+		for _, g := range []*Generator{Wachter(p), ECCCo(p, c)} {
+			for _, batch := range []int{1, 100, 1000} {
+				rows := make([]int, batch)
+				for i := range rows {
+					rows[i] = i
+				}
+				req := request(rows)
+				b.Run(fmt.Sprintf("%s/%s/B=%d", name, g.Name, batch), func(b *testing.B) {
+					for b.Loop() {
+						if _, err := Search(context.Background(), bk, m, g, req); err != nil {
+							b.Fatal(err)
+						}
+					}
+					b.ReportMetric(float64(batch*b.N)/b.Elapsed().Seconds(), "cf/s")
+				})
+			}
+			reqs := make([]Request, 100)
+			for i := range reqs {
+				reqs[i] = request([]int{i})
+			}
+			b.Run(fmt.Sprintf("%s/%s/looped-100", name, g.Name), func(b *testing.B) {
+				for b.Loop() {
+					for _, req := range reqs {
+						if _, err := Search(context.Background(), bk, m, g, req); err != nil {
+							b.Fatal(err)
+						}
+					}
+				}
+				b.ReportMetric(float64(100*b.N)/b.Elapsed().Seconds(), "cf/s")
+			})
+		}
+	}
+}
