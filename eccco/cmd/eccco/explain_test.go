@@ -1,0 +1,49 @@
+package main
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestExplain(t *testing.T) {
+	t.Setenv("ECCCO_PROGRESS", "0")
+	dir := t.TempDir()
+	model := filepath.Join(dir, "mlp")
+	if _, _, err := runCLI(t, "train", "--data", "linearly-separable", "--model", "mlp", "--epochs", "20", "--out", model); err != nil {
+		t.Fatal(err)
+	}
+	out, _, err := runCLI(t, "explain", "--data", "linearly-separable", "--model-dir", model, "--generator", "Wachter", "--index", "2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"Wachter: test row 2", "p(y⁺|x′)", "factual", "features changed"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("explain output lacks %q:\n%s", want, out)
+		}
+	}
+	out, _, err = runCLI(t, "explain", "--data", "linearly-separable", "--model-dir", model, "--generator", "ECCCo", "--n", "20")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"ECCCo: 20 counterfactuals", "validity", "mean energy"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("explain --n output lacks %q:\n%s", want, out)
+		}
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--generator", "frobnicate"}, "unknown generator"},
+		{[]string{"--index", "100000"}, "outside"},
+		{[]string{"--target", "7"}, "not a class"},
+		{[]string{"--n", "0"}, "at least 1"},
+		{[]string{"--model-dir", filepath.Join(dir, "none")}, "train one first"},
+	} {
+		args := append([]string{"explain", "--data", "linearly-separable", "--model-dir", model}, c.args...)
+		if _, _, err := runCLI(t, args...); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("eccco %s: err = %v, want it to mention %q", strings.Join(args, " "), err, c.want)
+		}
+	}
+}
