@@ -276,3 +276,39 @@ func testGenerators(t testing.TB, b compute.Backend, m models.Classifier, train 
 	}
 	return gens
 }
+
+// The same seed gives byte-identical counterfactuals, SGLD samples of ECCCo-L1 included.
+func TestSearchIsDeterministic(t *testing.T) {
+	b := testBackend(t)
+	split, err := data.Load("moons", data.Options{Seed: 2, N: 400})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := trainMLP(t, b, split.Train, 20)
+	fact, targets := factualsFor(t, b, m, split.Test, 30)
+	p, _ := PaperParams("moons")
+	var first []float32
+	for range 2 {
+		in, err := PaperIngredients(context.Background(), b, m, "moons", split.Train, nil, 9)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, err := ByName("ECCCo-L1", p, in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := Search(context.Background(), b, m, g, Request{Factuals: fact, Targets: targets, MaxIterations: 30})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if first == nil {
+			first = res.X
+			continue
+		}
+		for i := range first {
+			if first[i] != res.X[i] {
+				t.Fatalf("value %d differs between two runs with the same seed: %v vs %v", i, first[i], res.X[i])
+			}
+		}
+	}
+}
