@@ -32,8 +32,18 @@ func LatentDim(dataset string) (int, error) {
 // calibrated by split conformal prediction on half of the training split (α = 0.05, T = 0.1, κ = 1), the
 // PCA of ECCCo+ with LatentDim components, and SGLD samples of every class for ECCCo-L1 (the paper's
 // inference setting: 50 chains keeping the 25 lowest-energy ones for synthetic data, 10 chains all kept
-// otherwise). vae may be nil (REVISE then cannot be built).
-func PaperIngredients(ctx context.Context, backend compute.Backend, clf models.Classifier, dataset string, train *data.Dataset, vae LatentMap, seed uint64) (Ingredients, error) {
+// otherwise). vae may be nil (REVISE then cannot be built). When generator names are given, only what
+// those generators need is prepared (the PCA only for ECCCo+, the SGLD samples only for ECCCo-L1).
+func PaperIngredients(ctx context.Context, backend compute.Backend, clf models.Classifier, dataset string, train *data.Dataset, vae LatentMap, seed uint64, generators ...string) (Ingredients, error) {
+	needSamples, needPCA := len(generators) == 0, len(generators) == 0
+	for _, g := range generators {
+		switch normalise(g) {
+		case "eccco-l1", "ecccol1", "l1":
+			needSamples = true
+		case "eccco+", "ecccoplus", "eccco-plus":
+			needPCA = true
+		}
+	}
 	_, cal, err := conformal.SplitCalibration(train, 0.5, seed)
 	if err != nil {
 		return Ingredients{}, err
@@ -42,13 +52,18 @@ func PaperIngredients(ctx context.Context, backend compute.Backend, clf models.C
 	if err != nil {
 		return Ingredients{}, err
 	}
-	k, err := LatentDim(dataset)
-	if err != nil {
-		return Ingredients{}, err
+	in := Ingredients{Calibrated: c, VAE: vae}
+	if needPCA {
+		k, err := LatentDim(dataset)
+		if err != nil {
+			return Ingredients{}, err
+		}
+		if in.PCA, err = FitPCA(train, min(k, train.D())); err != nil {
+			return Ingredients{}, err
+		}
 	}
-	pca, err := FitPCA(train, min(k, train.D()))
-	if err != nil {
-		return Ingredients{}, err
+	if !needSamples {
+		return in, nil
 	}
 	prior, err := energy.PriorFromData(train)
 	if err != nil {
@@ -68,5 +83,6 @@ func PaperIngredients(ctx context.Context, backend compute.Backend, clf models.C
 	if err != nil {
 		return Ingredients{}, err
 	}
-	return Ingredients{Calibrated: c, VAE: vae, PCA: pca, Samples: ts}, nil
+	in.Samples = ts
+	return in, nil
 }

@@ -148,7 +148,7 @@ func buildGenerator(ctx context.Context, b compute.Backend, m models.Classifier,
 		}
 		vae = v
 	}
-	in, err := counterfactual.PaperIngredients(ctx, b, m, dataset, train, vae, seed)
+	in, err := counterfactual.PaperIngredients(ctx, b, m, dataset, train, vae, seed, name)
 	if err != nil {
 		return nil, err
 	}
