@@ -10,6 +10,7 @@ import (
 	"github.com/eccco-go/eccco-go/eccco/conformal"
 	"github.com/eccco-go/eccco-go/eccco/data"
 	"github.com/eccco-go/eccco-go/eccco/models"
+	"github.com/eccco-go/eccco-go/eccco/vae"
 	"github.com/gomlx/compute"
 	. "github.com/gomlx/gomlx/core/graph" //nolint:revive
 	"github.com/gomlx/gomlx/ml/model"
@@ -141,7 +142,7 @@ func TestSchutChangesOneFeaturePerStep(t *testing.T) {
 }
 
 // Every generator honours an immutable feature and increase/decrease constraints and the bounds, in
-// feature space, PCA space and ECCCo-L1 alike.
+// feature space, PCA space (ECCCo+), a VAE's latent space (REVISE) and ECCCo-L1 alike.
 func TestConstraintsHoldUnderEveryGenerator(t *testing.T) {
 	b := testBackend(t)
 	split, err := data.Load("moons", data.Options{Seed: 1, N: 600})
@@ -265,7 +266,23 @@ func testGenerators(t testing.TB, b compute.Backend, m models.Classifier, train 
 		}
 		ts.Samples = append(ts.Samples, rows)
 	}
-	in := Ingredients{Calibrated: c, PCA: pca, Samples: ts, VAE: pca}
+	spec, err := vae.PaperSpec("moons", train.D())
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := vae.New(b, spec, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	vopts, err := vae.PaperTrainOptions("moons")
+	if err != nil {
+		t.Fatal(err)
+	}
+	vopts.Epochs = 10
+	if _, err := vae.Train(context.Background(), b, v, train, vopts); err != nil {
+		t.Fatal(err)
+	}
+	in := Ingredients{Calibrated: c, PCA: pca, Samples: ts, VAE: v}
 	var gens []*Generator
 	for _, name := range GeneratorNames() {
 		g, err := ByName(name, p, in)

@@ -4,6 +4,7 @@
 //	eccco data list                          # the eight data sets, whether each is present, source, licence
 //	eccco data fetch NAME|all [--from DIR]   # download (sha256-verified) or copy from a local mirror
 //	eccco train --data D --model M           # train a model with the paper's settings, score it, save it
+//	eccco vae --data D [--epochs N]          # train REVISE's VAE for a data set, report its reconstruction error, save it
 //	eccco perf [--data all] [--models ...]   # train and score models on every available data set, compare with the paper
 //	eccco sample --data D --model M --class K # SGLD samples of class K from a saved model
 //	eccco explain --data D --model M --generator G [--index i] [--target t] [--n N] # counterfactuals
@@ -33,6 +34,7 @@ func commands() []command {
 	return []command{
 		{"data", "list or fetch the data sets (data list | data fetch NAME|all)", runData},
 		{"train", "train a model with the paper's settings, print its test scores and save it", runTrain},
+		{"vae", "train the paper's VAE for a data set (REVISE's latent space), report its reconstruction error, save it", runVAE},
 		{"perf", "train and score models on every available data set against the paper's Table 5", runPerf},
 		{"explain", "find counterfactual explanations for test rows with any generator of the paper", runExplain},
 		{"sample", "draw SGLD samples of a class from a saved model (CSV, and a PNG grid for images)", runSample},
