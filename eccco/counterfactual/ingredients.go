@@ -38,7 +38,7 @@ func PaperIngredients(ctx context.Context, backend compute.Backend, clf models.C
 	needSamples, needPCA := len(generators) == 0, len(generators) == 0
 	for _, g := range generators {
 		switch normalise(g) {
-		case "eccco-l1", "ecccol1", "l1":
+		case "eccco-l1", "ecccol1", "l1", "eccco-l1(nocp)", "eccco-l1-no-cp":
 			needSamples = true
 		case "eccco+", "ecccoplus", "eccco-plus":
 			needPCA = true

@@ -1,0 +1,44 @@
+// Package metrics scores counterfactual explanations with the six metrics of the ECCCo paper (Altmeyer et
+// al., AAAI-24, "Faithful Model Explanations through Energy-Constrained Conformal Counterfactuals",
+// Section 4.3, Section 6 and appendix):
+//
+//   - unfaithfulness (Eq. faith): the mean distance from x′ to the model's own conditional SGLD samples
+//     of the target class, X̂_{θ,y⁺} (package energy: 50 chains, 500 steps, the n_E = 25 lowest-energy
+//     kept; 10 chains all kept for the real-world data sets);
+//   - implausibility (Eq. impl): the mean distance from x′ to the training rows of the target class;
+//   - uncertainty: the smooth set size Ω(C_θ(x′; α)) of the conformally calibrated model (Eq. setsize);
+//   - cost: the L1 distance ‖x′ − x‖₁ from the factual;
+//   - redundancy: the share of features left unperturbed (|x′_j − x_j| < 1e-5; higher is better);
+//   - validity: p(y⁺|x′) ≥ 0.5.
+//
+// Distances are Euclidean for tabular and synthetic data and, for images, the structural dissimilarity
+// (1 − SSIM)/2 with the standard SSIM of Wang et al. (2004) on pixels mapped from [−1, 1] to [0, 1]
+// (SSIM, StructuralDissimilarity, ImageDissimilarity).
+//
+// # Sampling once per model, class and run
+//
+// The authors' code drew fresh SGLD samples for every single counterfactual. The Evaluator instead takes
+// samples drawn once per model, target class and run (counterfactual.TargetSamples, e.g. from
+// energy.SamplePerClass) and shares them among that run's counterfactuals: every counterfactual is still
+// compared with an independent draw from the same sampler, so the expected metric is the same, at a
+// fraction of the cost (the paper's appendix says as much).
+//
+// # Paper-code compatibility
+//
+// Options holds the switches that reproduce the authors' code where it changes a reported number
+// (PaperCodeOptions sets all three):
+//
+//   - ImplausibilityNearest = 100: the code averages over the 100 nearest target-class training rows, not
+//     over all of them (or a random subsample, as the text says); this lowers implausibility.
+//   - HalveUnfaithfulness: the code divides the sum over the n_E = 25 samples by 50, so its reported
+//     unfaithfulness is half the mean distance.
+//   - GateUncertainty: the code sets Ω to 0 wherever p(y⁺|x′) < 0.5, which lowers the uncertainty of
+//     invalid counterfactuals.
+//
+// For images the code also averaged the SSIM map over all 28×28 pixels (Julia's assess_ssim, crop =
+// false) where the standard (scikit-image) SSIM averages the 18×18 interior that no padding reaches:
+// ImageDissimilarityUncropped is that distance (on one test pair 0.4977 against 0.4674 cropped).
+//
+// The Evaluator runs the model once over all counterfactuals of a batch (probabilities and Ω in batched
+// graph calls); distances are plain Go.
+package metrics
