@@ -7,6 +7,8 @@
 //	eccco vae --data D [--epochs N]          # train REVISE's VAE for a data set, report its reconstruction error, save it
 //	eccco perf [--data all] [--models ...]   # train and score models on every available data set, compare with the paper
 //	eccco sample --data D --model M --class K # SGLD samples of class K from a saved model
+//	eccco bench --data D|all [--runs N] [--shard i/N] [--compat] # the paper's benchmark and tables
+//	eccco tables --in DIR                    # the tables (and comparison with the paper) from results
 //	eccco explain --data D --model M --generator G [--index i] [--target t] [--n N] # counterfactuals
 //	eccco backend                            # which GoMLX backend runs, which are compiled in
 //
@@ -37,6 +39,8 @@ func commands() []command {
 		{"vae", "train the paper's VAE for a data set (REVISE's latent space), report its reconstruction error, save it", runVAE},
 		{"perf", "train and score models on every available data set against the paper's Table 5", runPerf},
 		{"explain", "find counterfactual explanations for test rows with any generator of the paper", runExplain},
+		{"bench", "run the paper's benchmark (resumable, shardable) and write the result tables", runBench},
+		{"tables", "aggregate benchmark results into the paper's tables and compare with the published ones", runTables},
 		{"sample", "draw SGLD samples of a class from a saved model (CSV, and a PNG grid for images)", runSample},
 		{"backend", "show the GoMLX backend in use and the ones compiled in", runBackend},
 	}

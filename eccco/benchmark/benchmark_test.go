@@ -1,0 +1,163 @@
+package benchmark
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/eccco-go/eccco-go/eccco/backend"
+	"github.com/eccco-go/eccco-go/eccco/models"
+)
+
+// smallExperiment is a quick experiment on the linearly separable data: two models, three generators, two
+// runs of ten factuals.
+func smallExperiment() Experiment {
+	return Experiment{Dataset: "linearly-separable", Models: []models.Kind{models.KindMLP, models.KindJEM},
+		Generators: []string{"Wachter", "ECCCo", "ECCCo-L1"}, Runs: 2, Factuals: 10, Seed: 7}
+}
+
+func newRunner(t *testing.T, out, modelsDir string) *Runner {
+	t.Helper()
+	b, err := backend.Shared()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &Runner{Backend: b, ModelsDir: modelsDir, Out: out}
+}
+
+// An interrupted benchmark, run again, ends with the same bytes as an uninterrupted one; so do two runs
+// with the same seed; and shards merged give the same results too.
+func TestResumeShardAndDeterminism(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains two small models")
+	}
+	dir := t.TempDir()
+	modelsDir := filepath.Join(dir, "models")
+	e := smallExperiment()
+	ctx := context.Background()
+
+	// Uninterrupted.
+	full := newRunner(t, filepath.Join(dir, "full"), modelsDir)
+	if err := full.Run(ctx, e, Shard{1, 1}); err != nil {
+		t.Fatal(err)
+	}
+	want := collectBytes(t, full, e)
+
+	// Interrupted after 5 units (the context is cancelled from the progress callback), then resumed.
+	part := newRunner(t, filepath.Join(dir, "resumed"), modelsDir)
+	cctx, cancel := context.WithCancel(ctx)
+	part.OnUnit = func(done, _ int, _ Unit, _ bool) {
+		if done == 5 {
+			cancel()
+		}
+	}
+	if err := part.Run(cctx, e, Shard{1, 1}); err == nil || !errors.Is(err, context.Canceled) {
+		t.Fatalf("interrupted run: err = %v, want context.Canceled", err)
+	}
+	if _, err := part.Collect(e); !errors.Is(err, ErrIncomplete) {
+		t.Fatalf("collect after the interruption: err = %v, want ErrIncomplete", err)
+	}
+	skipped := 0
+	part.OnUnit = func(_, _ int, _ Unit, s bool) {
+		if s {
+			skipped++
+		}
+	}
+	if err := part.Run(ctx, e, Shard{1, 1}); err != nil {
+		t.Fatal(err)
+	}
+	if skipped != 5 {
+		t.Errorf("the resumed run skipped %d units, want the 5 already written", skipped)
+	}
+	if got := collectBytes(t, part, e); !bytes.Equal(got, want) {
+		t.Errorf("resumed results differ from the uninterrupted ones")
+	}
+
+	// Two shards on separate directories, merged.
+	var shardDirs []string
+	for i := 1; i <= 2; i++ {
+		d := filepath.Join(dir, "shard", string(rune('0'+i)))
+		if err := newRunner(t, d, modelsDir).Run(ctx, e, Shard{i, 2}); err != nil {
+			t.Fatal(err)
+		}
+		shardDirs = append(shardDirs, d)
+	}
+	merged := newRunner(t, filepath.Join(dir, "merged"), modelsDir)
+	if _, err := merged.MergeDirs(shardDirs...); err != nil {
+		t.Fatal(err)
+	}
+	if got := collectBytes(t, merged, e); !bytes.Equal(got, want) {
+		t.Errorf("merged shard results differ from the single run")
+	}
+	rows, err := ReadCSV(filepath.Join(full.Out, "results.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != len(e.Units())*e.Factuals {
+		t.Errorf("%d rows, want %d", len(rows), len(e.Units())*e.Factuals)
+	}
+	cells := Aggregate(rows)
+	if err := WriteTables(filepath.Join(dir, "tables"), cells); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"table-linearly-separable.tex", "table-linearly-separable-valid.md", "cells.csv"} {
+		if _, err := os.Stat(filepath.Join(dir, "tables", f)); err != nil {
+			t.Errorf("missing table file: %v", err)
+		}
+	}
+}
+
+func collectBytes(t *testing.T, r *Runner, e Experiment) []byte {
+	t.Helper()
+	if _, err := r.Collect(e); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(r.Out, "results.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// Aggregation by hand: two runs with run means 1 and 3 give mean 2 and sd √2; the valid subset drops
+// invalid rows; stars and bold follow the definitions.
+func TestAggregateOnHandValues(t *testing.T) {
+	mk := func(gen string, run int, cost float64, valid bool) Row {
+		return Row{Dataset: "d", Model: "mlp", Generator: gen, Run: run, Scores: scores(cost, valid)}
+	}
+	rows := []Row{
+		mk("Wachter", 1, 4, true), mk("Wachter", 1, 6, true), mk("Wachter", 2, 5, true), mk("Wachter", 2, 5, false),
+		mk("ECCCo", 1, 1, true), mk("ECCCo", 1, 1, false), mk("ECCCo", 2, 3, true), mk("ECCCo", 2, 3, true),
+	}
+	cells := Aggregate(rows)
+	get := func(subset, gen, metric string) Cell {
+		for _, c := range cells {
+			if c.Subset == subset && c.Generator == gen && c.Metric == metric {
+				return c
+			}
+		}
+		t.Fatalf("no cell %s %s %s", subset, gen, metric)
+		return Cell{}
+	}
+	c := get("all", "ECCCo", "cost")
+	if c.Mean != 2 || abs(c.SD-1.4142135623730951) > 1e-12 || c.Runs != 2 || !c.Bold {
+		t.Errorf("ECCCo cost: %+v, want mean 2, sd √2, 2 runs, bold", c)
+	}
+	w := get("all", "Wachter", "cost") // run means 5 and 5
+	if w.Mean != 5 || w.SD != 0 || w.Bold {
+		t.Errorf("Wachter cost: %+v", w)
+	}
+	// Gain 3 against pooled sd √((2+0)/2) = 1: more than 2 sd → **.
+	if c.Stars != 2 {
+		t.Errorf("ECCCo cost stars %d, want 2", c.Stars)
+	}
+	if v := get("all", "ECCCo", "validity"); v.Mean != 0.75 {
+		t.Errorf("ECCCo validity %v, want (0.5 + 1)/2", v.Mean)
+	}
+	if v := get("valid", "Wachter", "cost"); v.Mean != 5 {
+		t.Errorf("valid Wachter cost %v, want (5 + 5)/2", v.Mean)
+	}
+}

@@ -1,0 +1,35 @@
+// Package benchmark runs the evaluation protocol of the ECCCo paper (Altmeyer et al., AAAI-24, Section 6
+// and appendix) and turns its results into the paper's tables: Tables 1–2 and the appendix result tables
+// per data set, for all counterfactuals and for the valid ones.
+//
+// # Protocol
+//
+// An Experiment fixes a data set, its models (MLP, MLP ensemble, JEM, JEM ensemble; LeNet-5 for images),
+// the generators, the number of runs (50 for synthetic and tabular data, 10 for images) and of factuals
+// per run (100). In every run, the factuals are drawn from the test split (the same rows for every model
+// of the run) and each gets a random target other than the class its model predicts (the paper says
+// "other than its label"; for a correctly classified factual that is the same, and for a misclassified
+// one it avoids a trivial counterfactual). Every generator explains every model's factuals with the
+// paper's hyper-parameters (counterfactual.PaperParams) and every counterfactual is scored by
+// metrics.Evaluator, with the model's SGLD samples for unfaithfulness drawn once per model, target class
+// and run. All randomness derives from the experiment's seed and the names of what it is for, so the
+// same seed gives byte-identical results whatever the order, sharding or interruptions.
+//
+// # Units, resuming and sharding
+//
+// The work is split into units (data set × model × generator × run). Runner.Run writes each finished
+// unit atomically to Out/units/DATA/MODEL/GENERATOR/run-NNN.csv and skips units already there: an
+// interrupted benchmark resumes where it stopped and ends with the same bytes as an uninterrupted one.
+// Shard{I, N} selects every N-th (model, run) group, for a cluster's job array; Runner.MergeDirs joins
+// shard outputs and Runner.Collect writes the tidy Out/results.csv (one row per counterfactual: data set,
+// model, generator, run, factual, target, the six metrics, p(y⁺|x′), iterations, converged).
+//
+// # Tables
+//
+// Aggregate follows the paper: the mean of each metric within each run, then the mean of the run means
+// ± the sample sd of the run means, for all counterfactuals and for valid ones only; bold marks the best
+// generator per model and metric, * and ** a generator more than 1 and 2 pooled sd better than Wachter.
+// WriteTables writes LaTeX (booktabs), Markdown and CSV; Compare sets our cells against the published
+// ones (paper/published-results.csv): whether ours lies within their mean ± 3 sd, and whether the signs
+// of ECCCo − Wachter (unfaithfulness) and REVISE − Wachter (implausibility) agree per data set and model.
+package benchmark

@@ -1,0 +1,153 @@
+package benchmark
+
+import (
+	"bytes"
+	"encoding/csv"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+
+	"github.com/eccco-go/eccco-go/eccco/metrics"
+)
+
+// Row is one counterfactual of the benchmark: the tidy result format (one row per counterfactual).
+type Row struct {
+	Dataset, Model, Generator string
+	Run                       int
+	Factual                   int // row index in the test split
+	Target                    int
+	metrics.Scores
+	Iterations int
+	Converged  bool
+}
+
+// Header is the CSV header of Row.
+var Header = []string{"dataset", "model", "generator", "run", "factual", "target",
+	"unfaithfulness", "implausibility", "uncertainty", "cost", "redundancy", "validity", "probability",
+	"iterations", "converged"}
+
+func ff(v float64) string {
+	if math.IsNaN(v) {
+		return "NaN"
+	}
+	return strconv.FormatFloat(v, 'g', -1, 64)
+}
+
+func b01(b bool) string {
+	if b {
+		return "1"
+	}
+	return "0"
+}
+
+func (r Row) record() []string {
+	return []string{r.Dataset, r.Model, r.Generator, strconv.Itoa(r.Run), strconv.Itoa(r.Factual), strconv.Itoa(r.Target),
+		ff(r.Unfaithfulness), ff(r.Implausibility), ff(r.Uncertainty), ff(r.Cost), ff(r.Redundancy), b01(r.Valid), ff(r.Probability),
+		strconv.Itoa(r.Iterations), b01(r.Converged)}
+}
+
+// EncodeCSV writes rows with the header.
+func EncodeCSV(w io.Writer, rows []Row) error {
+	cw := csv.NewWriter(w)
+	if err := cw.Write(Header); err != nil {
+		return err
+	}
+	for _, r := range rows {
+		if err := cw.Write(r.record()); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// WriteCSVAtomic writes rows to path through a temporary file in the same directory and a rename, so
+// that path either holds the complete result or does not exist.
+func WriteCSVAtomic(path string, rows []Row) error {
+	var buf bytes.Buffer
+	if err := EncodeCSV(&buf, rows); err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	return writeFileAtomic(path, buf.Bytes())
+}
+
+func writeFileAtomic(path string, content []byte) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	f, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if _, err := f.Write(content); err != nil {
+		f.Close()
+		os.Remove(f.Name())
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(f.Name())
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if err := os.Rename(f.Name(), path); err != nil {
+		os.Remove(f.Name())
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	return nil
+}
+
+// ReadCSV reads rows written by EncodeCSV.
+func ReadCSV(path string) ([]Row, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading results: %w", err)
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", path, err)
+	}
+	if len(recs) == 0 || len(recs[0]) != len(Header) || recs[0][0] != Header[0] {
+		return nil, fmt.Errorf("reading %s: not a results file (header %v)", path, recs[0])
+	}
+	rows := make([]Row, 0, len(recs)-1)
+	for i, rec := range recs[1:] {
+		r, err := parseRecord(rec)
+		if err != nil {
+			return nil, fmt.Errorf("reading %s, line %d: %w", path, i+2, err)
+		}
+		rows = append(rows, r)
+	}
+	return rows, nil
+}
+
+func parseRecord(rec []string) (Row, error) {
+	if len(rec) != len(Header) {
+		return Row{}, fmt.Errorf("%d fields, want %d", len(rec), len(Header))
+	}
+	var r Row
+	var err error
+	ints := []*int{&r.Run, &r.Factual, &r.Target}
+	for i, p := range ints {
+		if *p, err = strconv.Atoi(rec[3+i]); err != nil {
+			return Row{}, fmt.Errorf("%s: %w", Header[3+i], err)
+		}
+	}
+	floats := []*float64{&r.Unfaithfulness, &r.Implausibility, &r.Uncertainty, &r.Cost, &r.Redundancy}
+	for i, p := range floats {
+		if *p, err = strconv.ParseFloat(rec[6+i], 64); err != nil {
+			return Row{}, fmt.Errorf("%s: %w", Header[6+i], err)
+		}
+	}
+	if r.Probability, err = strconv.ParseFloat(rec[12], 64); err != nil {
+		return Row{}, fmt.Errorf("probability: %w", err)
+	}
+	if r.Iterations, err = strconv.Atoi(rec[13]); err != nil {
+		return Row{}, fmt.Errorf("iterations: %w", err)
+	}
+	r.Dataset, r.Model, r.Generator = rec[0], rec[1], rec[2]
+	r.Valid, r.Converged = rec[11] == "1", rec[14] == "1"
+	return r, nil
+}
