@@ -134,6 +134,9 @@ func writeTables(stdout io.Writer, rows []benchmark.Row, outDir, published strin
 	if err := benchmark.WriteTables(outDir, cells); err != nil {
 		return err
 	}
+	if err := benchmark.WriteParameterTables(outDir); err != nil {
+		return err
+	}
 	fmt.Fprintf(stdout, "wrote the tables to %s\n", outDir)
 	if published == "" {
 		published = filepath.Join("paper", "published-results.csv")

@@ -41,7 +41,7 @@ func TestBenchInterruptedAndResumedIsIdentical(t *testing.T) {
 	if _, _, err := runCLI(t, args(filepath.Join(dir, "c"))...); err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range []string{"results.csv", "tables/table-linearly-separable.md", "tables/table-linearly-separable-valid.tex", "tables/cells.csv"} {
+	for _, f := range []string{"results.csv", "tables/table-linearly-separable.md", "tables/table-linearly-separable-valid.tex", "tables/cells.csv", "tables/params-generators.md"} {
 		a, err := os.ReadFile(filepath.Join(dir, "a", f))
 		if err != nil {
 			t.Fatal(err)
