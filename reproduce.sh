@@ -45,6 +45,7 @@ else
   bin/eccco perf --models mlp,mlp-ensemble,jem,jem-ensemble,lenet --out runs/perf --save-models runs/models
   cp runs/perf/perf.md paper/model-performance.md
   cp runs/perf/perf.csv paper/model-performance.csv
+  cp runs/perf/perf.tex paper/model-performance.tex
 fi
 
 echo "== counterfactual benchmark (paper, Tables 1-2 and the appendix tables)"

@@ -164,5 +164,24 @@ func writePerf(dir string, rows []*trained, table string) error {
 	if err := os.Rename(f.Name(), filepath.Join(dir, "perf.csv")); err != nil {
 		return err
 	}
-	return os.WriteFile(filepath.Join(dir, "perf.md"), []byte(table), 0o644)
+	if err := os.WriteFile(filepath.Join(dir, "perf.md"), []byte(table), 0o644); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, "perf.tex"), []byte(perfLaTeX(rows)), 0o644)
+}
+
+// perfLaTeX renders the model-performance table in the layout of the paper's table_perf.tex (booktabs).
+func perfLaTeX(rows []*trained) string {
+	var sb strings.Builder
+	sb.WriteString("\\begin{table}\n\\caption{Test performance of the models (ours; the paper's accuracy in brackets).}\n\\centering\n")
+	sb.WriteString("\\begin{tabular}{llrrr}\n\\toprule\nDataset & Model & Accuracy & Precision & F1\\\\\n\\midrule\n")
+	for _, r := range rows {
+		paper := ""
+		if p, ok := models.Published(r.dataset, r.kind); ok {
+			paper = fmt.Sprintf(" (%.2f)", p.Accuracy)
+		}
+		fmt.Fprintf(&sb, "%s & %s & %.2f%s & %.2f & %.2f\\\\\n", r.dataset, r.kind.Title(), r.scores.Accuracy, paper, r.scores.Precision, r.scores.F1)
+	}
+	sb.WriteString("\\bottomrule\n\\end{tabular}\n\\end{table}\n")
+	return sb.String()
 }
