@@ -23,7 +23,8 @@ type Experiment struct {
 	Factuals int
 	// Seed fixes everything random: models, factuals, targets, SGLD samples.
 	Seed uint64
-	// Compat selects the paper-code compatibility mode of the metrics (metrics.PaperCodeOptions).
+	// Compat selects the paper-code compatibility mode: of the metrics (metrics.PaperCodeOptions) and of
+	// JEM training (energy.JEMOptions.WithPaperCode; such models live under ModelDirName(kind, true)).
 	Compat bool
 }
 

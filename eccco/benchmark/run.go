@@ -126,11 +126,11 @@ func (st *state) model(ctx context.Context, kind models.Kind) (*models.Model, er
 	if m, ok := st.models[kind]; ok {
 		return m, nil
 	}
-	dir := filepath.Join(st.modelsDir(), st.e.Dataset, string(kind))
+	dir := filepath.Join(st.modelsDir(), st.e.Dataset, ModelDirName(kind, st.e.Compat))
 	m, err := models.Load(st.r.Backend, dir)
 	if err != nil {
 		st.r.logf("%s %s: no saved model in %s (%v); training one with the paper's settings", st.e.Dataset, kind, dir, err)
-		if m, err = trainPaper(ctx, st.r.Backend, st.e.Dataset, kind, st.split, st.e.Seed); err != nil {
+		if m, err = trainPaper(ctx, st.r.Backend, st.e.Dataset, kind, st.split, st.e.Seed, st.e.Compat); err != nil {
 			return nil, err
 		}
 		if err := m.Save(dir); err != nil {
@@ -141,7 +141,17 @@ func (st *state) model(ctx context.Context, kind models.Kind) (*models.Model, er
 	return m, nil
 }
 
-func trainPaper(ctx context.Context, b compute.Backend, dataset string, kind models.Kind, split *data.Split, seed uint64) (*models.Model, error) {
+// ModelDirName is the directory name of a model kind under ModelsDir/DATA: the kind itself, or for JEMs
+// in compatibility mode KIND-paper-code (JEMs trained as the authors' experiments did, see
+// energy.JEMOptions.WithPaperCode).
+func ModelDirName(kind models.Kind, compat bool) string {
+	if compat && (kind == models.KindJEM || kind == models.KindJEMEnsemble) {
+		return string(kind) + "-paper-code"
+	}
+	return string(kind)
+}
+
+func trainPaper(ctx context.Context, b compute.Backend, dataset string, kind models.Kind, split *data.Split, seed uint64, compat bool) (*models.Model, error) {
 	spec, err := models.SpecFor(kind, dataset, split.Train.D(), split.Train.K())
 	if err != nil {
 		return nil, err
@@ -154,6 +164,9 @@ func trainPaper(ctx context.Context, b compute.Backend, dataset string, kind mod
 		opts, err := energy.PaperJEMOptions(dataset, split.Train, seed)
 		if err != nil {
 			return nil, err
+		}
+		if compat {
+			opts = opts.WithPaperCode()
 		}
 		_, err = energy.TrainJEM(ctx, b, m, split.Train, opts)
 		return m, err

@@ -27,16 +27,18 @@ func TestSyntheticValidity(t *testing.T) {
 		dataset string
 		kind    models.Kind
 		epochs  int
+		compat  bool
 	}{
-		{"linearly-separable", models.KindMLP, 0},
-		{"moons", models.KindMLP, 100},
-		{"linearly-separable", models.KindJEM, 0},
+		{"linearly-separable", models.KindMLP, 0, false},
+		{"moons", models.KindMLP, 100, false},
+		{"linearly-separable", models.KindJEM, 0, false},
+		{"moons", models.KindJEM, 100, true},
 	} {
 		split, err := data.Load(c.dataset, data.Options{Seed: 42})
 		if err != nil {
 			t.Fatal(err)
 		}
-		m := trainPaperModel(t, b, c.dataset, c.kind, split, c.epochs)
+		m := trainPaperModel(t, b, c.dataset, c.kind, split, c.epochs, c.compat)
 		p, err := PaperParams(c.dataset)
 		if err != nil {
 			t.Fatal(err)
@@ -82,7 +84,7 @@ func TestSyntheticValidity(t *testing.T) {
 	}
 }
 
-func trainPaperModel(t testing.TB, b compute.Backend, dataset string, kind models.Kind, split *data.Split, epochs int) *models.Model {
+func trainPaperModel(t testing.TB, b compute.Backend, dataset string, kind models.Kind, split *data.Split, epochs int, compat bool) *models.Model {
 	t.Helper()
 	spec, err := models.SpecFor(kind, dataset, split.Train.D(), split.Train.K())
 	if err != nil {
@@ -99,6 +101,9 @@ func trainPaperModel(t testing.TB, b compute.Backend, dataset string, kind model
 		}
 		if epochs > 0 {
 			opts.Epochs = epochs
+		}
+		if compat {
+			opts = opts.WithPaperCode()
 		}
 		if _, err := energy.TrainJEM(context.Background(), b, m, split.Train, opts); err != nil {
 			t.Fatal(err)

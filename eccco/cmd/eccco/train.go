@@ -22,8 +22,8 @@ type trainConfig struct {
 	epochs    int     // 0: the paper's
 	batchSize int     // 0: the paper's
 	lr        float64 // 0: the paper's
-	// jemFirstLabel selects the authors' code's JEM energy conditioning (energy.JEMOptions.FirstLabelEnergy).
-	jemFirstLabel bool
+	// jemPaperCode trains JEMs as the authors' experiments did (energy.JEMOptions.WithPaperCode).
+	jemPaperCode bool
 }
 
 func (c *trainConfig) register(fs interface {
@@ -38,7 +38,7 @@ func (c *trainConfig) register(fs interface {
 	fs.IntVar(&c.epochs, "epochs", 0, "training epochs (0: the paper's setting for the data set)")
 	fs.IntVar(&c.batchSize, "batch-size", 0, "minibatch size (0: the paper's setting)")
 	fs.Float64Var(&c.lr, "lr", 0, "Adam learning rate (0: the paper's, 1e-3)")
-	fs.BoolVar(&c.jemFirstLabel, "jem-first-label", false, "JEM: condition the generative and regularisation energies on the minibatch's first label, as the authors' code did")
+	fs.BoolVar(&c.jemPaperCode, "jem-paper-code", false, "JEM: train as the authors' experiments did (energies of the softmax output, conditioned on the minibatch's first label; go doc ./eccco/energy JEMOptions)")
 }
 
 // trained is a model fitted on one data set, with its test scores.
@@ -90,7 +90,7 @@ func trainAndScore(ctx context.Context, b compute.Backend, split *data.Split, da
 	}
 	var hist *models.History
 	if kind == models.KindJEM || kind == models.KindJEMEnsemble {
-		hist, err = trainJEM(ctx, b, m, split, dataset, opts, cfg.jemFirstLabel)
+		hist, err = trainJEM(ctx, b, m, split, dataset, opts, cfg.jemPaperCode)
 	} else {
 		hist, err = models.Train(ctx, b, m, split.Train, opts)
 	}
@@ -165,12 +165,14 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 // trainJEM trains m (a single MLP or an ensemble) as a Joint Energy Model with the paper's EBM settings for
 // the data set (table_ebm_params.tex) and the authors' SGLD (φ = 2, σ = 0.01, gradients clipped to ±0.01);
 // epochs, batch size, learning rate and seed come from opts (the paper's unless overridden by flags).
-func trainJEM(ctx context.Context, b compute.Backend, m *models.Model, split *data.Split, dataset string, opts models.TrainOptions, firstLabel bool) (*models.History, error) {
+func trainJEM(ctx context.Context, b compute.Backend, m *models.Model, split *data.Split, dataset string, opts models.TrainOptions, paperCode bool) (*models.History, error) {
 	jo, err := energy.PaperJEMOptions(dataset, split.Train, opts.Seed)
 	if err != nil {
 		return nil, err
 	}
 	jo.Epochs, jo.BatchSize, jo.LearningRate, jo.OnEpoch = opts.Epochs, opts.BatchSize, opts.LearningRate, opts.OnEpoch
-	jo.FirstLabelEnergy = firstLabel
+	if paperCode {
+		jo = jo.WithPaperCode()
+	}
 	return energy.TrainJEM(ctx, b, m, split.Train, jo)
 }
