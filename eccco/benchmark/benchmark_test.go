@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/eccco-go/eccco-go/eccco/backend"
@@ -74,6 +75,13 @@ func TestResumeShardAndDeterminism(t *testing.T) {
 	}
 	if got := collectBytes(t, part, e); !bytes.Equal(got, want) {
 		t.Errorf("resumed results differ from the uninterrupted ones")
+	}
+	// Resuming into the directory with other settings is refused before any unit is computed.
+	for _, other := range []Experiment{func() Experiment { o := e; o.Seed++; return o }(), func() Experiment { o := e; o.Compat = true; return o }()} {
+		part.OnUnit = func(_, _ int, u Unit, _ bool) { t.Errorf("unit %s run under a foreign manifest", u) }
+		if err := part.Run(ctx, other, Shard{1, 1}); err == nil || !strings.Contains(err.Error(), "holds units computed with") {
+			t.Errorf("run with seed %d, compat %v into the same directory: err = %v, want a manifest mismatch", other.Seed, other.Compat, err)
+		}
 	}
 
 	// Two shards on separate directories, merged.

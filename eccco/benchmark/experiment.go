@@ -23,8 +23,10 @@ type Experiment struct {
 	Factuals int
 	// Seed fixes everything random: models, factuals, targets, SGLD samples.
 	Seed uint64
-	// Compat selects the paper-code compatibility mode: of the metrics (metrics.PaperCodeOptions) and of
-	// JEM training (energy.JEMOptions.WithPaperCode; such models live under ModelDirName(kind, true)).
+	// Compat selects the paper-code compatibility mode: of the metrics (metrics.PaperCodeOptions, and
+	// Ω with ConformalPrediction.jl's empty-set rule), of the generators (counterfactual.Ingredients
+	// WithPaperCode: MAD-weighted Wachter cost, gated Ω with the empty-set rule) and of JEM training
+	// (energy.JEMOptions.WithPaperCode; such models live under ModelDirName(kind, true)).
 	Compat bool
 }
 

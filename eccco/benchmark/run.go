@@ -2,6 +2,7 @@ package benchmark
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -64,6 +65,9 @@ func (r *Runner) Run(ctx context.Context, e Experiment, shard Shard) error {
 	if err != nil {
 		return err
 	}
+	if err := r.claim(e); err != nil {
+		return err
+	}
 	st := &state{r: r, e: e, split: split, models: map[models.Kind]*models.Model{}}
 	units := shard.Select(e.Units())
 	for i, u := range units {
@@ -91,6 +95,57 @@ func (r *Runner) Run(ctx context.Context, e Experiment, shard Shard) error {
 		}
 	}
 	return nil
+}
+
+// ProtocolVersion is the version of the code that produces unit results. It is stored with the units and
+// raised whenever a change alters what a unit holds, so that a benchmark never resumes into (or merges)
+// units computed under other rules. 2: paper-code generators (MAD-weighted Wachter cost, gated Ω with the
+// empty-set rule).
+const ProtocolVersion = 2
+
+// Manifest records what the units of one data set in a result directory were computed with:
+// Out/units/DATASET/experiment.json. Models, generators and runs may grow between resumptions (every unit
+// stands alone); the fields here may not.
+type Manifest struct {
+	Protocol int    `json:"protocol"`
+	Dataset  string `json:"dataset"`
+	Seed     uint64 `json:"seed"`
+	Factuals int    `json:"factuals"`
+	Compat   bool   `json:"compat"`
+}
+
+// ManifestPath is where the manifest of a data set's units is written.
+func (r *Runner) ManifestPath(dataset string) string {
+	return filepath.Join(r.Out, "units", dataset, "experiment.json")
+}
+
+// claim writes the experiment's manifest, or checks that the one already there matches it.
+func (r *Runner) claim(e Experiment) error {
+	want := Manifest{Protocol: ProtocolVersion, Dataset: e.Dataset, Seed: e.Seed, Factuals: e.Factuals, Compat: e.Compat}
+	content, err := json.MarshalIndent(want, "", "  ")
+	if err != nil {
+		return err
+	}
+	content = append(content, '\n')
+	path := r.ManifestPath(e.Dataset)
+	old, err := os.ReadFile(path)
+	switch {
+	case err == nil:
+		var have Manifest
+		if err := json.Unmarshal(old, &have); err != nil {
+			return fmt.Errorf("benchmark: reading %s: %w", path, err)
+		}
+		if have != want {
+			return fmt.Errorf("benchmark %s: %s holds units computed with %+v, this run would use %+v; choose another --out or remove that directory", e.Dataset, filepath.Dir(path), have, want)
+		}
+		return nil
+	case !errors.Is(err, os.ErrNotExist):
+		return fmt.Errorf("benchmark: %w", err)
+	}
+	if entries, _ := os.ReadDir(filepath.Dir(path)); len(entries) > 0 {
+		return fmt.Errorf("benchmark %s: %s holds units without a manifest (an older eccco); choose another --out or remove that directory", e.Dataset, filepath.Dir(path))
+	}
+	return writeFileAtomic(path, content)
 }
 
 // state caches what units of one experiment share: models, the VAE, the PCA, and the preparation of the
@@ -269,6 +324,11 @@ func (st *state) prepare(ctx context.Context, u Unit, m *models.Model) (*group, 
 		return nil, err
 	}
 	g.in.PCA = st.pca
+	if e.Compat {
+		if g.in, err = g.in.WithPaperCode(train); err != nil {
+			return nil, err
+		}
+	}
 	// The unfaithfulness samples: the paper's inference setting, drawn once for the group.
 	prior, err := energy.PriorFromData(train)
 	if err != nil {
@@ -375,8 +435,12 @@ func (r *Runner) MergeDirs(srcs ...string) (int, error) {
 	for _, src := range srcs {
 		root := filepath.Join(src, "units")
 		err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
-			if err != nil || d.IsDir() || !strings.HasSuffix(path, ".csv") {
+			if err != nil || d.IsDir() {
 				return err
+			}
+			isUnit := strings.HasSuffix(path, ".csv")
+			if !isUnit && d.Name() != "experiment.json" {
+				return nil
 			}
 			rel, err := filepath.Rel(root, path)
 			if err != nil {
@@ -389,11 +453,13 @@ func (r *Runner) MergeDirs(srcs ...string) (int, error) {
 			dst := filepath.Join(r.Out, "units", rel)
 			if old, err := os.ReadFile(dst); err == nil {
 				if string(old) != string(content) {
-					return fmt.Errorf("merging %s: %s differs from the unit already in %s", src, rel, r.Out)
+					return fmt.Errorf("merging %s: %s differs from the one already in %s", src, rel, r.Out)
 				}
 				return nil
 			}
-			copied++
+			if isUnit {
+				copied++
+			}
 			return writeFileAtomic(dst, content)
 		})
 		if err != nil {

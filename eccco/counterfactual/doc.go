@@ -41,6 +41,22 @@
 // The L1 terms use |v| with gradient sign(v), which is 0 at v = 0 (GoMLX's Abs has gradient 1 there), so
 // the first step from the factual equals the plain yloss gradient step, as with Julia's Zygote.
 //
+// # Paper-code compatibility
+//
+// The defaults follow the paper's equations. Ingredients.WithPaperCode switches ByName to the generators
+// as the authors' code (ECCCo.jl, CounterfactualExplanations.jl v0.1.31, ConformalPrediction.jl v0.1.12)
+// built them, where that changes a reported number:
+//
+//   - Wachter's cost is Σ_j |x′_j − x_j|/(MAD_j + 1e-5), MAD_j the median absolute deviation of feature
+//     j in the training data (MADWeights), not the plain L1 distance;
+//   - Ω is 0 wherever p(y⁺|x′) < 0.5 (conformal.GateBelowHalf), in the penalty as in the metric;
+//   - for inputs whose hard conformal set is empty, Ω = max(0, Σ_k (1 − C_k) − κ)
+//     (conformal.SmoothSetSizeEmptyRule). On a well-separated data set q̂ is small, so sets are empty
+//     for most counterfactuals with p(y⁺|x′) < 1 − q̂: the paper's Ω is 0 there, the code's close to 1.
+//     This is where the published "uncertainty" numbers of 0.2–0.8 come from.
+//
+// `eccco explain --paper-code` and `eccco bench --compat` use it.
+//
 // Everything is deterministic: the search itself draws no random numbers; ECCCo-L1's SGLD samples are
 // seeded (PaperIngredients).
 package counterfactual

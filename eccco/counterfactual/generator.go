@@ -189,6 +189,13 @@ type Ingredients struct {
 	PCA *PCA
 	// Samples are the SGLD samples per class of ECCCo-L1.
 	Samples *TargetSamples
+	// PaperCode makes ByName build the generators as the authors' code did (a compatibility switch, not
+	// the paper's equations; WithPaperCode sets it with everything it needs): Wachter's cost is the L1
+	// distance weighted by MADWeights, and the set-size term Ω of every ECCCo variant is gated to 0 where
+	// p(y⁺|x′) < 0.5 (GateBelowHalf) and follows ConformalPrediction.jl's empty-set rule.
+	PaperCode bool
+	// MADWeights are the weights 1/(MAD_j + 1e-5) of the authors' Wachter cost (used with PaperCode).
+	MADWeights []float32
 }
 
 // ByName builds a generator of the paper by its name (GeneratorNames; case and the spellings "eccco-plus",
@@ -205,6 +212,11 @@ func ByName(name string, p Params, in Ingredients) (*Generator, error) {
 	switch normalise(name) {
 	case "wachter":
 		g = Wachter(p)
+		if in.PaperCode {
+			if err = need(len(in.MADWeights) > 0, "MAD weights in paper-code mode (Ingredients.WithPaperCode)"); err == nil {
+				g.Penalties[0].Term = WeightedL1Cost(in.MADWeights)
+			}
+		}
 	case "schut":
 		g = Schut(p)
 	case "revise":
@@ -242,6 +254,13 @@ func ByName(name string, p Params, in Ingredients) (*Generator, error) {
 	}
 	if err != nil {
 		return nil, err
+	}
+	if in.PaperCode {
+		for i, pen := range g.Penalties {
+			if pen.Name == "setsize" {
+				g.Penalties[i].Term = SetSizePenalty(in.Calibrated, true)
+			}
+		}
 	}
 	return g, g.Validate()
 }

@@ -86,3 +86,20 @@ func PaperIngredients(ctx context.Context, backend compute.Backend, clf models.C
 	in.Samples = ts
 	return in, nil
 }
+
+// WithPaperCode returns the ingredients switched to the authors' code (see Ingredients.PaperCode): the
+// MAD weights of train, and a copy of the calibrated classifier with conformal.Options.EmptySetRule on
+// (the receiver is not changed).
+func (in Ingredients) WithPaperCode(train *data.Dataset) (Ingredients, error) {
+	w, err := MADWeights(train)
+	if err != nil {
+		return Ingredients{}, fmt.Errorf("paper-code ingredients: %w", err)
+	}
+	in.PaperCode, in.MADWeights = true, w
+	if in.Calibrated != nil {
+		c := *in.Calibrated
+		c.Opts.EmptySetRule = true
+		in.Calibrated = &c
+	}
+	return in, nil
+}

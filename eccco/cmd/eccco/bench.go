@@ -26,7 +26,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	modelsDir := fs.String("models-dir", filepath.Join("runs", "models"), "trained models DIR/DATA/MODEL; missing ones are trained and saved")
 	shardFlag := fs.String("shard", "", "run only the i-th of N parts, e.g. 2/8 (then merge with --merge)")
 	merge := fs.String("merge", "", "comma-separated shard output directories to merge into --out before collecting")
-	compat := fs.Bool("compat", false, "paper-code compatibility mode of the metrics (see go doc ./eccco/metrics)")
+	compat := fs.Bool("compat", false, "paper-code compatibility mode: metrics, generators and JEM training as the authors' code did (go doc ./eccco/benchmark Experiment)")
 	seed := fs.Uint64("seed", 42, "seed of everything random")
 	dir := fs.String("dir", "", "data directory (default $ECCCO_DATA_DIR or data/cache in the repository)")
 	if err := fs.Parse(args); err != nil {

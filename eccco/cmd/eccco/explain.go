@@ -30,6 +30,7 @@ func runExplain(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	vaeDir := fs.String("vae-dir", "", "REVISE's VAE (default runs/models/DATA/vae; train one with 'eccco vae')")
 	maxIter := fs.Int("max-iter", counterfactual.DefaultMaxIterations, "maximum search steps")
 	png := fs.String("png", "", "for images: write factual | counterfactual grid to this PNG file")
+	paperCode := fs.Bool("paper-code", false, "the generators as the authors' code built them: MAD-weighted Wachter cost, Ω gated below p = 0.5 with the empty-set rule (go doc ./eccco/counterfactual Ingredients)")
 	dir := fs.String("dir", "", "data directory (default $ECCCO_DATA_DIR or data/cache in the repository)")
 	seed := fs.Uint64("seed", 42, "seed of the data split (must match training), targets and samples")
 	if err := fs.Parse(args); err != nil {
@@ -101,7 +102,7 @@ func runExplain(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			targets[i] = t
 		}
 	}
-	gen, err := buildGenerator(ctx, b, m, *dataset, *genName, split.Train, *vaeDir, params, *seed)
+	gen, err := buildGenerator(ctx, b, m, *dataset, *genName, split.Train, *vaeDir, params, *seed, *paperCode)
 	if err != nil {
 		return err
 	}
@@ -136,7 +137,7 @@ func runExplain(ctx context.Context, args []string, stdout, stderr io.Writer) er
 }
 
 // buildGenerator prepares the ingredients a generator needs (calibration, PCA, VAE, SGLD samples).
-func buildGenerator(ctx context.Context, b compute.Backend, m models.Classifier, dataset, name string, train *data.Dataset, vaeDir string, p counterfactual.Params, seed uint64) (*counterfactual.Generator, error) {
+func buildGenerator(ctx context.Context, b compute.Backend, m models.Classifier, dataset, name string, train *data.Dataset, vaeDir string, p counterfactual.Params, seed uint64, paperCode bool) (*counterfactual.Generator, error) {
 	var vae counterfactual.LatentMap
 	if strings.EqualFold(strings.TrimSpace(name), "revise") {
 		if vaeDir == "" {
@@ -151,6 +152,11 @@ func buildGenerator(ctx context.Context, b compute.Backend, m models.Classifier,
 	in, err := counterfactual.PaperIngredients(ctx, b, m, dataset, train, vae, seed, name)
 	if err != nil {
 		return nil, err
+	}
+	if paperCode {
+		if in, err = in.WithPaperCode(train); err != nil {
+			return nil, err
+		}
 	}
 	return counterfactual.ByName(name, p, in)
 }

@@ -1,0 +1,133 @@
+package counterfactual
+
+import (
+	"context"
+	"math"
+	"testing"
+
+	"github.com/eccco-go/eccco-go/eccco/conformal"
+	"github.com/eccco-go/eccco-go/eccco/data"
+)
+
+// In paper-code mode Wachter's cost is weighted by the MAD weights: the second step of a search on a
+// logistic model pulls back by η·λ·w_j·sign(x′_j − x_j), computed here by hand.
+func TestPaperCodeWachterUsesTheMADWeightedCost(t *testing.T) {
+	b := testBackend(t)
+	w := []float32{1, -1}
+	clf := logistic(w, -1)
+	x := []float32{0.2, 0.4}
+	eta, lam := 0.1, 0.5
+	mad := []float32{2, 0.25}
+	g, err := ByName("Wachter", Params{StepSize: eta, Cost: lam}, Ingredients{PaperCode: true, MADWeights: mad})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Search(context.Background(), b, clf, g, Request{Factuals: x, Targets: []int{1}, MaxIterations: 2, Rule: MaxIterations})
+	if err != nil {
+		t.Fatal(err)
+	}
+	x1 := make([]float64, 2)
+	a := -1 + 0.2 - 0.4
+	for j := range 2 {
+		x1[j] = float64(x[j]) + eta*(1-sigmoid(a))*float64(w[j])
+	}
+	a1 := -1 + x1[0] - x1[1]
+	for j := range 2 {
+		sign := math.Copysign(1, x1[j]-float64(x[j]))
+		want := x1[j] + eta*(1-sigmoid(a1))*float64(w[j]) - eta*lam*float64(mad[j])*sign
+		if got := float64(res.X[j]); math.Abs(got-want) > 1e-6 {
+			t.Errorf("feature %d: %v after two steps, want %v", j, got, want)
+		}
+	}
+	if _, err := ByName("Wachter", Params{StepSize: eta, Cost: lam}, Ingredients{PaperCode: true}); err == nil {
+		t.Error("paper-code Wachter without MAD weights: no error")
+	}
+}
+
+// The set-size term in paper-code mode, checked by hand on a logistic model with q̂ = 0.2, T = 0.1, κ = 1
+// over two steps of ECCCo (no EBM) without cost, each step being −η·(∂CE/∂x + λ·∂Ω/∂x):
+//   - row 0 starts at p(y⁺|x) = 0.45 and crosses 0.5 after the first step; there the hard set is empty
+//     (both scores exceed q̂), so the authors' rule gives Ω = Σ_k (1 − C_k) − κ = 1 − C_t − C_o > 0 and
+//     its gradient enters the second step, while the paper's Ω = max(0, C_t + C_o − 1) is 0;
+//   - row 1 starts at p = 0.2 and stays below 0.5, where the gate sets Ω to 0 (without the gate the
+//     empty-set rule would give Ω ≈ 0.71).
+func TestPaperCodeSetSizeIsGatedAndFollowsTheEmptySetRule(t *testing.T) {
+	b := testBackend(t)
+	w := []float64{1, 0.5}
+	clf := logistic([]float32{1, 0.5}, 0)
+	cal := &conformal.Calibrated{Clf: clf, QHat: 0.2, Opts: conformal.DefaultOptions()}
+	const eta, lam, q, temp = 0.5, 0.4, 0.2, 0.1
+	norm2 := w[0]*w[0] + w[1]*w[1]
+	ps := []float64{0.45, 0.2}
+	var x []float32
+	for _, p := range ps {
+		s := math.Log(p/(1-p)) / norm2 // x = s·w, so w·x = logit(p)
+		x = append(x, float32(s*w[0]), float32(s*w[1]))
+	}
+	params := Params{StepSize: eta, SetSize: lam}
+	search := func(in Ingredients) []float32 {
+		t.Helper()
+		g, err := ByName("ECCCo (no EBM)", params, in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := Search(context.Background(), b, clf, g, Request{Factuals: x, Targets: []int{1, 1}, MaxIterations: 2, Rule: MaxIterations})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.X
+	}
+	sig := func(v float64) float64 { return 1 / (1 + math.Exp(-v)) }
+	want := func(row int, paperCode bool) (xs []float64, crossed bool) {
+		xs = []float64{float64(x[row*2]), float64(x[row*2+1])}
+		for range 2 {
+			p := sig(w[0]*xs[0] + w[1]*xs[1])
+			grad := -(1 - p) // ∂CE/∂(w·x)
+			if p >= 0.5 {
+				crossed = true
+			}
+			if paperCode && p >= 0.5 {
+				ct, co := sig((q-(1-p))/temp), sig((q-p)/temp)
+				if 1-ct-co <= 0 || p >= 1-q {
+					t.Fatalf("test setup: the hard set is not empty at p = %v", p)
+				}
+				// Ω = 1 − C_t − C_o; ∂C_t/∂p = C_t(1 − C_t)/T, ∂C_o/∂p = −C_o(1 − C_o)/T; ∂p/∂(w·x) = p(1 − p).
+				grad += lam * (-ct*(1-ct)/temp + co*(1-co)/temp) * p * (1 - p)
+			}
+			for j := range 2 {
+				xs[j] -= eta * grad * w[j]
+			}
+		}
+		return xs, crossed
+	}
+	check := func(name string, got []float32, paperCode bool) {
+		t.Helper()
+		for row := range ps {
+			xs, crossed := want(row, paperCode)
+			if crossed != (row == 0) {
+				t.Fatalf("test setup: row %d crossed p = 0.5: %v", row, crossed)
+			}
+			for j, v := range xs {
+				if math.Abs(float64(got[row*2+j])-v) > 1e-5 {
+					t.Errorf("%s, row %d, feature %d: %v after two steps, want %v", name, row, j, got[row*2+j], v)
+				}
+			}
+		}
+	}
+	check("paper's Ω", search(Ingredients{Calibrated: cal}), false)
+	train := &data.Dataset{X: []float32{0, 0, 1, 2, 3, 1}, Y: []int{0, 1, 0}, FeatureNames: []string{"a", "b"}, ClassNames: []string{"0", "1"}}
+	in, err := Ingredients{Calibrated: cal}.WithPaperCode(train)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cal.Opts.EmptySetRule {
+		t.Error("WithPaperCode changed the caller's calibrated classifier")
+	}
+	pc := search(in)
+	check("paper-code Ω", pc, true)
+	// The two modes must differ on row 0 (else the test checks nothing).
+	paper := search(Ingredients{Calibrated: cal})
+	if math.Abs(float64(pc[0]-paper[0])) < 1e-4 {
+		t.Errorf("paper-code and paper Ω give the same second step: %v vs %v", pc[0], paper[0])
+	}
+}
