@@ -100,8 +100,8 @@ func (r *Runner) Run(ctx context.Context, e Experiment, shard Shard) error {
 // ProtocolVersion is the version of the code that produces unit results. It is stored with the units and
 // raised whenever a change alters what a unit holds, so that a benchmark never resumes into (or merges)
 // units computed under other rules. 2: paper-code generators (MAD-weighted Wachter cost, gated Ω with the
-// empty-set rule).
-const ProtocolVersion = 2
+// empty-set rule). 3: the MAD weights add D·1e-5 as the authors' code did.
+const ProtocolVersion = 3
 
 // Manifest records what the units of one data set in a result directory were computed with:
 // Out/units/DATASET/experiment.json. Models, generators and runs may grow between resumptions (every unit

@@ -47,8 +47,8 @@
 // as the authors' code (ECCCo.jl, CounterfactualExplanations.jl v0.1.31, ConformalPrediction.jl v0.1.12)
 // built them, where that changes a reported number:
 //
-//   - Wachter's cost is Σ_j |x′_j − x_j|/(MAD_j + 1e-5), MAD_j the median absolute deviation of feature
-//     j in the training data (MADWeights), not the plain L1 distance;
+//   - Wachter's cost is Σ_j |x′_j − x_j|/(MAD_j + D·1e-5), MAD_j the median absolute deviation of
+//     feature j in the training data (MADWeights), not the plain L1 distance;
 //   - Ω is 0 wherever p(y⁺|x′) < 0.5 (conformal.GateBelowHalf), in the penalty as in the metric;
 //   - for inputs whose hard conformal set is empty, Ω = max(0, Σ_k (1 − C_k) − κ)
 //     (conformal.SmoothSetSizeEmptyRule). On a well-separated data set q̂ is small, so sets are empty

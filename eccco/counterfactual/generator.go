@@ -194,7 +194,7 @@ type Ingredients struct {
 	// distance weighted by MADWeights, and the set-size term Ω of every ECCCo variant is gated to 0 where
 	// p(y⁺|x′) < 0.5 (GateBelowHalf) and follows ConformalPrediction.jl's empty-set rule.
 	PaperCode bool
-	// MADWeights are the weights 1/(MAD_j + 1e-5) of the authors' Wachter cost (used with PaperCode).
+	// MADWeights are the weights 1/(MAD_j + D·1e-5) of the authors' Wachter cost (used with PaperCode).
 	MADWeights []float32
 }
 

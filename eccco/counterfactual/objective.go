@@ -61,8 +61,10 @@ func WeightedL1Cost(w []float32) Term {
 	}
 }
 
-// MADWeights returns 1/(MAD_j + 1e-5) per feature, MAD_j the median absolute deviation of feature j in ds:
-// the weights of the authors' Wachter cost.
+// MADWeights returns 1/(MAD_j + D·1e-5) per feature, MAD_j the median absolute deviation of feature j in
+// ds and D its number of features: the weights of the authors' Wachter cost (CounterfactualExplanations.jl's
+// distance_mad adds size(X, 1)·1e-5, and its X is features × rows). A feature that more than half of the
+// rows share (many integer-coded ones: 11 of German Credit's 20) has MAD 0 and weight 1/(D·1e-5).
 func MADWeights(ds *data.Dataset) ([]float32, error) {
 	if ds == nil || ds.N() == 0 {
 		return nil, fmt.Errorf("mad weights: empty data set")
@@ -78,7 +80,7 @@ func MADWeights(ds *data.Dataset) ([]float32, error) {
 		for i := range n {
 			col[i] = math.Abs(col[i] - med)
 		}
-		w[j] = float32(1 / (median(col) + 1e-5))
+		w[j] = float32(1 / (median(col) + float64(d)*1e-5))
 	}
 	return w, nil
 }

@@ -131,3 +131,19 @@ func TestPaperCodeSetSizeIsGatedAndFollowsTheEmptySetRule(t *testing.T) {
 		t.Errorf("paper-code and paper Ω give the same second step: %v vs %v", pc[0], paper[0])
 	}
 }
+
+// MAD weights by hand: column a = (0, 1, 3) has median 1 and MAD median(1, 0, 2) = 1; column b = (5, 5, 7)
+// has MAD 0; the code adds D·1e-5 = 2e-5.
+func TestMADWeightsByHand(t *testing.T) {
+	ds := &data.Dataset{X: []float32{0, 5, 1, 5, 3, 7}, Y: []int{0, 1, 0}, FeatureNames: []string{"a", "b"}, ClassNames: []string{"0", "1"}}
+	w, err := MADWeights(ds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []float64{1 / (1 + 2e-5), 1 / 2e-5}
+	for j := range want {
+		if math.Abs(float64(w[j])-want[j]) > 1e-6*want[j] {
+			t.Errorf("weight %d = %v, want %v", j, w[j], want[j])
+		}
+	}
+}
