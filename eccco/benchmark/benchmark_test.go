@@ -10,6 +10,9 @@ import (
 	"testing"
 
 	"github.com/eccco-go/eccco-go/eccco/backend"
+	"github.com/eccco-go/eccco-go/eccco/conformal"
+	"github.com/eccco-go/eccco-go/eccco/counterfactual"
+	"github.com/eccco-go/eccco-go/eccco/metrics"
 	"github.com/eccco-go/eccco-go/eccco/models"
 )
 
@@ -184,5 +187,37 @@ func TestParameterTables(t *testing.T) {
 	ebm, _ := os.ReadFile(filepath.Join(dir, "params-ebm.tex"))
 	if !bytes.Contains(ebm, []byte("moons & 30 & 10 & 0.1\\\\")) {
 		t.Errorf("EBM table lacks the moons row:\n%s", ebm)
+	}
+}
+
+// In compatibility mode ECCCo-L1 and its no-CP ablation are scored against the samples their penalty used;
+// every other generator, and every generator outside compatibility mode, against the group's own draw.
+func TestCompatScoresECCCoL1AgainstItsOwnSamples(t *testing.T) {
+	own := &counterfactual.TargetSamples{Samples: [][]float32{{0, 0}, {1, 1}}, D: 2}
+	shared := &counterfactual.TargetSamples{Samples: [][]float32{{2, 2}, {3, 3}}, D: 2}
+	cal := &conformal.Calibrated{QHat: 0.1, Opts: conformal.DefaultOptions()}
+	g := &group{in: counterfactual.Ingredients{Calibrated: cal, Samples: own}, eval: &metrics.Evaluator{Samples: shared}}
+	p, err := counterfactual.PaperParams("moons")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range counterfactual.GeneratorNames() {
+		if name == "ECCCo+" || name == "REVISE" {
+			continue
+		}
+		gen, err := counterfactual.ByName(name, p, g.in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantOwn := name == "ECCCo-L1" || name == "ECCCo-L1 (no CP)"
+		if got := g.evaluator(gen, true).Samples == own; got != wantOwn {
+			t.Errorf("%s in compat mode: scored against the search's own samples = %v, want %v", name, got, wantOwn)
+		}
+		if g.evaluator(gen, false).Samples != shared {
+			t.Errorf("%s outside compat mode: not scored against the group's samples", name)
+		}
+	}
+	if g.eval.Samples != shared {
+		t.Error("the group's evaluator was changed")
 	}
 }

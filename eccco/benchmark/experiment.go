@@ -25,8 +25,12 @@ type Experiment struct {
 	Seed uint64
 	// Compat selects the paper-code compatibility mode: of the metrics (metrics.PaperCodeOptions, and
 	// Ω with ConformalPrediction.jl's empty-set rule), of the generators (counterfactual.Ingredients
-	// WithPaperCode: MAD-weighted Wachter cost, gated Ω with the empty-set rule) and of JEM training
-	// (energy.JEMOptions.WithPaperCode; such models live under ModelDirName(kind, true)).
+	// WithPaperCode: MAD-weighted Wachter cost, gated Ω with the empty-set rule), of JEM training
+	// (energy.JEMOptions.WithPaperCode; such models live under ModelDirName(kind, true)), and of the
+	// protocol: the unfaithfulness of ECCCo-L1 and ECCCo-L1 (no CP) is measured against the very SGLD
+	// samples their penalty pulled towards, as the authors' code did (its distance_from_energy kept the
+	// sampler in the explanation and reused it for the metric); other generators' against an
+	// independent draw.
 	Compat bool
 }
 

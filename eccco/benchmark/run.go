@@ -97,11 +97,36 @@ func (r *Runner) Run(ctx context.Context, e Experiment, shard Shard) error {
 	return nil
 }
 
+// evaluator returns the metrics of a generator's counterfactuals: the group's, or in compatibility mode
+// for a generator that pulls towards SGLD samples (ECCCo-L1), one that measures unfaithfulness against
+// those very samples, as the authors' code did (its distance_from_energy kept the sampler in the
+// explanation, ce.params[:energy_sampler], and the metric reused it).
+func (g *group) evaluator(gen *counterfactual.Generator, compat bool) *metrics.Evaluator {
+	if !compat || g.in.Samples == nil || !usesSamples(gen) {
+		return g.eval
+	}
+	own := *g.eval
+	own.Samples = g.in.Samples
+	return &own
+}
+
+// usesSamples reports whether a generator's objective pulls towards SGLD samples (ECCCo-L1 and its no-CP
+// ablation).
+func usesSamples(g *counterfactual.Generator) bool {
+	for _, p := range g.Penalties {
+		if p.Name == "samples" && p.Weight != 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // ProtocolVersion is the version of the code that produces unit results. It is stored with the units and
 // raised whenever a change alters what a unit holds, so that a benchmark never resumes into (or merges)
 // units computed under other rules. 2: paper-code generators (MAD-weighted Wachter cost, gated Ω with the
-// empty-set rule). 3: the MAD weights add D·1e-5 as the authors' code did.
-const ProtocolVersion = 3
+// empty-set rule). 3: the MAD weights add D·1e-5 as the authors' code did. 4: in compat mode ECCCo-L1's
+// unfaithfulness is measured against the samples its penalty used.
+const ProtocolVersion = 4
 
 // Manifest records what the units of one data set in a result directory were computed with:
 // Out/units/DATASET/experiment.json. Models, generators and runs may grow between resumptions (every unit
@@ -385,7 +410,7 @@ func (st *state) unit(ctx context.Context, u Unit) ([]Row, error) {
 	if err != nil {
 		return nil, err
 	}
-	scores, err := g.eval.Evaluate(g.x, res.X, g.targets)
+	scores, err := g.evaluator(gen, st.e.Compat).Evaluate(g.x, res.X, g.targets)
 	if err != nil {
 		return nil, err
 	}

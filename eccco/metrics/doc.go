@@ -21,7 +21,10 @@
 // samples drawn once per model, target class and run (counterfactual.TargetSamples, e.g. from
 // energy.SamplePerClass) and shares them among that run's counterfactuals: every counterfactual is still
 // compared with an independent draw from the same sampler, so the expected metric is the same, at a
-// fraction of the cost (the paper's appendix says as much).
+// fraction of the cost (the paper's appendix says as much). One exception in the authors' code: for
+// ECCCo-L1, whose penalty draws SGLD samples itself, the metric reused those very samples (the sampler is
+// stored in the explanation); the benchmark's compatibility mode does the same (go doc
+// ./eccco/benchmark Experiment), which lowers ECCCo-L1's reported unfaithfulness.
 //
 // # Paper-code compatibility
 //
