@@ -125,8 +125,10 @@ func usesSamples(g *counterfactual.Generator) bool {
 // raised whenever a change alters what a unit holds, so that a benchmark never resumes into (or merges)
 // units computed under other rules. 2: paper-code generators (MAD-weighted Wachter cost, gated Ω with the
 // empty-set rule). 3: the MAD weights add D·1e-5 as the authors' code did. 4: in compat mode ECCCo-L1's
-// unfaithfulness is measured against the samples its penalty used.
-const ProtocolVersion = 4
+// unfaithfulness is measured against the samples its penalty used. 5: in compat mode the samples (metric
+// and ECCCo-L1) come from the authors' sampler (energy.PaperCodeClassOptions) and ECCCo-L1's penalty
+// divides by the number of chains.
+const ProtocolVersion = 5
 
 // Manifest records what the units of one data set in a result directory were computed with:
 // Out/units/DATASET/experiment.json. Models, generators and runs may grow between resumptions (every unit
@@ -354,22 +356,18 @@ func (st *state) prepare(ctx context.Context, u Unit, m *models.Model) (*group, 
 			return nil, err
 		}
 	}
-	// The unfaithfulness samples: the paper's inference setting, drawn once for the group.
-	prior, err := energy.PriorFromData(train)
+	// The unfaithfulness samples, drawn once for the group: the paper's inference setting, or in compat
+	// mode the authors' sampler (which ECCCo-L1's penalty then uses too, as in their code).
+	opts, err := counterfactual.TargetSampleOptions(e.Dataset, train, e.Compat)
 	if err != nil {
 		return nil, err
 	}
-	opts := energy.DefaultClassOptions(prior)
-	switch e.Dataset {
-	case "linearly-separable", "moons", "circles":
-	default:
-		opts.Chains, opts.Keep = 10, 10
+	if e.Compat && g.in.Samples != nil {
+		if g.in.Samples, err = counterfactual.SampleTargets(ctx, st.r.Backend, m, opts, seedFor(e.Seed, e.Dataset, string(u.Model), "ingredients", run)); err != nil {
+			return nil, err
+		}
 	}
-	per, err := energy.SamplePerClass(ctx, st.r.Backend, m, opts, seedFor(e.Seed, e.Dataset, string(u.Model), "unfaithfulness", run))
-	if err != nil {
-		return nil, err
-	}
-	ts, err := counterfactual.NewTargetSamples(per, train.D())
+	ts, err := counterfactual.SampleTargets(ctx, st.r.Backend, m, opts, seedFor(e.Seed, e.Dataset, string(u.Model), "unfaithfulness", run))
 	if err != nil {
 		return nil, err
 	}

@@ -192,7 +192,9 @@ type Ingredients struct {
 	// PaperCode makes ByName build the generators as the authors' code did (a compatibility switch, not
 	// the paper's equations; WithPaperCode sets it with everything it needs): Wachter's cost is the L1
 	// distance weighted by MADWeights, and the set-size term Ω of every ECCCo variant is gated to 0 where
-	// p(y⁺|x′) < 0.5 (GateBelowHalf) and follows ConformalPrediction.jl's empty-set rule.
+	// p(y⁺|x′) < 0.5 (GateBelowHalf) and follows ConformalPrediction.jl's empty-set rule, and ECCCo-L1's
+	// distance to the samples is summed over the kept samples and divided by the chains drawn
+	// (DistanceToSamplesPaperCode).
 	PaperCode bool
 	// MADWeights are the weights 1/(MAD_j + D·1e-5) of the authors' Wachter cost (used with PaperCode).
 	MADWeights []float32
@@ -257,8 +259,11 @@ func ByName(name string, p Params, in Ingredients) (*Generator, error) {
 	}
 	if in.PaperCode {
 		for i, pen := range g.Penalties {
-			if pen.Name == "setsize" {
+			switch pen.Name {
+			case "setsize":
 				g.Penalties[i].Term = SetSizePenalty(in.Calibrated, true)
+			case "samples":
+				g.Penalties[i].Term = DistanceToSamplesPaperCode(in.Samples)
 			}
 		}
 	}

@@ -130,7 +130,13 @@ func SetSizePenalty(c *conformal.Calibrated, gated bool) Term {
 type TargetSamples struct {
 	Samples [][]float32
 	D       int
+	// Chains is the number of chains drawn per class, of which the n lowest-energy ones were kept; 0 means
+	// n. Only the paper-code ECCCo-L1 penalty reads it (DistanceToSamplesPaperCode).
+	Chains int
 }
+
+// kept returns the number of samples per class.
+func (ts *TargetSamples) kept() int { return len(ts.Samples[0]) / ts.D }
 
 // NewTargetSamples collects energy.SamplePerClass output.
 func NewTargetSamples(per []*energy.ClassSamples, d int) (*TargetSamples, error) {
@@ -154,7 +160,21 @@ func NewTargetSamples(per []*energy.ClassSamples, d int) (*TargetSamples, error)
 
 // DistanceToSamples is the penalty of ECCCo-L1 (appendix, Algorithm 3): the mean L1 distance from x′
 // to the SGLD samples of its target class, ts.
-func DistanceToSamples(ts *TargetSamples) Term {
+func DistanceToSamples(ts *TargetSamples) Term { return distanceToSamples(ts, 1) }
+
+// DistanceToSamplesPaperCode is ECCCo-L1's penalty as the authors' code computed it (ECCCo.jl's
+// distance_from_energy): the L1 distances to the n kept samples summed and divided by the number of
+// chains drawn, ts.Chains, not by n. With the synthetic setting (50 chains, 25 kept) the penalty is half
+// DistanceToSamples, which halves its effective weight λ; with all chains kept (10 of 10) the two agree.
+func DistanceToSamplesPaperCode(ts *TargetSamples) Term {
+	scale := 1.0
+	if ts.Chains > 0 {
+		scale = float64(ts.kept()) / float64(ts.Chains)
+	}
+	return distanceToSamples(ts, scale)
+}
+
+func distanceToSamples(ts *TargetSamples, scale float64) Term {
 	return func(s *State) *Node {
 		g := s.X.Graph()
 		k, d := len(ts.Samples), ts.D
@@ -171,7 +191,11 @@ func DistanceToSamples(ts *TargetSamples) Term {
 		b := s.X.Shape().Dimensions[0]
 		mine := Reshape(Gather(all, Reshape(target, b, 1)), b, n, d) // [B, n, D]
 		x := BroadcastToDims(Reshape(s.X, b, 1, d), b, n, d)
-		return ReduceMean(ReduceSum(absZeroGrad(Sub(x, mine)), -1), -1)
+		mean := ReduceMean(ReduceSum(absZeroGrad(Sub(x, mine)), -1), -1)
+		if scale != 1 {
+			mean = MulScalar(mean, scale)
+		}
+		return mean
 	}
 }
 

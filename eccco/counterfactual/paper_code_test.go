@@ -147,3 +147,40 @@ func TestMADWeightsByHand(t *testing.T) {
 		}
 	}
 }
+
+// In paper-code mode ECCCo-L1's distance to the samples is summed over the kept samples and divided by
+// the chains drawn (ECCCo.jl's distance_from_energy): with 2 kept of 4 chains its pull is halved. The
+// first step on a logistic model, by hand: x₁ = x + η(1 − σ(a))·w − η·λ·scale·mean_s sign(x − s).
+func TestPaperCodeECCCoL1HalvesTheSampleDistance(t *testing.T) {
+	b := testBackend(t)
+	w := []float32{1, -1}
+	clf := logistic(w, -1)
+	x := []float32{0.2, 0.4}
+	eta, lam := 0.1, 0.8
+	// Class 1's samples: both right of x in feature 0; one above, one below x in feature 1.
+	ts := &TargetSamples{D: 2, Chains: 4, Samples: [][]float32{{-3, -3, -2, -2}, {1, 1, 2, 0}}}
+	// mean sign(x − s) over the two samples: feature 0: (−1 −1)/2 = −1; feature 1: (−1 + 1)/2 = 0.
+	meanSign := []float64{-1, 0}
+	a := -1 + 0.2 - 0.4
+	for _, tc := range []struct {
+		paperCode bool
+		scale     float64
+	}{{false, 1}, {true, 0.5}} {
+		in := Ingredients{Samples: ts, PaperCode: tc.paperCode, MADWeights: []float32{1, 1}}
+		g, err := ByName("ECCCo-L1 (no CP)", Params{StepSize: eta, Cost: 0.3, Energy: lam}, in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := Search(context.Background(), b, clf, g, Request{Factuals: x, Targets: []int{1}, MaxIterations: 1, Rule: MaxIterations})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for j := range 2 {
+			// The cost |x′ − x| has zero gradient at x′ = x.
+			want := float64(x[j]) + eta*(1-sigmoid(a))*float64(w[j]) - eta*lam*tc.scale*meanSign[j]
+			if got := float64(res.X[j]); math.Abs(got-want) > 1e-6 {
+				t.Errorf("paper code %v, feature %d: %v after one step, want %v", tc.paperCode, j, got, want)
+			}
+		}
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"github.com/eccco-go/eccco-go/eccco/data"
 	"github.com/eccco-go/eccco-go/eccco/models"
 	"github.com/gomlx/compute"
+	. "github.com/gomlx/gomlx/core/graph" //nolint:revive // GoMLX graph code reads best with a dot import.
 )
 
 // Defaults of the unfaithfulness metric (appendix): 50 chains per class, keep the n_E = 25 lowest-energy.
@@ -27,7 +28,19 @@ type ClassOptions struct {
 	// Keep is the number of lowest-energy samples returned per class; 0 means DefaultKeep (25). Use
 	// Keep = Chains to return all samples (the paper's real-world data sets: 10 chains, all kept).
 	Keep int
+	// SharedStart is the probability that a chain starts at its class's one shared draw from Prior
+	// rather than at its own draw; 0 starts every chain afresh (the paper). The authors' code (a
+	// JointEnergyModels v0.1.3 ConditionalSampler whose replay buffer held a single prior draw, with
+	// prob_buffer = 0.95) started about 95 % of the chains at one point: PaperCodeSharedStart.
+	SharedStart float64
+	// RankByLogSoftmax ranks the samples by −log softmax_y(x) instead of E(x|y) = −logit_y(x) when
+	// keeping the lowest Keep, as the authors' get_lowest_energy_sample did (paper-code compatibility).
+	// ClassSamples.Energies then hold −log softmax_y, ascending.
+	RankByLogSoftmax bool
 }
+
+// PaperCodeSharedStart is the share of the authors' inference chains that started at one shared point.
+const PaperCodeSharedStart = 0.95
 
 // DefaultClassOptions returns the paper's inference setting: the biased SGLD of the paper (φ = 2,
 // σ = 0.01, 500 steps) with gradients clipped element-wise to ±0.01 as in the authors' code, chains
@@ -47,6 +60,24 @@ func DefaultClassOptions(prior Prior) ClassOptions {
 	return ClassOptions{SGLD: s, Prior: prior, Chains: DefaultChains, Keep: DefaultKeep}
 }
 
+// PaperCodeClassOptions returns the inference sampler of the authors' code (ECCCo.jl's EnergySampler
+// on JointEnergyModels v0.1.3), which produced the published unfaithfulness numbers: chains start from
+// the uniform prior over the training data's overall range [min X, max X] (ExtremaPrior), about 95 % of
+// them at one shared draw (SharedStart); φ = 2, σ = 0.01, 500 steps, gradients of the class's
+// batch-mean energy (each chain's gradient divided by the number of chains) clipped to ±0.01; 50 chains,
+// the 25 lowest by −log softmax kept. Chains move at most 0.01 per step (5 over 500 steps) and mostly
+// from the same point, so these samples are far less spread than DefaultClassOptions'.
+func PaperCodeClassOptions(train *data.Dataset) (ClassOptions, error) {
+	prior, err := ExtremaPrior(train)
+	if err != nil {
+		return ClassOptions{}, err
+	}
+	s := PaperCodeSGLD()
+	s.Lower, s.Upper = prior.Lower, prior.Upper
+	return ClassOptions{SGLD: s, Prior: prior, Chains: DefaultChains, Keep: DefaultKeep,
+		SharedStart: PaperCodeSharedStart, RankByLogSoftmax: true}, nil
+}
+
 func (o ClassOptions) withDefaults(clf models.Classifier) (ClassOptions, error) {
 	if o.Chains == 0 {
 		o.Chains = DefaultChains
@@ -64,6 +95,8 @@ func (o ClassOptions) withDefaults(clf models.Classifier) (ClassOptions, error) 
 		return o, fmt.Errorf("class sampling: prior has %d features, the model %d", o.Prior.D(), clf.NumFeatures())
 	case o.Chains < 0 || o.Keep < 0 || o.Keep > o.Chains:
 		return o, fmt.Errorf("class sampling: Chains = %d, Keep = %d (want 0 < Keep ≤ Chains)", o.Chains, o.Keep)
+	case !(o.SharedStart >= 0 && o.SharedStart <= 1):
+		return o, fmt.Errorf("class sampling: SharedStart = %v, must be in [0, 1]", o.SharedStart)
 	}
 	return o, nil
 }
@@ -88,7 +121,9 @@ func SampleClass(ctx context.Context, backend compute.Backend, clf models.Classi
 }
 
 // SamplePerClass draws conditional samples for every class of clf in one batch of K·Chains chains (the
-// data behind the appendix figures of SGLD samples); element k of the result is class k.
+// data behind the appendix figures of SGLD samples); element k of the result is class k. With
+// SGLD.BatchMeanGrad each chain's gradient is divided by Chains (the class's own batch, as the authors'
+// one-class-at-a-time sampler did), not by the K·Chains of the whole batch.
 func SamplePerClass(ctx context.Context, backend compute.Backend, clf models.Classifier, opts ClassOptions, seed uint64) ([]*ClassSamples, error) {
 	if clf == nil {
 		return nil, fmt.Errorf("class sampling: nil classifier")
@@ -113,15 +148,41 @@ func sampleClasses(ctx context.Context, backend compute.Backend, clf models.Clas
 	d, n := clf.NumFeatures(), opts.Chains
 	rng := data.NewRand(seed)
 	x0 := opts.Prior.Draw(n*len(classes), rng)
+	if opts.SharedStart > 0 {
+		for i := range classes {
+			shared := opts.Prior.Draw(1, rng)
+			for c := range n {
+				if rng.Float64() < opts.SharedStart {
+					copy(x0[(i*n+c)*d:(i*n+c+1)*d], shared)
+				}
+			}
+		}
+	}
 	y := make([]int32, 0, n*len(classes))
 	for _, c := range classes {
 		for range n {
 			y = append(y, int32(c))
 		}
 	}
-	samples, energies, err := opts.SGLD.Sample(ctx, backend, ClassifierEnergy(clf), x0, y, d, rng.Uint64())
+	en := ClassifierEnergy(clf)
+	if opts.SGLD.BatchMeanGrad && len(classes) > 1 {
+		// The sampler divides by the whole batch, K·Chains; the class's own batch is Chains.
+		k := float64(len(classes))
+		en = func(x, y *Node) *Node { return MulScalar(ClassifierEnergy(clf)(x, y), k) }
+	}
+	samples, energies, err := opts.SGLD.Sample(ctx, backend, en, x0, y, d, rng.Uint64())
 	if err != nil {
 		return nil, fmt.Errorf("sampling classes %v: %w", classes, err)
+	}
+	if opts.SGLD.BatchMeanGrad && len(classes) > 1 {
+		for i := range energies {
+			energies[i] /= float32(len(classes))
+		}
+	}
+	if opts.RankByLogSoftmax {
+		if energies, err = negLogSoftmax(backend, clf, samples, y); err != nil {
+			return nil, fmt.Errorf("sampling classes %v: %w", classes, err)
+		}
 	}
 	out := make([]*ClassSamples, len(classes))
 	for i, c := range classes {
@@ -130,6 +191,29 @@ func sampleClasses(ctx context.Context, backend compute.Backend, clf models.Clas
 			return nil, err
 		}
 		out[i] = &ClassSamples{Class: c, X: x, Energies: e}
+	}
+	return out, nil
+}
+
+// negLogSoftmax returns −log softmax_{y_i}(x_i) for the rows of x, computed in float64 from the logits.
+func negLogSoftmax(backend compute.Backend, clf models.Classifier, x []float32, y []int32) ([]float32, error) {
+	logits, err := models.Logits(backend, clf, x)
+	if err != nil {
+		return nil, err
+	}
+	k := clf.NumClasses()
+	out := make([]float32, len(y))
+	for i, c := range y {
+		row := logits[i*k : (i+1)*k]
+		m := math.Inf(-1)
+		for _, v := range row {
+			m = math.Max(m, float64(v))
+		}
+		var sum float64
+		for _, v := range row {
+			sum += math.Exp(float64(v) - m)
+		}
+		out[i] = float32(m + math.Log(sum) - float64(row[c]))
 	}
 	return out, nil
 }

@@ -49,6 +49,24 @@ func PriorFromData(ds *data.Dataset) (Prior, error) {
 	return p, p.Validate()
 }
 
+// ExtremaPrior returns the prior of the authors' inference sampler (ECCCo.jl's EnergySampler):
+// every feature uniform over the same range, the smallest to the largest value of any feature in ds.
+func ExtremaPrior(ds *data.Dataset) (Prior, error) {
+	if ds == nil || ds.N() == 0 || ds.D() == 0 {
+		return Prior{}, fmt.Errorf("prior: empty data set")
+	}
+	lo, hi := ds.X[0], ds.X[0]
+	for _, v := range ds.X {
+		lo, hi = min(lo, v), max(hi, v)
+	}
+	d := ds.D()
+	p := Prior{Lower: make([]float32, d), Upper: make([]float32, d)}
+	for j := range d {
+		p.Lower[j], p.Upper[j] = lo, hi
+	}
+	return p, p.Validate()
+}
+
 // D returns the number of features.
 func (p Prior) D() int { return len(p.Lower) }
 

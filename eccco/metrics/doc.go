@@ -42,6 +42,11 @@
 // false) where the standard (scikit-image) SSIM averages the 18×18 interior that no padding reaches:
 // ImageDissimilarityUncropped is that distance (on one test pair 0.4977 against 0.4674 cropped).
 //
+// The samples themselves are the other half of the story: the authors' sampler started about 95 % of
+// its chains at one point drawn from a prior over the data's overall range, moved them at most 0.01 per
+// step and ranked them by −log softmax (energy.PaperCodeClassOptions). The benchmark's compatibility
+// mode draws the metric's samples (and ECCCo-L1's) with it (counterfactual.TargetSampleOptions).
+//
 // The Evaluator runs the model once over all counterfactuals of a batch (probabilities and Ω in batched
 // graph calls); distances are plain Go.
 package metrics

@@ -5,6 +5,7 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -29,7 +30,7 @@ func runSample(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	out := fs.String("out", "", "CSV file for the samples (default runs/samples/DATA-MODEL-classK.csv); images also get a .png grid")
 	dir := fs.String("dir", "", "data directory (default $ECCCO_DATA_DIR or data/cache in the repository)")
 	seed := fs.Uint64("seed", 42, "seed of the data split (must match training) and of the sampler")
-	paperCode := fs.Bool("paper-code", false, "the authors' code's sampler: gradients also taken of the batch-mean energy (divided by the number of chains)")
+	paperCode := fs.Bool("paper-code", false, "the authors' code's sampler (energy.PaperCodeClassOptions): prior over the data's overall range, 95 % of chains from one shared start, batch-mean gradients, ranked by −log softmax")
 	stepSize := fs.Float64("step", energy.DefaultStepSize, "SGLD step φ (ε when --unbiased)")
 	noiseSD := fs.Float64("noise", energy.DefaultNoiseSD, "SGLD noise sd σ (ignored when --unbiased)")
 	clip := fs.Float64("clip", energy.PaperCodeClipGrad, "clip gradient elements to ±CLIP, as the authors' code did (0: no clipping, the paper's text)")
@@ -58,16 +59,23 @@ func runSample(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if *class < 0 || *class >= split.Train.K() {
 		return fmt.Errorf("sample: --class %d outside [0, %d)", *class, split.Train.K())
 	}
-	prior, err := energy.PriorFromData(split.Train)
+	var opts energy.ClassOptions
+	if *paperCode {
+		opts, err = energy.PaperCodeClassOptions(split.Train)
+	} else {
+		var prior energy.Prior
+		if prior, err = energy.PriorFromData(split.Train); err == nil {
+			opts = energy.DefaultClassOptions(prior)
+		}
+	}
 	if err != nil {
 		return err
 	}
-	opts := energy.DefaultClassOptions(prior)
 	opts.Chains, opts.Keep = *chains, *keep
 	if *clip < 0 {
 		return fmt.Errorf("sample: --clip %v must be non-negative (0: no clipping)", *clip)
 	}
-	opts.SGLD.ClipGrad, opts.SGLD.BatchMeanGrad = *clip, *paperCode
+	opts.SGLD.ClipGrad = *clip
 	opts.SGLD.StepSize, opts.SGLD.NoiseSD, opts.SGLD.Unbiased = *stepSize, *noiseSD, *unbiased
 	if *steps > 0 {
 		opts.SGLD.Steps = *steps
@@ -93,6 +101,7 @@ func runSample(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fmt.Fprintf(stdout, "%d samples of class %q (%d chains, %d SGLD steps); the model predicts the class for %d/%d (%.0f %%)\n",
 		len(pred), split.Train.ClassNames[*class], opts.Chains, opts.SGLD.Steps, agree, len(pred), 100*float64(agree)/float64(len(pred)))
 	fmt.Fprintf(stdout, "mean Euclidean distance to the nearest training point of class %d: %.4f; of any other class: %.4f\n", *class, own, other)
+	fmt.Fprintf(stdout, "spread: mean Euclidean distance of the samples to their centroid: %.4f\n", spread(s.X, split.Train.D()))
 	if *out == "" {
 		*out = filepath.Join("runs", "samples", fmt.Sprintf("%s-%s-class%d.csv", *dataset, *kindName, *class))
 	}
@@ -116,6 +125,28 @@ func runSample(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		fmt.Fprintf(stdout, "wrote %s\n", pngPath)
 	}
 	return nil
+}
+
+// spread returns the mean Euclidean distance of the rows of x (d features each) to their centroid.
+func spread(x []float32, d int) float64 {
+	n := len(x) / d
+	if n == 0 {
+		return 0
+	}
+	c := make([]float64, d)
+	for i, v := range x {
+		c[i%d] += float64(v) / float64(n)
+	}
+	var sum float64
+	for i := range n {
+		var s2 float64
+		for j := range d {
+			dv := float64(x[i*d+j]) - c[j]
+			s2 += dv * dv
+		}
+		sum += math.Sqrt(s2)
+	}
+	return sum / float64(n)
 }
 
 func writeSamplesCSV(path string, features []string, s *energy.ClassSamples, pred []int) error {
