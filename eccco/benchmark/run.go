@@ -127,8 +127,9 @@ func usesSamples(g *counterfactual.Generator) bool {
 // empty-set rule). 3: the MAD weights add D·1e-5 as the authors' code did. 4: in compat mode ECCCo-L1's
 // unfaithfulness is measured against the samples its penalty used. 5: in compat mode the samples (metric
 // and ECCCo-L1) come from the authors' sampler (energy.PaperCodeClassOptions) and ECCCo-L1's penalty
-// divides by the number of chains.
-const ProtocolVersion = 5
+// divides by the number of chains. 6: that sampler starts from the prior of mean ± 3 sd, not the data's
+// overall range.
+const ProtocolVersion = 6
 
 // Manifest records what the units of one data set in a result directory were computed with:
 // Out/units/DATASET/experiment.json. Models, generators and runs may grow between resumptions (every unit

@@ -80,15 +80,15 @@ func PaperIngredients(ctx context.Context, backend compute.Backend, clf models.C
 // TargetSampleOptions returns the conditional sampler behind ECCCo-L1's samples and the unfaithfulness
 // metric for a model trained on train. The paper's setting (paperCode false): energy.DefaultClassOptions
 // with the prior of the training data, 50 chains keeping the 25 lowest-energy ones for the synthetic data
-// sets and 10 chains all kept otherwise. The authors' code (paperCode true): energy.PaperCodeClassOptions,
-// 50 chains keeping 25 on every data set.
+// sets and 10 chains all kept otherwise. The authors' code (paperCode true): energy.PaperCodeClassOptions
+// with the same prior, 50 chains keeping 25 on every data set.
 func TargetSampleOptions(dataset string, train *data.Dataset, paperCode bool) (energy.ClassOptions, error) {
-	if paperCode {
-		return energy.PaperCodeClassOptions(train)
-	}
 	prior, err := energy.PriorFromData(train)
 	if err != nil {
 		return energy.ClassOptions{}, err
+	}
+	if paperCode {
+		return energy.PaperCodeClassOptions(prior), nil
 	}
 	opts := energy.DefaultClassOptions(prior)
 	switch dataset {

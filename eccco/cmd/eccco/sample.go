@@ -30,7 +30,7 @@ func runSample(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	out := fs.String("out", "", "CSV file for the samples (default runs/samples/DATA-MODEL-classK.csv); images also get a .png grid")
 	dir := fs.String("dir", "", "data directory (default $ECCCO_DATA_DIR or data/cache in the repository)")
 	seed := fs.Uint64("seed", 42, "seed of the data split (must match training) and of the sampler")
-	paperCode := fs.Bool("paper-code", false, "the authors' code's sampler (energy.PaperCodeClassOptions): prior over the data's overall range, 95 % of chains from one shared start, batch-mean gradients, ranked by −log softmax")
+	paperCode := fs.Bool("paper-code", false, "the authors' code's sampler (energy.PaperCodeClassOptions): 95 % of chains from one shared start, batch-mean gradients, ranked by −log softmax")
 	stepSize := fs.Float64("step", energy.DefaultStepSize, "SGLD step φ (ε when --unbiased)")
 	noiseSD := fs.Float64("noise", energy.DefaultNoiseSD, "SGLD noise sd σ (ignored when --unbiased)")
 	clip := fs.Float64("clip", energy.PaperCodeClipGrad, "clip gradient elements to ±CLIP, as the authors' code did (0: no clipping, the paper's text)")
@@ -59,17 +59,13 @@ func runSample(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if *class < 0 || *class >= split.Train.K() {
 		return fmt.Errorf("sample: --class %d outside [0, %d)", *class, split.Train.K())
 	}
-	var opts energy.ClassOptions
-	if *paperCode {
-		opts, err = energy.PaperCodeClassOptions(split.Train)
-	} else {
-		var prior energy.Prior
-		if prior, err = energy.PriorFromData(split.Train); err == nil {
-			opts = energy.DefaultClassOptions(prior)
-		}
-	}
+	prior, err := energy.PriorFromData(split.Train)
 	if err != nil {
 		return err
+	}
+	opts := energy.DefaultClassOptions(prior)
+	if *paperCode {
+		opts = energy.PaperCodeClassOptions(prior)
 	}
 	opts.Chains, opts.Keep = *chains, *keep
 	if *clip < 0 {
