@@ -47,7 +47,7 @@
 // (energy.PaperCodeClassOptions). The benchmark's compatibility mode draws the metric's samples (and
 // ECCCo-L1's) with it (counterfactual.TargetSampleOptions). Because the benchmark samples once per model,
 // class and run, where the code drew a fresh shared start for every counterfactual, the expected metric
-// is the same but the spread of run means is larger (German Credit MLP, Wachter: sd of run means 0.44
+// is the same but the spread of run means is larger (German Credit MLP, Wachter: sd of run means 0.36
 // against the published 0.06).
 //
 // The Evaluator runs the model once over all counterfactuals of a batch (probabilities and Ω in batched
