@@ -55,8 +55,9 @@
 //     for most counterfactuals with p(y⁺|x′) < 1 − q̂: the paper's Ω is 0 there, the code's close to 1.
 //     This is where the published "uncertainty" numbers of 0.2–0.8 come from;
 //   - ECCCo-L1's distance to the SGLD samples sums over the n kept samples and divides by the chains
-//     drawn (DistanceToSamplesPaperCode): with the synthetic setting, 25 of 50, the penalty is half the
-//     mean distance of Algorithm 3, so its weight is effectively halved.
+//     drawn (DistanceToSamplesPaperCode): with the code's 25 of 50 (on every data set, see
+//     TargetSampleOptions) the penalty is half the mean distance of Algorithm 3, so its weight is
+//     effectively halved.
 //
 // `eccco explain --paper-code` and `eccco bench --compat` use it.
 //

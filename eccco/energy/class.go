@@ -195,25 +195,15 @@ func sampleClasses(ctx context.Context, backend compute.Backend, clf models.Clas
 	return out, nil
 }
 
-// negLogSoftmax returns −log softmax_{y_i}(x_i) for the rows of x, computed in float64 from the logits.
+// negLogSoftmax returns −log softmax_{y_i}(x_i) for the rows of x (GoMLX's LogSoftmax over the logits).
 func negLogSoftmax(backend compute.Backend, clf models.Classifier, x []float32, y []int32) ([]float32, error) {
-	logits, err := models.Logits(backend, clf, x)
+	nls, k, err := models.Outputs(backend, clf, x, func(c models.Classifier, xb *Node) *Node { return Neg(LogSoftmax(c.Logits(xb))) })
 	if err != nil {
 		return nil, err
 	}
-	k := clf.NumClasses()
 	out := make([]float32, len(y))
 	for i, c := range y {
-		row := logits[i*k : (i+1)*k]
-		m := math.Inf(-1)
-		for _, v := range row {
-			m = math.Max(m, float64(v))
-		}
-		var sum float64
-		for _, v := range row {
-			sum += math.Exp(float64(v) - m)
-		}
-		out[i] = float32(m + math.Log(sum) - float64(row[c]))
+		out[i] = nls[i*k+int(c)]
 	}
 	return out, nil
 }

@@ -49,8 +49,9 @@ func PriorFromData(ds *data.Dataset) (Prior, error) {
 	return p, p.Validate()
 }
 
-// ExtremaPrior returns the prior of the authors' inference sampler (ECCCo.jl's EnergySampler):
-// every feature uniform over the same range, the smallest to the largest value of any feature in ds.
+// ExtremaPrior returns every feature uniform over the same range, the smallest to the largest value of
+// any feature in ds: one reading of the prior of the authors' inference sampler (ECCCo.jl's
+// EnergySampler, Uniform(extrema(X))). PaperCodeClassOptions says why the benchmark uses PriorFromData.
 func ExtremaPrior(ds *data.Dataset) (Prior, error) {
 	if ds == nil || ds.N() == 0 || ds.D() == 0 {
 		return Prior{}, fmt.Errorf("prior: empty data set")
