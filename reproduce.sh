@@ -51,7 +51,7 @@ fi
 echo "== counterfactual benchmark (paper, Tables 1-2 and the appendix tables)"
 if [ "$profile" = quick ]; then
   rm -rf runs/quick/bench   # minutes of work: start clean rather than resume under older settings
-  bin/eccco bench --data linearly-separable,moons,circles,german-credit --runs 2 --factuals 20 --compat \
+  bin/eccco bench --data linearly-separable,moons,circles,german-credit --skip-missing --runs 2 --factuals 20 --compat \
     --models-dir runs/quick/models --out runs/quick/bench
 else
   bin/eccco bench --data all --compat --models-dir runs/models --out runs/bench

@@ -16,7 +16,7 @@ import (
 )
 
 func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("bench", "bench --data D|all [--runs N] [--factuals N] [--models ...] [--generators ...] [--out DIR] [--shard i/N] [--compat]", stderr)
+	fs := newFlagSet("bench", "bench --data D|all [--skip-missing] [--runs N] [--factuals N] [--models ...] [--generators ...] [--out DIR] [--shard i/N] [--compat]", stderr)
 	datasets := fs.String("data", "", "data sets: a comma-separated list, or 'all' (every available one)")
 	runs := fs.Int("runs", 0, "runs per data set (0: the paper's, 50; 10 for images)")
 	factuals := fs.Int("factuals", 0, "factuals per run (0: the paper's, 100)")
@@ -29,6 +29,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	compat := fs.Bool("compat", false, "paper-code compatibility mode: metrics, generators and JEM training as the authors' code did (go doc ./eccco/benchmark Experiment)")
 	seed := fs.Uint64("seed", 42, "seed of everything random")
 	dir := fs.String("dir", "", "data directory (default $ECCCO_DATA_DIR or data/cache in the repository)")
+	skipMissing := fs.Bool("skip-missing", false, "skip listed data sets that are not available here instead of failing ('all' always skips them)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -41,14 +42,25 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	names := splitList(*datasets)
 	if *datasets == "all" {
-		names = nil
-		for _, n := range data.Names() {
-			if ok, _ := data.Present(n, *dir); ok {
-				names = append(names, n)
+		names, *skipMissing = data.Names(), true
+	}
+	if *skipMissing {
+		var present []string
+		for _, n := range names {
+			ok, err := data.Present(n, *dir)
+			if err != nil {
+				return fmt.Errorf("bench: %w", err)
+			}
+			if ok {
+				present = append(present, n)
 			} else {
 				fmt.Fprintf(stderr, "skipping %s: not available here (eccco data fetch %s)\n", n, n)
 			}
 		}
+		if len(present) == 0 {
+			return fmt.Errorf("bench: none of %v is available here (eccco data fetch NAME)", names)
+		}
+		names = present
 	}
 	var exps []benchmark.Experiment
 	for _, name := range names {

@@ -65,3 +65,41 @@ func TestBenchInterruptedAndResumedIsIdentical(t *testing.T) {
 		t.Errorf("eccco tables: %v\n%s", err, tout)
 	}
 }
+
+// A listed data set that is not on disk fails the benchmark with the command that fetches it, unless
+// --skip-missing is given: then the others run (reproduce.sh --quick relies on this on machines where
+// German Credit cannot be downloaded). An unknown name is an error either way.
+func TestBenchSkipMissing(t *testing.T) {
+	t.Setenv("ECCCO_PROGRESS", "0")
+	dir := t.TempDir()
+	empty := filepath.Join(dir, "no-data")
+	if err := os.MkdirAll(empty, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	args := func(extra ...string) []string {
+		return append([]string{"bench", "--data", "linearly-separable,german-credit", "--dir", empty, "--runs", "1", "--factuals", "5",
+			"--models", "mlp", "--generators", "Wachter", "--models-dir", filepath.Join(dir, "models"), "--out", filepath.Join(dir, "out")}, extra...)
+	}
+	if _, _, err := runCLI(t, args()...); err == nil || !strings.Contains(err.Error(), "data fetch german-credit") {
+		t.Fatalf("missing German Credit without --skip-missing: error %v, want one naming 'eccco data fetch german-credit'", err)
+	}
+	_, stderr, err := runCLI(t, args("--skip-missing")...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(stderr, "skipping german-credit") {
+		t.Errorf("stderr does not say German Credit was skipped: %q", stderr)
+	}
+	res, err := os.ReadFile(filepath.Join(dir, "out", "results.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(res), "\n"); n != 1+5 || strings.Contains(string(res), "german-credit") {
+		t.Errorf("results.csv has %d lines (want 6, linearly separable only):\n%s", n, res)
+	}
+	bad := args("--skip-missing")
+	bad[2] = "linearly-separable,no-such-set"
+	if _, _, err := runCLI(t, bad...); err == nil {
+		t.Error("unknown data set with --skip-missing: no error")
+	}
+}
