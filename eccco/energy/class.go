@@ -195,15 +195,30 @@ func sampleClasses(ctx context.Context, backend compute.Backend, clf models.Clas
 	return out, nil
 }
 
-// negLogSoftmax returns −log softmax_{y_i}(x_i) for the rows of x (GoMLX's LogSoftmax over the logits).
+// negLogSoftmax returns −log softmax_{y_i}(x_i) for the rows of x, computed in Go in float64 from the
+// logits. Not GoMLX's LogSoftmax in float32: that rounds to exactly 0 for every sample the model is sure
+// of (p > 1 − 6e-8), tying them and leaving the ranking to the chains' order; float64 separates them down
+// to p ≈ 1 − 1e-16. (LogSoftmax in float64 would
+// do, but its last bits differ from this, which reorders near-ties and so changes the benchmark's
+// protocol-6 results; see TestRankByLogSoftmaxSeparatesConfidentSamples.)
 func negLogSoftmax(backend compute.Backend, clf models.Classifier, x []float32, y []int32) ([]float32, error) {
-	nls, k, err := models.Outputs(backend, clf, x, func(c models.Classifier, xb *Node) *Node { return Neg(LogSoftmax(c.Logits(xb))) })
+	logits, err := models.Logits(backend, clf, x)
 	if err != nil {
 		return nil, err
 	}
+	k := clf.NumClasses()
 	out := make([]float32, len(y))
 	for i, c := range y {
-		out[i] = nls[i*k+int(c)]
+		row := logits[i*k : (i+1)*k]
+		m := math.Inf(-1)
+		for _, v := range row {
+			m = math.Max(m, float64(v))
+		}
+		var sum float64
+		for _, v := range row {
+			sum += math.Exp(float64(v) - m)
+		}
+		out[i] = float32(m + math.Log(sum) - float64(row[c]))
 	}
 	return out, nil
 }

@@ -132,3 +132,29 @@ func TestPaperCodeClassOptions(t *testing.T) {
 		t.Errorf("prior/clamp box %v %v / %v %v", o.Prior.Lower, o.Prior.Upper, o.SGLD.Lower, o.SGLD.Upper)
 	}
 }
+
+// Samples the model is sure of must still be ranked: with logits (0, 40·x₀) and x₀ ∈ [0.3, 0.8],
+// −log softmax₁ = log(1 + e^{−40·x₀}) ≈ e^{−40·x₀} lies between 1e-14 and 6e-6; float32 log-softmax
+// rounds it to 0 wherever x₀ > 0.41, tying most samples. The energies must be the hand-computed values
+// (to 0.1 % plus 1e-14, the float64 rounding of logit + log-sum-exp at logits near 30), all positive and strictly ascending, so
+// the lowest-energy samples are the ones with the largest x₀.
+func TestRankByLogSoftmaxSeparatesConfidentSamples(t *testing.T) {
+	b := testBackend(t)
+	clf := linearLogits([]float32{0, 40, 0, 0}, 2, 2)
+	prior := Prior{Lower: []float32{0.3, -1}, Upper: []float32{0.8, 1}}
+	opts := ClassOptions{SGLD: SGLD{StepSize: 2, NoiseSD: 0.001, Steps: 1, ClipGrad: 0.001, Lower: prior.Lower, Upper: prior.Upper},
+		Prior: prior, Chains: 30, Keep: 30, RankByLogSoftmax: true}
+	s, err := SampleClass(context.Background(), b, clf, 1, opts, 9)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, e := range s.Energies {
+		want := math.Log1p(math.Exp(-40 * float64(s.X[2*i])))
+		if e <= 0 || math.Abs(float64(e)-want) > 1e-3*want+1e-14 {
+			t.Errorf("sample %d (x₀ = %v): energy %g, want %g", i, s.X[2*i], e, want)
+		}
+		if i > 0 && (e <= s.Energies[i-1] || s.X[2*i] >= s.X[2*(i-1)]) {
+			t.Errorf("sample %d: energy %g after %g, x₀ %v after %v: want strictly ascending energies, descending x₀", i, e, s.Energies[i-1], s.X[2*i], s.X[2*(i-1)])
+		}
+	}
+}
