@@ -12,6 +12,7 @@ import (
 	"github.com/eccco-go/eccco-go/eccco/backend"
 	"github.com/eccco-go/eccco-go/eccco/conformal"
 	"github.com/eccco-go/eccco-go/eccco/counterfactual"
+	"github.com/eccco-go/eccco-go/eccco/energy"
 	"github.com/eccco-go/eccco-go/eccco/metrics"
 	"github.com/eccco-go/eccco-go/eccco/models"
 )
@@ -193,8 +194,8 @@ func TestParameterTables(t *testing.T) {
 // In compatibility mode ECCCo-L1 and its no-CP ablation are scored against the samples their penalty used;
 // every other generator, and every generator outside compatibility mode, against the group's own draw.
 func TestCompatScoresECCCoL1AgainstItsOwnSamples(t *testing.T) {
-	own := &counterfactual.TargetSamples{Samples: [][]float32{{0, 0}, {1, 1}}, D: 2}
-	shared := &counterfactual.TargetSamples{Samples: [][]float32{{2, 2}, {3, 3}}, D: 2}
+	own := &energy.TargetSamples{Samples: [][]float32{{0, 0}, {1, 1}}, D: 2}
+	shared := &energy.TargetSamples{Samples: [][]float32{{2, 2}, {3, 3}}, D: 2}
 	cal := &conformal.Calibrated{QHat: 0.1, Opts: conformal.DefaultOptions()}
 	g := &group{in: counterfactual.Ingredients{Calibrated: cal, Samples: own}, eval: &metrics.Evaluator{Samples: shared}}
 	p, err := counterfactual.PaperParams("moons")

@@ -359,16 +359,16 @@ func (st *state) prepare(ctx context.Context, u Unit, m *models.Model) (*group, 
 	}
 	// The unfaithfulness samples, drawn once for the group: the paper's inference setting, or in compat
 	// mode the authors' sampler (which ECCCo-L1's penalty then uses too, as in their code).
-	opts, err := counterfactual.TargetSampleOptions(e.Dataset, train, e.Compat)
+	opts, err := energy.TargetSampleOptions(e.Dataset, train, e.Compat)
 	if err != nil {
 		return nil, err
 	}
 	if e.Compat && g.in.Samples != nil {
-		if g.in.Samples, err = counterfactual.SampleTargets(ctx, st.r.Backend, m, opts, seedFor(e.Seed, e.Dataset, string(u.Model), "ingredients", run)); err != nil {
+		if g.in.Samples, err = energy.SampleTargets(ctx, st.r.Backend, m, opts, seedFor(e.Seed, e.Dataset, string(u.Model), "ingredients", run)); err != nil {
 			return nil, err
 		}
 	}
-	ts, err := counterfactual.SampleTargets(ctx, st.r.Backend, m, opts, seedFor(e.Seed, e.Dataset, string(u.Model), "unfaithfulness", run))
+	ts, err := energy.SampleTargets(ctx, st.r.Backend, m, opts, seedFor(e.Seed, e.Dataset, string(u.Model), "unfaithfulness", run))
 	if err != nil {
 		return nil, err
 	}

@@ -56,7 +56,7 @@
 //     This is where the published "uncertainty" numbers of 0.2–0.8 come from;
 //   - ECCCo-L1's distance to the SGLD samples sums over the n kept samples and divides by the chains
 //     drawn (DistanceToSamplesPaperCode): with the code's 25 of 50 (on every data set, see
-//     TargetSampleOptions) the penalty is half the mean distance of Algorithm 3, so its weight is
+//     energy.TargetSampleOptions) the penalty is half the mean distance of Algorithm 3, so its weight is
 //     effectively halved.
 //
 // `eccco explain --paper-code` and `eccco bench --compat` use it.

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/eccco-go/eccco-go/eccco/conformal"
+	"github.com/eccco-go/eccco-go/eccco/energy"
 )
 
 // Generator describes a gradient-based counterfactual generator as a value: a loss, weighted penalties, an
@@ -150,7 +151,7 @@ func ECCCoNoEBM(p Params, c *conformal.Calibrated) *Generator {
 
 // ECCCoL1 is the appendix's variant (Algorithm 3): instead of the energy, the L1 distance to SGLD samples
 // of the target class is penalised, with weight λ_energy.
-func ECCCoL1(p Params, c *conformal.Calibrated, ts *TargetSamples) *Generator {
+func ECCCoL1(p Params, c *conformal.Calibrated, ts *energy.TargetSamples) *Generator {
 	return &Generator{Name: "ECCCo-L1", StepSize: p.StepSize, Penalties: []Penalty{
 		{"cost", p.Cost, L1Cost},
 		{"samples", p.Energy, DistanceToSamples(ts)},
@@ -159,7 +160,7 @@ func ECCCoL1(p Params, c *conformal.Calibrated, ts *TargetSamples) *Generator {
 }
 
 // ECCCoL1NoCP is ECCCo-L1 without the set-size term.
-func ECCCoL1NoCP(p Params, ts *TargetSamples) *Generator {
+func ECCCoL1NoCP(p Params, ts *energy.TargetSamples) *Generator {
 	return &Generator{Name: "ECCCo-L1 (no CP)", StepSize: p.StepSize, Penalties: []Penalty{
 		{"cost", p.Cost, L1Cost},
 		{"samples", p.Energy, DistanceToSamples(ts)},
@@ -188,7 +189,7 @@ type Ingredients struct {
 	// PCA is ECCCo+'s latent map.
 	PCA *PCA
 	// Samples are the SGLD samples per class of ECCCo-L1.
-	Samples *TargetSamples
+	Samples *energy.TargetSamples
 	// PaperCode makes ByName build the generators as the authors' code did (a compatibility switch, not
 	// the paper's equations; WithPaperCode sets it with everything it needs): Wachter's cost is the L1
 	// distance weighted by MADWeights, and the set-size term Ω of every ECCCo variant is gated to 0 where

@@ -65,53 +65,16 @@ func PaperIngredients(ctx context.Context, backend compute.Backend, clf models.C
 	if !needSamples {
 		return in, nil
 	}
-	opts, err := TargetSampleOptions(dataset, train, false)
+	opts, err := energy.TargetSampleOptions(dataset, train, false)
 	if err != nil {
 		return Ingredients{}, err
 	}
-	ts, err := SampleTargets(ctx, backend, clf, opts, seed)
+	ts, err := energy.SampleTargets(ctx, backend, clf, opts, seed)
 	if err != nil {
 		return Ingredients{}, err
 	}
 	in.Samples = ts
 	return in, nil
-}
-
-// TargetSampleOptions returns the conditional sampler behind ECCCo-L1's samples and the unfaithfulness
-// metric for a model trained on train. The paper's setting (paperCode false): energy.DefaultClassOptions
-// with the prior of the training data, 50 chains keeping the 25 lowest-energy ones for the synthetic data
-// sets and 10 chains all kept otherwise. The authors' code (paperCode true): energy.PaperCodeClassOptions
-// with the same prior, 50 chains keeping 25 on every data set.
-func TargetSampleOptions(dataset string, train *data.Dataset, paperCode bool) (energy.ClassOptions, error) {
-	prior, err := energy.PriorFromData(train)
-	if err != nil {
-		return energy.ClassOptions{}, err
-	}
-	if paperCode {
-		return energy.PaperCodeClassOptions(prior), nil
-	}
-	opts := energy.DefaultClassOptions(prior)
-	switch dataset {
-	case "linearly-separable", "moons", "circles":
-	default:
-		opts.Chains, opts.Keep = 10, 10
-	}
-	return opts, nil
-}
-
-// SampleTargets draws opts' conditional samples of every class of clf in one batch and returns them as
-// TargetSamples (Chains set from opts, for the paper-code normalisation of DistanceToSamplesPaperCode).
-func SampleTargets(ctx context.Context, backend compute.Backend, clf models.Classifier, opts energy.ClassOptions, seed uint64) (*TargetSamples, error) {
-	per, err := energy.SamplePerClass(ctx, backend, clf, opts, seed)
-	if err != nil {
-		return nil, err
-	}
-	ts, err := NewTargetSamples(per, clf.NumFeatures())
-	if err != nil {
-		return nil, err
-	}
-	ts.Chains = opts.Chains
-	return ts, nil
 }
 
 // WithPaperCode returns the ingredients switched to the authors' code (see Ingredients.PaperCode): the

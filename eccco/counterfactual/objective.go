@@ -125,56 +125,23 @@ func SetSizePenalty(c *conformal.Calibrated, gated bool) Term {
 	}
 }
 
-// TargetSamples are conditional SGLD samples of the model for each class: Samples[k] holds n rows of
-// D features for class k (energy.SamplePerClass gives them). Every class must have the same n.
-type TargetSamples struct {
-	Samples [][]float32
-	D       int
-	// Chains is the number of chains drawn per class, of which the n lowest-energy ones were kept; 0 means
-	// n. Only the paper-code ECCCo-L1 penalty reads it (DistanceToSamplesPaperCode).
-	Chains int
-}
-
-// kept returns the number of samples per class.
-func (ts *TargetSamples) kept() int { return len(ts.Samples[0]) / ts.D }
-
-// NewTargetSamples collects energy.SamplePerClass output.
-func NewTargetSamples(per []*energy.ClassSamples, d int) (*TargetSamples, error) {
-	ts := &TargetSamples{D: d}
-	n := -1
-	for k, cs := range per {
-		if cs == nil || cs.Class != k || len(cs.X) == 0 || len(cs.X)%d != 0 {
-			return nil, fmt.Errorf("target samples: class %d is missing or malformed", k)
-		}
-		if n >= 0 && len(cs.X) != n {
-			return nil, fmt.Errorf("target samples: class %d has %d values, class 0 %d", k, len(cs.X), n)
-		}
-		n = len(cs.X)
-		ts.Samples = append(ts.Samples, cs.X)
-	}
-	if len(ts.Samples) == 0 {
-		return nil, fmt.Errorf("target samples: no classes")
-	}
-	return ts, nil
-}
-
 // DistanceToSamples is the penalty of ECCCo-L1 (appendix, Algorithm 3): the mean L1 distance from x′
-// to the SGLD samples of its target class, ts.
-func DistanceToSamples(ts *TargetSamples) Term { return distanceToSamples(ts, 1) }
+// to the SGLD samples of its target class, ts (energy.SampleTargets draws them).
+func DistanceToSamples(ts *energy.TargetSamples) Term { return distanceToSamples(ts, 1) }
 
 // DistanceToSamplesPaperCode is ECCCo-L1's penalty as the authors' code computed it (ECCCo.jl's
 // distance_from_energy): the L1 distances to the n kept samples summed and divided by the number of
 // chains drawn, ts.Chains, not by n. With the synthetic setting (50 chains, 25 kept) the penalty is half
 // DistanceToSamples, which halves its effective weight λ; with all chains kept (10 of 10) the two agree.
-func DistanceToSamplesPaperCode(ts *TargetSamples) Term {
+func DistanceToSamplesPaperCode(ts *energy.TargetSamples) Term {
 	scale := 1.0
 	if ts.Chains > 0 {
-		scale = float64(ts.kept()) / float64(ts.Chains)
+		scale = float64(ts.Kept()) / float64(ts.Chains)
 	}
 	return distanceToSamples(ts, scale)
 }
 
-func distanceToSamples(ts *TargetSamples, scale float64) Term {
+func distanceToSamples(ts *energy.TargetSamples, scale float64) Term {
 	return func(s *State) *Node {
 		g := s.X.Graph()
 		k, d := len(ts.Samples), ts.D

@@ -7,6 +7,7 @@ import (
 
 	"github.com/eccco-go/eccco-go/eccco/conformal"
 	"github.com/eccco-go/eccco-go/eccco/data"
+	"github.com/eccco-go/eccco-go/eccco/energy"
 )
 
 // In paper-code mode Wachter's cost is weighted by the MAD weights: the second step of a search on a
@@ -158,7 +159,7 @@ func TestPaperCodeECCCoL1HalvesTheSampleDistance(t *testing.T) {
 	x := []float32{0.2, 0.4}
 	eta, lam := 0.1, 0.8
 	// Class 1's samples: both right of x in feature 0; one above, one below x in feature 1.
-	ts := &TargetSamples{D: 2, Chains: 4, Samples: [][]float32{{-3, -3, -2, -2}, {1, 1, 2, 0}}}
+	ts := &energy.TargetSamples{D: 2, Chains: 4, Samples: [][]float32{{-3, -3, -2, -2}, {1, 1, 2, 0}}}
 	// mean sign(x − s) over the two samples: feature 0: (−1 −1)/2 = −1; feature 1: (−1 + 1)/2 = 0.
 	meanSign := []float64{-1, 0}
 	a := -1 + 0.2 - 0.4
@@ -181,38 +182,6 @@ func TestPaperCodeECCCoL1HalvesTheSampleDistance(t *testing.T) {
 			if got := float64(res.X[j]); math.Abs(got-want) > 1e-6 {
 				t.Errorf("paper code %v, feature %d: %v after one step, want %v", tc.paperCode, j, got, want)
 			}
-		}
-	}
-}
-
-// The samples behind unfaithfulness and ECCCo-L1: the paper's setting keeps 25 of 50 chains for the
-// synthetic sets and all of 10 elsewhere, all started from their own prior draw; the authors' code keeps
-// 25 of 50 everywhere, 95 % of chains from one shared start, ranked by −log softmax, in the same prior box.
-func TestTargetSampleOptions(t *testing.T) {
-	train := &data.Dataset{Name: "t", FeatureNames: []string{"a", "b"}, ClassNames: []string{"0", "1"},
-		X: []float32{0, 1, 2, 3, 4, 5}, Y: []int{0, 1, 0}}
-	for _, c := range []struct {
-		dataset   string
-		paperCode bool
-		chains    int
-		keep      int
-		shared    float64
-	}{
-		{"moons", false, 50, 25, 0},
-		{"german-credit", false, 10, 10, 0},
-		{"german-credit", true, 50, 25, 0.95},
-		{"moons", true, 50, 25, 0.95},
-	} {
-		o, err := TargetSampleOptions(c.dataset, train, c.paperCode)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if o.Chains != c.chains || o.Keep != c.keep || o.SharedStart != c.shared || o.RankByLogSoftmax != c.paperCode || o.SGLD.BatchMeanGrad != c.paperCode {
-			t.Errorf("%s paperCode=%v: %d/%d chains, shared %v, log-softmax %v, batch mean %v", c.dataset, c.paperCode, o.Keep, o.Chains, o.SharedStart, o.RankByLogSoftmax, o.SGLD.BatchMeanGrad)
-		}
-		// mean ± 3 sd of feature a (0, 2, 4: mean 2, sample sd 2) is [−4, 8].
-		if math.Abs(float64(o.Prior.Lower[0])+4) > 1e-5 || math.Abs(float64(o.Prior.Upper[0])-8) > 1e-5 {
-			t.Errorf("%s paperCode=%v: prior of feature a [%v, %v], want [−4, 8]", c.dataset, c.paperCode, o.Prior.Lower[0], o.Prior.Upper[0])
 		}
 	}
 }

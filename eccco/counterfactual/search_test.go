@@ -9,6 +9,7 @@ import (
 	"github.com/eccco-go/eccco-go/eccco/backend"
 	"github.com/eccco-go/eccco-go/eccco/conformal"
 	"github.com/eccco-go/eccco-go/eccco/data"
+	"github.com/eccco-go/eccco-go/eccco/energy"
 	"github.com/eccco-go/eccco-go/eccco/models"
 	"github.com/eccco-go/eccco-go/eccco/vae"
 	"github.com/gomlx/compute"
@@ -258,7 +259,7 @@ func testGenerators(t testing.TB, b compute.Backend, m models.Classifier, train 
 		t.Fatal(err)
 	}
 	// Stand-in SGLD samples: training rows of each class (the penalty's wiring, not the sampler, is tested).
-	ts := &TargetSamples{D: train.D()}
+	ts := &energy.TargetSamples{D: train.D()}
 	for _, idx := range train.ClassIndices() {
 		var rows []float32
 		for _, r := range idx[:5] {

@@ -18,8 +18,8 @@
 // # Sampling once per model, class and run
 //
 // The authors' code drew fresh SGLD samples for every single counterfactual. The Evaluator instead takes
-// samples drawn once per model, target class and run (counterfactual.TargetSamples, e.g. from
-// energy.SamplePerClass) and shares them among that run's counterfactuals: every counterfactual is still
+// samples drawn once per model, target class and run (energy.TargetSamples, e.g. from
+// energy.SampleTargets) and shares them among that run's counterfactuals: every counterfactual is still
 // compared with an independent draw from the same sampler, so the expected metric is the same, at a
 // fraction of the cost (the paper's appendix says as much). One exception in the authors' code: for
 // ECCCo-L1, whose penalty draws SGLD samples itself, the metric reused those very samples (the sampler is
@@ -45,7 +45,7 @@
 // The samples themselves are the other half of the story: the authors' sampler started about 95 % of
 // its chains at one prior draw, moved them at most 0.01 per step and ranked them by −log softmax
 // (energy.PaperCodeClassOptions). The benchmark's compatibility mode draws the metric's samples (and
-// ECCCo-L1's) with it (counterfactual.TargetSampleOptions). Because the benchmark samples once per model,
+// ECCCo-L1's) with it (energy.TargetSampleOptions). Because the benchmark samples once per model,
 // class and run, where the code drew a fresh shared start for every counterfactual, the expected metric
 // is the same but the spread of run means is larger (German Credit MLP, Wachter: sd of run means 0.36
 // against the published 0.06).

@@ -5,12 +5,16 @@ import (
 	"math"
 
 	"github.com/eccco-go/eccco-go/eccco/conformal"
-	"github.com/eccco-go/eccco-go/eccco/counterfactual"
 	"github.com/eccco-go/eccco-go/eccco/data"
+	"github.com/eccco-go/eccco-go/eccco/energy"
 	"github.com/eccco-go/eccco-go/eccco/models"
 	"github.com/gomlx/compute"
 	. "github.com/gomlx/gomlx/core/graph" //nolint:revive // GoMLX graph code reads best with a dot import.
 )
+
+// DefaultThreshold is the paper's validity threshold γ: a counterfactual is valid when p(y⁺|x′) ≥ 0.5.
+// It is the same γ that the search stops at by default (counterfactual.DefaultThreshold).
+const DefaultThreshold = 0.5
 
 // Options choose the distance and the paper-code compatibility switches of the metrics.
 type Options struct {
@@ -24,7 +28,7 @@ type Options struct {
 	HalveUnfaithfulness bool
 	// GateUncertainty sets Ω to 0 where p(y⁺|x′) < 0.5, as the authors' code did.
 	GateUncertainty bool
-	// Threshold is γ of validity, p(y⁺|x′) ≥ γ; 0 means 0.5.
+	// Threshold is γ of validity, p(y⁺|x′) ≥ γ; 0 means DefaultThreshold (0.5).
 	Threshold float64
 	// RedundancyTol is the change below which a feature is unperturbed; 0 means 1e-5.
 	RedundancyTol float64
@@ -67,7 +71,7 @@ type Evaluator struct {
 	// target class and run and shared by that run's counterfactuals: statistically the same as the
 	// authors' per-counterfactual sampling and far cheaper, as the paper itself notes); nil leaves
 	// Unfaithfulness at NaN.
-	Samples *counterfactual.TargetSamples
+	Samples *energy.TargetSamples
 	Options Options
 }
 
@@ -98,7 +102,7 @@ func (e *Evaluator) Evaluate(factuals, cfs []float32, targets []int) ([]Scores, 
 		dist = Euclidean
 	}
 	if o.Threshold == 0 {
-		o.Threshold = counterfactual.DefaultThreshold
+		o.Threshold = DefaultThreshold
 	}
 	if o.RedundancyTol == 0 {
 		o.RedundancyTol = DefaultRedundancyTol

@@ -6,8 +6,8 @@ import (
 
 	"github.com/eccco-go/eccco-go/eccco/backend"
 	"github.com/eccco-go/eccco-go/eccco/conformal"
-	"github.com/eccco-go/eccco-go/eccco/counterfactual"
 	"github.com/eccco-go/eccco-go/eccco/data"
+	"github.com/eccco-go/eccco-go/eccco/energy"
 	"github.com/eccco-go/eccco-go/eccco/models"
 	. "github.com/gomlx/gomlx/core/graph" //nolint:revive
 	"github.com/gomlx/gomlx/ml/model"
@@ -61,7 +61,7 @@ func TestEvaluatorOnHandValues(t *testing.T) {
 	clf := logistic()
 	train := &data.Dataset{Name: "toy", X: []float32{0, 0, 1, 0, 0, 3, 4, 3}, Y: []int{0, 1, 1, 1},
 		FeatureNames: []string{"a", "b"}, ClassNames: []string{"n", "p"}}
-	samples := &counterfactual.TargetSamples{D: 2, Samples: [][]float32{{-1, -1}, {1, 1, 2, 2}}}
+	samples := &energy.TargetSamples{D: 2, Samples: [][]float32{{-1, -1}, {1, 1, 2, 2}}}
 	qHat, temp := 0.9, 0.1
 	cal := &conformal.Calibrated{Clf: clf, QHat: qHat, Opts: conformal.Options{Alpha: 0.05, Temperature: temp, Kappa: 1}}
 	factuals := []float32{-1, -1, -2, 0}

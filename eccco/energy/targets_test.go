@@ -1,0 +1,94 @@
+package energy
+
+import (
+	"context"
+	"math"
+	"testing"
+
+	"github.com/eccco-go/eccco-go/eccco/data"
+)
+
+// The samples behind unfaithfulness and ECCCo-L1: the paper's setting keeps 25 of 50 chains for the
+// synthetic sets and all of 10 elsewhere, all started from their own prior draw; the authors' code keeps
+// 25 of 50 everywhere, 95 % of chains from one shared start, ranked by −log softmax, in the same prior box.
+func TestTargetSampleOptions(t *testing.T) {
+	train := &data.Dataset{Name: "t", FeatureNames: []string{"a", "b"}, ClassNames: []string{"0", "1"},
+		X: []float32{0, 1, 2, 3, 4, 5}, Y: []int{0, 1, 0}}
+	for _, c := range []struct {
+		dataset   string
+		paperCode bool
+		chains    int
+		keep      int
+		shared    float64
+	}{
+		{"moons", false, 50, 25, 0},
+		{"german-credit", false, 10, 10, 0},
+		{"german-credit", true, 50, 25, 0.95},
+		{"moons", true, 50, 25, 0.95},
+	} {
+		o, err := TargetSampleOptions(c.dataset, train, c.paperCode)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if o.Chains != c.chains || o.Keep != c.keep || o.SharedStart != c.shared || o.RankByLogSoftmax != c.paperCode || o.SGLD.BatchMeanGrad != c.paperCode {
+			t.Errorf("%s paperCode=%v: %d/%d chains, shared %v, log-softmax %v, batch mean %v", c.dataset, c.paperCode, o.Keep, o.Chains, o.SharedStart, o.RankByLogSoftmax, o.SGLD.BatchMeanGrad)
+		}
+		// mean ± 3 sd of feature a (0, 2, 4: mean 2, sample sd 2) is [−4, 8].
+		if math.Abs(float64(o.Prior.Lower[0])+4) > 1e-5 || math.Abs(float64(o.Prior.Upper[0])-8) > 1e-5 {
+			t.Errorf("%s paperCode=%v: prior of feature a [%v, %v], want [−4, 8]", c.dataset, c.paperCode, o.Prior.Lower[0], o.Prior.Upper[0])
+		}
+	}
+}
+
+// NewTargetSamples keeps class k's rows at index k and refuses classes out of order, of other sizes or of
+// a partial row; Kept counts rows per class.
+func TestNewTargetSamples(t *testing.T) {
+	per := []*ClassSamples{{Class: 0, X: []float32{1, 2, 3, 4, 5, 6}}, {Class: 1, X: []float32{7, 8, 9, 10, 11, 12}}}
+	ts, err := NewTargetSamples(per, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ts.D != 2 || len(ts.Samples) != 2 || ts.Samples[1][0] != 7 || ts.Kept() != 3 || ts.Chains != 0 {
+		t.Errorf("got D %d, %d classes, class 1 starting %v, %d kept, %d chains; want 2, 2, 7, 3, 0", ts.D, len(ts.Samples), ts.Samples[1][0], ts.Kept(), ts.Chains)
+	}
+	for name, bad := range map[string][]*ClassSamples{
+		"no classes":   nil,
+		"out of order": {per[1], per[0]},
+		"nil class":    {per[0], nil},
+		"other size":   {per[0], {Class: 1, X: []float32{1, 2}}},
+		"partial row":  {{Class: 0, X: []float32{1, 2, 3}}},
+		"empty class":  {{Class: 0}},
+	} {
+		if _, err := NewTargetSamples(bad, 2); err == nil {
+			t.Errorf("%s: no error", name)
+		}
+	}
+	if _, err := NewTargetSamples(per, 0); err == nil {
+		t.Error("0 features: no error")
+	}
+}
+
+// SampleTargets keeps opts.Keep rows of every class and records the chains drawn. With linear logits
+// x·W the energy of class k falls along W[:,k], so after noiseless steps every kept sample of class 0
+// (W[:,0] = (1, 0)) has moved 3 along feature 0 and every one of class 1 (W[:,1] = (0, 1)) 3 along feature 1,
+// from a start of at least −0.5.
+func TestSampleTargets(t *testing.T) {
+	b := testBackend(t)
+	clf := linearLogits([]float32{1, 0, 0, 1}, 2, 2)
+	opts := ClassOptions{SGLD: SGLD{StepSize: 2, NoiseSD: 0, Steps: 3},
+		Prior: Prior{Lower: []float32{-0.5, -0.5}, Upper: []float32{0.5, 0.5}}, Chains: 6, Keep: 4}
+	ts, err := SampleTargets(context.Background(), b, clf, opts, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ts.D != 2 || ts.Chains != 6 || len(ts.Samples) != 2 || ts.Kept() != 4 {
+		t.Fatalf("D %d, chains %d, %d classes, %d kept; want 2, 6, 2, 4", ts.D, ts.Chains, len(ts.Samples), ts.Kept())
+	}
+	for k, rows := range ts.Samples {
+		for i := range ts.Kept() {
+			if v := rows[i*2+k]; v < 2.5-1e-5 {
+				t.Errorf("class %d, sample %d: feature %d = %v, want ≥ 2.5 (three steps of +1 from ≥ −0.5)", k, i, k, v)
+			}
+		}
+	}
+}
