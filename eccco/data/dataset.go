@@ -110,8 +110,16 @@ func (d *Dataset) ClassCounts() []int {
 
 // BalancedSplit splits the rows into a training and a test set whose test part is class-balanced: it
 // holds perClassTest rows of every class, drawn without replacement, and the training set holds all other
-// rows. Both keep the original row order. It fails if a class has fewer than perClassTest rows.
+// rows. Both keep the original row order. It fails if a class has fewer than perClassTest rows; a
+// negative perClassTest, a nil rng or a label outside [0, K) is an error wrapping ErrInvalidOption
+// (perClassTest 0 gives an empty test set).
 func (d *Dataset) BalancedSplit(perClassTest int, rng *rand.Rand) (train, test *Dataset, err error) {
+	if perClassTest < 0 {
+		return nil, nil, markf(ErrInvalidOption, "splitting %q: %d test rows per class is negative", d.Name, perClassTest)
+	}
+	if err := d.checkSampling("splitting", rng); err != nil {
+		return nil, nil, err
+	}
 	isTest := make([]bool, d.N())
 	for k, rows := range d.ClassIndices() {
 		if len(rows) < perClassTest {
@@ -142,8 +150,15 @@ func PaperTestSizePerClass(n int) int {
 }
 
 // SamplePerClass draws n rows of every class (with or without replacement) and returns them grouped by
-// class. Without replacement it fails if a class has fewer than n rows.
+// class. Without replacement it fails if a class has fewer than n rows. n < 1, a nil rng or a label
+// outside [0, K) is an error wrapping ErrInvalidOption.
 func (d *Dataset) SamplePerClass(n int, withReplacement bool, rng *rand.Rand) (*Dataset, error) {
+	if n < 1 {
+		return nil, markf(ErrInvalidOption, "sampling from %q: %d rows per class, need at least 1", d.Name, n)
+	}
+	if err := d.checkSampling("sampling from", rng); err != nil {
+		return nil, err
+	}
 	var indices []int
 	for k, rows := range d.ClassIndices() {
 		if len(rows) == 0 || (!withReplacement && len(rows) < n) {
@@ -160,6 +175,19 @@ func (d *Dataset) SamplePerClass(n int, withReplacement bool, rng *rand.Rand) (*
 		}
 	}
 	return d.Subset(indices), nil
+}
+
+// checkSampling rejects a nil random source and labels outside [0, K), which would otherwise panic.
+func (d *Dataset) checkSampling(what string, rng *rand.Rand) error {
+	if rng == nil {
+		return markf(ErrInvalidOption, "%s %q: nil random source (use data.NewRand(seed))", what, d.Name)
+	}
+	for i, y := range d.Y {
+		if y < 0 || y >= d.K() {
+			return markf(ErrInvalidOption, "%s %q: row %d has label %d outside [0, %d)", what, d.Name, i, y, d.K())
+		}
+	}
+	return nil
 }
 
 // WithNoise returns a copy with independent N(0, sd²) noise added to every feature (the paper adds

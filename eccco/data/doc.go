@@ -9,6 +9,23 @@
 // MLJBase.jl and loaded the others with CounterfactualExplanations.jl; where those conventions matter they
 // are followed here and said so.
 //
+// # Quick start
+//
+//	split, err := data.Load("moons", data.Options{Seed: 42}) // generated in code: no files needed
+//	if err != nil {
+//		return err
+//	}
+//	fmt.Println(split.Train.N(), split.Test.ClassCounts()) // 2501 [312 312]
+//
+//	// Tabular and vision sets are fetched once per machine (or: eccco data fetch german-credit).
+//	if err := data.Fetch(ctx, "german-credit", data.FetchOptions{}); errors.Is(err, data.ErrNotAvailable) {
+//		return err // not obtainable here; the message says how to get it (e.g. with --from DIR)
+//	}
+//	split, err = data.Load("german-credit", data.Options{Seed: 42})
+//
+// The package's examples (ExampleLoad, ExampleNames, ExampleFitStandardizer, …) run as tests and can be
+// copied into a notebook.
+//
 // # The eight sets
 //
 // Names lists them in the paper's order; Lookup describes one (title, kind, source, licence, files).
@@ -23,10 +40,16 @@
 //	mnist                MNIST                vision     10,000 train (1,000 per class) / official 10,000 test
 //	fashion-mnist        Fashion MNIST        vision     10,000 train (1,000 per class) / official 10,000 test
 //
+// The three synthetic sets are two-dimensional toy problems generated in code; the three tabular sets are
+// binary credit and housing classification problems; the two vision sets are 28×28 grey-scale images of
+// ten classes (handwritten digits; Zalando's clothing).
+//
 // Load(name, Options{Seed: s}) returns a *Split: training and test Datasets, the domain bounds
 // (Split.Lower, Split.Upper) that counterfactual search clamps to, and the fitted Standardizer for tabular
 // sets. The same seed always gives an identical Split; every random step (generation, split, vision
-// subsampling, noise) draws from its own PCG stream derived from the seed.
+// subsampling, noise) draws from its own PCG stream derived from the seed. Options.N (synthetic sets) and
+// Options.PerClass (vision sets) change the paper's sizes when positive; negative values, and an N too
+// small to leave a test row of each class, are errors.
 //
 // # Recipes
 //
@@ -85,8 +108,9 @@
 //	mnist/{train-images-idx3-ubyte, train-labels-idx1-ubyte, t10k-images-idx3-ubyte, t10k-labels-idx1-ubyte}[.gz]
 //	fashion-mnist/(the same four names)[.gz]
 //
-// Present reports whether a set's files are there. Nothing from this directory is committed; the
-// repository's data/README.md records provenance, licences and checksums.
+// Present reports whether a set's files are there; ModuleRoot finds the checkout DefaultDir uses. Nothing
+// from this directory is committed (.gitignore keeps data/cache out); the repository's data/README.md
+// records provenance, licences and checksums.
 //
 // # Fetching
 //
@@ -101,6 +125,29 @@
 // checksums are of the uncompressed content, so raw and gzipped copies verify alike. Converted files
 // reproduce the paper's recipe, not the exact rows of the paper's files (which came from unseeded
 // undersampling); FetchOptions.Seed seeds the undersampling.
+//
+// A failure to create or write the data directory (read-only file system, disk full, permission denied,
+// a path component that is a regular file) is reported as a local problem writing that path, wrapping the
+// operating system's error, and stops Fetch: no other source could succeed, and fetching on another
+// machine would not help. Network failures and checksum mismatches keep their own messages.
+//
+// # Errors
+//
+// Errors are values to test with errors.Is, never text to match. The errors a caller may need to tell
+// apart wrap one of these sentinels, and their cause (an *os.PathError, a *net.DNSError, …) where there
+// is one:
+//
+//   - ErrUnknownDataset: a name that is not one of Names() (Lookup, Load, Present, Fetch).
+//   - ErrNotAvailable: Load found the set's files missing, or every source Fetch tried failed; the
+//     message says what to do (for example `eccco data fetch NAME --from DIR`).
+//   - ErrChecksum: a file was rejected by verification (size or sha256; UCI's German Credit zip by its
+//     row and class counts). A Fetch error wraps it, with ErrNotAvailable, when a source was rejected so.
+//   - ErrLocalWrite: the data directory could not be created or written: a fault of this machine.
+//   - ErrInvalidOption: a negative or nonsensical option or argument (Options.N, Options.PerClass,
+//     BalancedSplit, SamplePerClass, the generators, a From mirror that is not a directory).
+//
+// Read errors of ReadCSV and ReadIDX name the file, line and column; cancellation returns the context's
+// error.
 //
 // # Lower-level readers
 //

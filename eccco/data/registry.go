@@ -156,10 +156,11 @@ func lookupSpec(name string) (*setSpec, error) {
 			return s, nil
 		}
 	}
-	return nil, fmt.Errorf("unknown data set %q: known data sets are %s", name, strings.Join(Names(), ", "))
+	return nil, fmt.Errorf("%w %q: known data sets are %s", ErrUnknownDataset, name, strings.Join(Names(), ", "))
 }
 
-// Lookup returns the description of the named data set, or an error that lists the known names.
+// Lookup returns the description of the named data set, or an error that wraps ErrUnknownDataset and
+// lists the known names.
 func Lookup(name string) (Info, error) {
 	s, err := lookupSpec(name)
 	if err != nil {
@@ -204,8 +205,13 @@ func DefaultDir() string {
 	return filepath.Join(os.TempDir(), "eccco")
 }
 
-// findModuleRoot walks up from dir to the first directory holding a go.mod; it reports whether that
-// go.mod declares ModulePath.
+// ModuleRoot returns the root of the checkout of this repository that holds dir: the nearest directory
+// at or above dir whose go.mod declares ModulePath (go.mod files of other modules on the way are
+// skipped). ok is false when dir is not inside such a checkout. DefaultDir uses it with the working
+// directory.
+func ModuleRoot(dir string) (root string, ok bool) { return findModuleRoot(dir) }
+
+// findModuleRoot walks up from dir to the first directory whose go.mod declares ModulePath.
 func findModuleRoot(dir string) (string, bool) {
 	for {
 		if isThisModule(filepath.Join(dir, "go.mod")) {
@@ -243,7 +249,8 @@ func dirOrDefault(dir string) string {
 }
 
 // Present reports whether the files the named set needs exist in dir ("" = DefaultDir()). Synthetic sets
-// are always present. Present does not verify checksums or contents; Fetch does.
+// are always present. Present does not verify checksums or contents; Fetch does. An unknown name is an
+// error wrapping ErrUnknownDataset.
 func Present(name, dir string) (bool, error) {
 	s, err := lookupSpec(name)
 	if err != nil {
@@ -307,11 +314,31 @@ type Options struct {
 	// of vision training images and their noise. The same seed gives an identical Split.
 	Seed uint64
 	// N, when positive, overrides the number of generated points of a synthetic set (the paper's are
-	// 1,250 / 3,125 / 1,250). Other kinds ignore it.
+	// 1,250 / 3,125 / 1,250); 0 keeps the paper's. It must leave the paper's split at least one test row
+	// per class: N ≥ 10. Other kinds ignore a positive N. A negative N is an error.
 	N int
 	// PerClass, when positive, overrides the number of training images drawn per class for a vision set
-	// (the paper's is 1,000). Other kinds ignore it.
+	// (the paper's is 1,000); 0 keeps the paper's. Other kinds ignore a positive PerClass. A negative
+	// PerClass is an error.
 	PerClass int
+}
+
+// minSyntheticN is the smallest Options.N whose paper split has a test row of each class:
+// PaperTestSizePerClass(10) = floor(0.2·5) = 1.
+const minSyntheticN = 10
+
+// validate rejects nonsensical options with an error wrapping ErrInvalidOption.
+func (o Options) validate(s *setSpec) error {
+	if o.N < 0 {
+		return markf(ErrInvalidOption, "loading %s: Options.N = %d is negative (0 means the paper's number of points)", s.info.Name, o.N)
+	}
+	if o.PerClass < 0 {
+		return markf(ErrInvalidOption, "loading %s: Options.PerClass = %d is negative (0 means the paper's %d images per class)", s.info.Name, o.PerClass, visionPerClass)
+	}
+	if s.info.Kind == KindSynthetic && o.N > 0 && o.N < minSyntheticN {
+		return markf(ErrInvalidOption, "loading %s: Options.N = %d points leave the paper's class-balanced split no test rows (need N ≥ %d)", s.info.Name, o.N, minSyntheticN)
+	}
+	return nil
 }
 
 // Random streams: every random step of Load has its own PCG stream derived from Options.Seed, so that
@@ -328,10 +355,14 @@ func streamRand(seed, stream uint64) *rand.Rand { return rand.New(rand.NewPCG(se
 // Load prepares the named data set exactly as the paper does and returns its training and test sets, the
 // domain bounds and, for tabular sets, the fitted standardiser (see the package documentation for the
 // recipe of each set). Tabular and vision sets are read from Options.Dir; when a file is missing, the
-// error says how to fetch it.
+// error wraps ErrNotAvailable and says how to fetch it. An unknown name wraps ErrUnknownDataset, a
+// negative or too small option ErrInvalidOption.
 func Load(name string, opts Options) (*Split, error) {
 	s, err := lookupSpec(name)
 	if err != nil {
+		return nil, err
+	}
+	if err := opts.validate(s); err != nil {
 		return nil, err
 	}
 	switch s.info.Kind {
@@ -345,7 +376,7 @@ func Load(name string, opts Options) (*Split, error) {
 }
 
 func missingError(s *setSpec, dir string, err error) error {
-	return fmt.Errorf("loading %s: %w\n  the %s data are not in %s: run `eccco data fetch %s` (or set %s, or see data/README.md)",
+	return markf(ErrNotAvailable, "loading %s: %w\n  the %s data are not in %s: run `eccco data fetch %s` (or set %s, or see data/README.md)",
 		s.info.Name, err, s.info.Title, dir, s.info.Name, EnvDataDir)
 }
 

@@ -1,6 +1,7 @@
 package data
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -40,11 +41,63 @@ func TestNamesAndLookup(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), strings.Join(want, ", ")) {
 		t.Errorf("Lookup of an unknown name: %v", err)
 	}
-	if _, err := Load("nope", Options{}); err == nil || !strings.Contains(err.Error(), "known data sets are") {
+	if !errors.Is(err, ErrUnknownDataset) {
+		t.Errorf("Lookup of an unknown name: %v does not wrap ErrUnknownDataset", err)
+	}
+	if _, err := Load("nope", Options{}); err == nil || !strings.Contains(err.Error(), "known data sets are") || !errors.Is(err, ErrUnknownDataset) {
 		t.Errorf("Load of an unknown name: %v", err)
 	}
-	if _, err := Present("nope", ""); err == nil {
-		t.Error("Present of an unknown name: no error")
+	if _, err := Present("nope", ""); !errors.Is(err, ErrUnknownDataset) {
+		t.Errorf("Present of an unknown name: %v", err)
+	}
+}
+
+// TestLoadNotAvailable: a set whose files are missing is ErrNotAvailable, with the command that fetches it.
+func TestLoadNotAvailable(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"california-housing", "gmsc", "german-credit", "mnist", "fashion-mnist"} {
+		_, err := Load(name, Options{Dir: dir})
+		if !errors.Is(err, ErrNotAvailable) || errors.Is(err, ErrUnknownDataset) {
+			t.Errorf("%s missing: %v; want ErrNotAvailable", name, err)
+		}
+		if err != nil && !strings.Contains(err.Error(), "eccco data fetch "+name) {
+			t.Errorf("%s missing: %v does not say how to fetch it", name, err)
+		}
+	}
+}
+
+// TestLoadRejectsNonsensicalOptions: negative sizes and a synthetic set too small for a test row of each
+// class are errors wrapping ErrInvalidOption (they used to fall back to the paper's sizes silently).
+func TestLoadRejectsNonsensicalOptions(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name string
+		opts Options
+		want string
+	}{
+		{"moons", Options{N: -1}, "Options.N = -1 is negative"},
+		{"circles", Options{N: -3125}, "Options.N = -3125 is negative"},
+		{"gmsc", Options{Dir: dir, N: -1}, "Options.N = -1 is negative"},
+		{"mnist", Options{Dir: dir, PerClass: -1}, "Options.PerClass = -1 is negative"},
+		{"moons", Options{PerClass: -5}, "Options.PerClass = -5 is negative"},
+		// 9 points: round(9/2) = 4 (half to even), floor(0.2·4) = 0 test rows per class.
+		{"linearly-separable", Options{N: 9}, "no test rows"},
+		{"moons", Options{N: 2}, "no test rows"},
+	} {
+		_, err := Load(tc.name, tc.opts)
+		if !errors.Is(err, ErrInvalidOption) || errors.Is(err, ErrNotAvailable) {
+			t.Errorf("Load(%s, %+v) = %v; want ErrInvalidOption", tc.name, tc.opts, err)
+			continue
+		}
+		wantErr(t, err, tc.want, tc.name)
+	}
+	// 10 points: round(10/2) = 5, floor(0.2·5) = 1 test row per class, 8 training rows.
+	s, err := Load("moons", Options{N: 10, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Train.N() != 8 || !reflect.DeepEqual(s.Test.ClassCounts(), []int{1, 1}) {
+		t.Errorf("N = 10: %d training rows, test class counts %v; want 8 and [1 1]", s.Train.N(), s.Test.ClassCounts())
 	}
 }
 
@@ -79,6 +132,17 @@ func TestDefaultDir(t *testing.T) {
 	t.Chdir(filepath.Join(clone, "a", "b"))
 	if got := DefaultDir(); got != filepath.Join(clone, "data", "cache") {
 		t.Errorf("in a checkout: %q", got)
+	}
+	if root, ok := ModuleRoot(filepath.Join(clone, "a", "b")); !ok || root != clone {
+		t.Errorf("ModuleRoot in a checkout = %q, %v; want %q", root, ok, clone)
+	}
+	// Another module nested inside the checkout is skipped; outside any checkout there is no root.
+	writeFile(t, clone, "a/go.mod", []byte("module example.com/nested\n"))
+	if root, ok := ModuleRoot(filepath.Join(clone, "a", "b")); !ok || root != clone {
+		t.Errorf("ModuleRoot under a nested module = %q, %v; want %q", root, ok, clone)
+	}
+	if root, ok := ModuleRoot(filepath.Join(other, "sub")); ok {
+		t.Errorf("ModuleRoot outside a checkout = %q, true", root)
 	}
 }
 

@@ -1,7 +1,6 @@
 package data
 
 import (
-	"fmt"
 	"math"
 	"math/rand/v2"
 )
@@ -14,17 +13,17 @@ var synthFeatures = []string{"x1", "x2"}
 
 func checkSynth(name string, n int, rng *rand.Rand) error {
 	if n < 2 {
-		return fmt.Errorf("generating %s: need at least 2 points, got %d", name, n)
+		return markf(ErrInvalidOption, "generating %s: need at least 2 points, got %d", name, n)
 	}
 	if rng == nil {
-		return fmt.Errorf("generating %s: nil random source (use data.NewRand(seed))", name)
+		return markf(ErrInvalidOption, "generating %s: nil random source (use data.NewRand(seed))", name)
 	}
 	return nil
 }
 
 func checkNoise(name string, noise float64) error {
 	if !(noise >= 0) || math.IsInf(noise, 0) {
-		return fmt.Errorf("generating %s: noise must be a finite number ≥ 0, got %v", name, noise)
+		return markf(ErrInvalidOption, "generating %s: noise must be a finite number ≥ 0, got %v", name, noise)
 	}
 	return nil
 }
@@ -101,7 +100,7 @@ func Circles(n int, noise, factor float64, rng *rand.Rand) (*Dataset, error) {
 		return nil, err
 	}
 	if !(factor > 0 && factor < 1) {
-		return nil, fmt.Errorf("generating %s: factor must lie strictly between 0 and 1, got %v", name, factor)
+		return nil, markf(ErrInvalidOption, "generating %s: factor must lie strictly between 0 and 1, got %v", name, factor)
 	}
 	d := newSynth(name, n)
 	for i := range n {

@@ -1,6 +1,7 @@
 package data
 
 import (
+	"errors"
 	"math"
 	"reflect"
 	"strings"
@@ -230,6 +231,9 @@ func TestSyntheticBadArguments(t *testing.T) {
 	} {
 		if tc.err == nil || !strings.Contains(tc.err.Error(), tc.want) {
 			t.Errorf("error %v, want one containing %q", tc.err, tc.want)
+		}
+		if !errors.Is(tc.err, ErrInvalidOption) {
+			t.Errorf("error %v does not wrap ErrInvalidOption", tc.err)
 		}
 	}
 }
