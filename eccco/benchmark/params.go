@@ -8,6 +8,7 @@ import (
 	"github.com/eccco-go/eccco-go/eccco/counterfactual"
 	"github.com/eccco-go/eccco-go/eccco/data"
 	"github.com/eccco-go/eccco-go/eccco/energy"
+	"github.com/eccco-go/eccco-go/eccco/internal/atomicfile"
 	"github.com/eccco-go/eccco-go/eccco/models"
 )
 
@@ -54,10 +55,10 @@ func WriteParameterTables(dir string) error {
 			tex.WriteString(strings.Join(r, " & ") + "\\\\\n")
 		}
 		tex.WriteString("\\bottomrule\n\\end{tabular}\n\\end{table}\n")
-		if err := writeFileAtomic(filepath.Join(dir, t.name+".md"), []byte(md.String())); err != nil {
+		if err := atomicfile.WriteFile(filepath.Join(dir, t.name+".md"), []byte(md.String()), 0o644); err != nil {
 			return err
 		}
-		if err := writeFileAtomic(filepath.Join(dir, t.name+".tex"), []byte(tex.String())); err != nil {
+		if err := atomicfile.WriteFile(filepath.Join(dir, t.name+".tex"), []byte(tex.String()), 0o644); err != nil {
 			return err
 		}
 	}

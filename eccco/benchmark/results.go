@@ -1,15 +1,14 @@
 package benchmark
 
 import (
-	"bytes"
 	"encoding/csv"
 	"fmt"
 	"io"
 	"math"
 	"os"
-	"path/filepath"
 	"strconv"
 
+	"github.com/eccco-go/eccco-go/eccco/internal/atomicfile"
 	"github.com/eccco-go/eccco-go/eccco/metrics"
 )
 
@@ -64,38 +63,11 @@ func EncodeCSV(w io.Writer, rows []Row) error {
 	return cw.Error()
 }
 
-// WriteCSVAtomic writes rows to path through a temporary file in the same directory and a rename, so
-// that path either holds the complete result or does not exist.
+// WriteCSVAtomic writes rows to path (permission 0644) through a temporary file in the same directory
+// and a rename (package internal/atomicfile), so that path either holds the complete result or does not
+// exist.
 func WriteCSVAtomic(path string, rows []Row) error {
-	var buf bytes.Buffer
-	if err := EncodeCSV(&buf, rows); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	return writeFileAtomic(path, buf.Bytes())
-}
-
-func writeFileAtomic(path string, content []byte) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	f, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
-	if err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if _, err := f.Write(content); err != nil {
-		f.Close()
-		os.Remove(f.Name())
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err := f.Close(); err != nil {
-		os.Remove(f.Name())
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err := os.Rename(f.Name(), path); err != nil {
-		os.Remove(f.Name())
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	return nil
+	return atomicfile.Write(path, 0o644, func(w io.Writer) error { return EncodeCSV(w, rows) })
 }
 
 // ReadCSV reads rows written by EncodeCSV.

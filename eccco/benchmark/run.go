@@ -14,6 +14,7 @@ import (
 	"github.com/eccco-go/eccco-go/eccco/counterfactual"
 	"github.com/eccco-go/eccco-go/eccco/data"
 	"github.com/eccco-go/eccco-go/eccco/energy"
+	"github.com/eccco-go/eccco-go/eccco/internal/atomicfile"
 	"github.com/eccco-go/eccco-go/eccco/metrics"
 	"github.com/eccco-go/eccco-go/eccco/models"
 	"github.com/eccco-go/eccco-go/eccco/vae"
@@ -173,7 +174,7 @@ func (r *Runner) claim(e Experiment) error {
 	if entries, _ := os.ReadDir(filepath.Dir(path)); len(entries) > 0 {
 		return fmt.Errorf("benchmark %s: %s holds units without a manifest (an older eccco); choose another --out or remove that directory", e.Dataset, filepath.Dir(path))
 	}
-	return writeFileAtomic(path, content)
+	return atomicfile.WriteFile(path, content, 0o644)
 }
 
 // state caches what units of one experiment share: models, the VAE, the PCA, and the preparation of the
@@ -484,7 +485,7 @@ func (r *Runner) MergeDirs(srcs ...string) (int, error) {
 			if isUnit {
 				copied++
 			}
-			return writeFileAtomic(dst, content)
+			return atomicfile.WriteFile(dst, content, 0o644)
 		})
 		if err != nil {
 			return copied, fmt.Errorf("merging %s: %w", src, err)

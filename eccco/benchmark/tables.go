@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/eccco-go/eccco-go/eccco/counterfactual"
+	"github.com/eccco-go/eccco-go/eccco/internal/atomicfile"
 	"github.com/eccco-go/eccco-go/eccco/models"
 )
 
@@ -207,10 +208,10 @@ func WriteTables(dir string, cells []Cell) error {
 			name += "-valid"
 		}
 		md, tex := renderTable(k[0], k[1], groups[k])
-		if err := writeFileAtomic(filepath.Join(dir, name+".md"), []byte(md)); err != nil {
+		if err := atomicfile.WriteFile(filepath.Join(dir, name+".md"), []byte(md), 0o644); err != nil {
 			return err
 		}
-		if err := writeFileAtomic(filepath.Join(dir, name+".tex"), []byte(tex)); err != nil {
+		if err := atomicfile.WriteFile(filepath.Join(dir, name+".tex"), []byte(tex), 0o644); err != nil {
 			return err
 		}
 	}
@@ -221,7 +222,7 @@ func WriteTables(dir string, cells []Cell) error {
 		_ = w.Write([]string{c.Dataset, c.Subset, c.Model, c.Generator, c.Metric, ff(c.Mean), ff(c.SD), strconv.Itoa(c.Runs), strconv.Itoa(c.Stars), b01(c.Bold)})
 	}
 	w.Flush()
-	return writeFileAtomic(filepath.Join(dir, "cells.csv"), []byte(sb.String()))
+	return atomicfile.WriteFile(filepath.Join(dir, "cells.csv"), []byte(sb.String()), 0o644)
 }
 
 func renderTable(dataset, subset string, cells []Cell) (md, tex string) {

@@ -5,8 +5,9 @@ import (
 	"image"
 	"image/color"
 	"image/png"
-	"os"
-	"path/filepath"
+	"io"
+
+	"github.com/eccco-go/eccco-go/eccco/internal/atomicfile"
 )
 
 // ImageGrid lays out grey images, each a row-major height×width slice with pixels in [−1, 1] (the scale
@@ -42,23 +43,8 @@ func Grey(v float32) uint8 {
 	return uint8(min(max(g+0.5, 0), 255))
 }
 
-// WritePNG writes img to path atomically (a temporary file renamed into place), creating directories.
+// WritePNG writes img to path atomically (a temporary file synced and renamed into place; package
+// internal/atomicfile) with permission 0644, creating directories.
 func WritePNG(path string, img image.Image) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	f, err := os.CreateTemp(filepath.Dir(path), ".tmp-*.png")
-	if err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err := png.Encode(f, img); err != nil {
-		f.Close()
-		os.Remove(f.Name())
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err := f.Close(); err != nil {
-		os.Remove(f.Name())
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	return os.Rename(f.Name(), path)
+	return atomicfile.Write(path, 0o644, func(w io.Writer) error { return png.Encode(w, img) })
 }
