@@ -32,7 +32,10 @@
 // the cross-entropy of the logits; an ensemble's members are trained side by side in one graph, each on
 // its own shuffle. Evaluate reports the scores of Table 5 of the appendix (table_perf.tex): accuracy,
 // macro precision and macro F1 (Published holds the paper's values). Save and Load write and read a GoMLX
-// checkpoint plus the Spec as JSON, atomically.
+// checkpoint plus the Spec and the model's Provenance (data set, seed, split, mode, training) as JSON,
+// atomically. Save never deletes what is there: a model already saved in the directory is replaced only
+// by Replace, anything else never (ErrExists; CheckSaveDir tells beforehand); Load tells a directory
+// without a model (ErrNoModel) from a broken one.
 //
 // Everything is seeded: the same seed, data and options give bit-identical weights on the same backend.
 package models

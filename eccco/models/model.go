@@ -119,6 +119,7 @@ func parseActivation(name string) (activation.Type, error) {
 type Model struct {
 	spec  Spec
 	store *model.Store
+	prov  Provenance
 }
 
 // New builds a model with freshly initialised weights. The seed makes the initialisation reproducible.

@@ -2,6 +2,7 @@ package models
 
 import (
 	"context"
+	"errors"
 	"math"
 	"os"
 	"path/filepath"
@@ -201,8 +202,11 @@ func TestSaveLoadRoundTrip(t *testing.T) {
 	if err := m.Save(dir); err != nil {
 		t.Fatal(err)
 	}
-	if err := m.Save(dir); err != nil { // replacing an existing model works
-		t.Fatalf("second save: %v", err)
+	if err := m.Save(dir); !errors.Is(err, ErrExists) { // Save never replaces a saved model
+		t.Fatalf("second save: err = %v, want ErrExists", err)
+	}
+	if err := m.Replace(dir); err != nil { // replacing one on request works
+		t.Fatalf("second save with Replace: %v", err)
 	}
 	loaded, err := Load(b, dir)
 	if err != nil {
@@ -238,7 +242,7 @@ func TestSaveLoadRoundTrip(t *testing.T) {
 	if _, err := Load(b, dir); err == nil || !strings.Contains(err.Error(), "hidden2") {
 		t.Errorf("loading weights for a mismatched spec: err = %v, want a missing-weight error", err)
 	}
-	if _, err := Load(b, t.TempDir()); err == nil || !strings.Contains(err.Error(), "no saved model") {
+	if _, err := Load(b, t.TempDir()); !errors.Is(err, ErrNoModel) || !strings.Contains(err.Error(), "no saved model") {
 		t.Errorf("loading an empty dir: err = %v", err)
 	}
 }

@@ -1,109 +1,81 @@
 package models
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 
+	"github.com/eccco-go/eccco-go/eccco/internal/savedir"
 	"github.com/gomlx/compute"
 	"github.com/gomlx/gomlx/ml/model"
-	"github.com/gomlx/gomlx/ml/model/checkpoint"
 )
 
-// SpecFile is the name of the JSON file, next to the GoMLX checkpoint files, that holds a saved model's Spec.
+// SpecFile is the name of the JSON file, next to the GoMLX checkpoint files, that holds a saved model's
+// Spec (and its Provenance, as the field "provenance").
 const SpecFile = "spec.json"
 
-// Save writes the model (its Spec as JSON and its weights as a GoMLX checkpoint; optimiser state is left
-// out) to dir. The directory is written under a temporary name and renamed into place, so an interrupted
-// Save never leaves a half-written model at dir; an existing model at dir is replaced.
-func (m *Model) Save(dir string) (err error) {
-	parent := filepath.Dir(filepath.Clean(dir))
-	if err := os.MkdirAll(parent, 0o755); err != nil {
-		return fmt.Errorf("saving model to %s: %w", dir, err)
-	}
-	tmp, err := os.MkdirTemp(parent, ".tmp-"+filepath.Base(dir)+"-")
-	if err != nil {
-		return fmt.Errorf("saving model to %s: %w", dir, err)
-	}
-	defer func() {
-		if err != nil {
-			_ = os.RemoveAll(tmp)
-		}
-	}()
-	specJSON, err := json.MarshalIndent(m.spec, "", "  ")
-	if err != nil {
-		return fmt.Errorf("saving model spec: %w", err)
-	}
-	if err := os.WriteFile(filepath.Join(tmp, SpecFile), append(specJSON, '\n'), 0o644); err != nil {
-		return fmt.Errorf("saving model to %s: %w", dir, err)
-	}
-	var exclude []*model.Variable
-	for v := range m.store.IterVariables() {
-		if !v.Trainable {
-			exclude = append(exclude, v)
-		}
-	}
-	h, err := checkpoint.Build(m.store).Dir(tmp).ExcludeVars(exclude...).Done()
-	if err != nil {
-		return fmt.Errorf("saving model to %s: %w", dir, err)
-	}
-	if err := h.Save(); err != nil {
-		return fmt.Errorf("saving model to %s: %w", dir, err)
-	}
-	old := ""
-	if _, statErr := os.Stat(dir); statErr == nil {
-		old = tmp + ".old"
-		if err := os.Rename(dir, old); err != nil {
-			return fmt.Errorf("replacing model at %s: %w", dir, err)
-		}
-	}
-	if err := os.Rename(tmp, dir); err != nil {
-		if old != "" {
-			_ = os.Rename(old, dir)
-		}
-		return fmt.Errorf("saving model to %s: %w", dir, err)
-	}
-	if old != "" {
-		_ = os.RemoveAll(old)
-	}
-	return nil
+var (
+	// ErrExists is wrapped by Save, Replace and CheckSaveDir when the directory already holds something
+	// they may not write over: a saved model (Save), or anything else (a file, a directory with other
+	// content), which is never written over. Package vae uses the same sentinel.
+	ErrExists = savedir.ErrExists
+	// ErrNoModel is wrapped by Load when the directory holds no saved model (no SpecFile, or no directory):
+	// "missing", as opposed to a saved model that cannot be read ("broken": any other error of Load).
+	ErrNoModel = errors.New("no saved model")
+)
+
+// savedSpec is the content of SpecFile: the Spec's fields and, when known, the Provenance.
+type savedSpec struct {
+	Spec
+	Provenance *Provenance `json:"provenance,omitempty"`
 }
 
-// Load reads a model written by Save. It fails if the directory holds no model, if the spec is invalid,
-// or if the checkpoint lacks any weight the spec's architecture needs (it never fills missing weights
-// with a fresh initialisation).
+var format = savedir.Format{What: "model", SpecFile: SpecFile, ErrMissing: ErrNoModel,
+	ReplaceHint: "replace it explicitly (Model.Replace) or choose another directory"}
+
+// Save writes the model (its Spec and Provenance as JSON in SpecFile and its weights as a GoMLX
+// checkpoint; optimiser state is left out) to dir, which must not exist or be an empty directory: Save
+// never deletes anything, and fails with an error wrapping ErrExists (saying what is there) otherwise.
+// The directory is written under a temporary name, synced and renamed into place, so an interrupted
+// Save never leaves a half-written model at dir.
+func (m *Model) Save(dir string) error { return m.save(dir, false) }
+
+// Replace is Save that may also replace a model already saved at dir (a directory holding only SpecFile
+// and checkpoint files; the old model is removed only once the new one is in place). Anything else at
+// dir is never written over (an error wrapping ErrExists).
+func (m *Model) Replace(dir string) error { return m.save(dir, true) }
+
+// CheckSaveDir returns nil if Save(dir) would write to dir, and otherwise the error it would give (one
+// wrapping ErrExists if dir holds something), without writing anything: a caller can fail before
+// training rather than after.
+func CheckSaveDir(dir string) error { return format.Check(dir, false) }
+
+func (m *Model) save(dir string, replace bool) error {
+	s := savedSpec{Spec: m.spec}
+	if m.prov != (Provenance{}) {
+		p := m.prov
+		s.Provenance = &p
+	}
+	return format.Save(dir, s, m.store, replace)
+}
+
+// Load reads a model written by Save, with its Provenance (zero for models saved without one). It fails
+// with an error wrapping ErrNoModel if dir holds no saved model, and with another error if the spec is
+// unreadable or invalid, if the checkpoint lacks any weight the spec's architecture needs (it never fills
+// missing weights with a fresh initialisation) or if a saved weight's shape does not fit the spec.
 func Load(backend compute.Backend, dir string) (*Model, error) {
-	raw, err := os.ReadFile(filepath.Join(dir, SpecFile))
-	if err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return nil, fmt.Errorf("loading model: %s holds no saved model (no %s)", dir, SpecFile)
-		}
+	var s savedSpec
+	if err := format.ReadSpec(dir, &s); err != nil {
+		return nil, err
+	}
+	if err := s.Spec.Validate(); err != nil {
 		return nil, fmt.Errorf("loading model from %s: %w", dir, err)
 	}
-	var spec Spec
-	if err := json.Unmarshal(raw, &spec); err != nil {
-		return nil, fmt.Errorf("loading model from %s: parsing %s: %w", dir, SpecFile, err)
+	m := &Model{spec: s.Spec, store: model.NewStore()}
+	if s.Provenance != nil {
+		m.prov = *s.Provenance
 	}
-	if err := spec.Validate(); err != nil {
-		return nil, fmt.Errorf("loading model from %s: %w", dir, err)
-	}
-	m := &Model{spec: spec, store: model.NewStore()}
-	if _, err := checkpoint.Load(m.store).Dir(dir).Immediate().Done(); err != nil {
-		return nil, fmt.Errorf("loading model weights from %s: %w", dir, err)
-	}
-	loaded := map[string]bool{}
-	for v := range m.store.IterVariables() {
-		loaded[v.Path()] = true
-	}
-	if err := m.initialize(backend); err != nil {
-		return nil, fmt.Errorf("loading model from %s: %w", dir, err)
-	}
-	for v := range m.store.IterVariables() {
-		if v.Trainable && !loaded[v.Path()] {
-			return nil, fmt.Errorf("loading model from %s: the checkpoint has no weight %q that a %s with this spec needs", dir, v.Path(), spec.Kind)
-		}
+	if err := format.LoadWeights(dir, m.store, func() error { return m.initialize(backend) }); err != nil {
+		return nil, err
 	}
 	return m, nil
 }

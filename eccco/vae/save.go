@@ -1,121 +1,86 @@
 package vae
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 
+	"github.com/eccco-go/eccco-go/eccco/internal/savedir"
+	"github.com/eccco-go/eccco-go/eccco/models"
 	"github.com/gomlx/compute"
 	"github.com/gomlx/gomlx/ml/model"
-	"github.com/gomlx/gomlx/ml/model/checkpoint"
 )
 
 // SpecFile is the name of the JSON file, next to the GoMLX checkpoint files, that holds a saved VAE's
-// Spec.
+// Spec (and its provenance, as the field "provenance").
 const SpecFile = "vae.json"
 
-// Save writes the VAE (its Spec as JSON and its weights as a GoMLX checkpoint; optimiser state is left
-// out) to dir. The directory is written under a temporary name and renamed into place, so an interrupted
-// Save never leaves a half-written VAE at dir; an existing one at dir is replaced.
-func (v *VAE) Save(dir string) (err error) {
-	parent := filepath.Dir(filepath.Clean(dir))
-	if err := os.MkdirAll(parent, 0o755); err != nil {
-		return fmt.Errorf("saving VAE to %s: %w", dir, err)
-	}
-	tmp, err := os.MkdirTemp(parent, ".tmp-"+filepath.Base(dir)+"-")
-	if err != nil {
-		return fmt.Errorf("saving VAE to %s: %w", dir, err)
-	}
-	defer func() {
-		if err != nil {
-			_ = os.RemoveAll(tmp)
-		}
-	}()
-	specJSON, err := json.MarshalIndent(v.spec, "", "  ")
-	if err != nil {
-		return fmt.Errorf("saving VAE spec: %w", err)
-	}
-	if err := os.WriteFile(filepath.Join(tmp, SpecFile), append(specJSON, '\n'), 0o644); err != nil {
-		return fmt.Errorf("saving VAE to %s: %w", dir, err)
-	}
-	var exclude []*model.Variable
-	for variable := range v.store.IterVariables() {
-		if !variable.Trainable {
-			exclude = append(exclude, variable)
-		}
-	}
-	h, err := checkpoint.Build(v.store).Dir(tmp).ExcludeVars(exclude...).Done()
-	if err != nil {
-		return fmt.Errorf("saving VAE to %s: %w", dir, err)
-	}
-	if err := h.Save(); err != nil {
-		return fmt.Errorf("saving VAE to %s: %w", dir, err)
-	}
-	old := ""
-	if _, statErr := os.Stat(dir); statErr == nil {
-		old = tmp + ".old"
-		if err := os.Rename(dir, old); err != nil {
-			return fmt.Errorf("replacing VAE at %s: %w", dir, err)
-		}
-	}
-	if err := os.Rename(tmp, dir); err != nil {
-		if old != "" {
-			_ = os.Rename(old, dir)
-		}
-		return fmt.Errorf("saving VAE to %s: %w", dir, err)
-	}
-	if old != "" {
-		_ = os.RemoveAll(old)
-	}
-	return nil
+var (
+	// ErrExists is wrapped by Save, Replace and CheckSaveDir when the directory already holds something
+	// they may not write over: a saved VAE (Save), or anything else (never). It is models.ErrExists.
+	ErrExists = models.ErrExists
+	// ErrNoVAE is wrapped by Load when the directory holds no saved VAE (no SpecFile, or no directory):
+	// "missing", as opposed to a saved VAE that cannot be read ("broken": any other error of Load).
+	ErrNoVAE = errors.New("no saved VAE")
+)
+
+// savedSpec is the content of SpecFile: the Spec's fields and, when known, the provenance.
+type savedSpec struct {
+	Spec
+	Provenance *models.Provenance `json:"provenance,omitempty"`
 }
 
-// Load reads a VAE written by Save. It fails if the directory holds no VAE, if the spec is invalid, or
-// if the checkpoint lacks any weight the spec's architecture needs (it never fills missing weights with a
-// fresh initialisation).
+var format = savedir.Format{What: "VAE", SpecFile: SpecFile, ErrMissing: ErrNoVAE,
+	ReplaceHint: "replace it explicitly (VAE.Replace) or choose another directory"}
+
+// Provenance returns where the VAE came from (the zero value when unknown).
+func (v *VAE) Provenance() models.Provenance { return v.prov }
+
+// SetProvenance records where the VAE came from; Save writes it with the VAE.
+func (v *VAE) SetProvenance(p models.Provenance) { v.prov = p }
+
+// Save writes the VAE (its Spec and provenance as JSON in SpecFile and its weights as a GoMLX checkpoint;
+// optimiser state is left out) to dir, which must not exist or be an empty directory: Save never deletes
+// anything, and fails with an error wrapping ErrExists (saying what is there) otherwise. The directory
+// is written under a temporary name, synced and renamed into place, so an interrupted Save never leaves
+// a half-written VAE at dir.
+func (v *VAE) Save(dir string) error { return v.save(dir, false) }
+
+// Replace is Save that may also replace a VAE already saved at dir (a directory holding only SpecFile
+// and checkpoint files; the old VAE is removed only once the new one is in place). Anything else at dir
+// is never written over (an error wrapping ErrExists).
+func (v *VAE) Replace(dir string) error { return v.save(dir, true) }
+
+// CheckSaveDir returns nil if Save(dir) would write to dir, and otherwise the error it would give (one
+// wrapping ErrExists if dir holds something), without writing anything.
+func CheckSaveDir(dir string) error { return format.Check(dir, false) }
+
+func (v *VAE) save(dir string, replace bool) error {
+	s := savedSpec{Spec: v.spec}
+	if v.prov != (models.Provenance{}) {
+		p := v.prov
+		s.Provenance = &p
+	}
+	return format.Save(dir, s, v.store, replace)
+}
+
+// Load reads a VAE written by Save, with its provenance (zero for VAEs saved without one). It fails with
+// an error wrapping ErrNoVAE if dir holds no saved VAE, and with another error if the spec is unreadable
+// or invalid, if the checkpoint lacks any weight the spec's architecture needs (it never fills missing
+// weights with a fresh initialisation) or if a saved weight's shape does not fit the spec.
 func Load(backend compute.Backend, dir string) (*VAE, error) {
-	raw, err := os.ReadFile(filepath.Join(dir, SpecFile))
-	if err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return nil, fmt.Errorf("loading VAE: %s holds no saved VAE (no %s)", dir, SpecFile)
-		}
+	var s savedSpec
+	if err := format.ReadSpec(dir, &s); err != nil {
+		return nil, err
+	}
+	if err := s.Spec.Validate(); err != nil {
 		return nil, fmt.Errorf("loading VAE from %s: %w", dir, err)
 	}
-	var spec Spec
-	if err := json.Unmarshal(raw, &spec); err != nil {
-		return nil, fmt.Errorf("loading VAE from %s: parsing %s: %w", dir, SpecFile, err)
+	v := &VAE{spec: s.Spec, store: model.NewStore()}
+	if s.Provenance != nil {
+		v.prov = *s.Provenance
 	}
-	if err := spec.Validate(); err != nil {
-		return nil, fmt.Errorf("loading VAE from %s: %w", dir, err)
-	}
-	v := &VAE{spec: spec, store: model.NewStore()}
-	if _, err := checkpoint.Load(v.store).Dir(dir).Immediate().Done(); err != nil {
-		return nil, fmt.Errorf("loading VAE weights from %s: %w", dir, err)
-	}
-	loaded := map[string]bool{}
-	for variable := range v.store.IterVariables() {
-		loaded[variable.Path()] = true
-	}
-	if err := initializeSafely(v, backend); err != nil {
-		return nil, fmt.Errorf("loading VAE from %s: %w", dir, err)
-	}
-	for variable := range v.store.IterVariables() {
-		if variable.Trainable && !loaded[variable.Path()] {
-			return nil, fmt.Errorf("loading VAE from %s: the checkpoint has no weight %q that a VAE with this spec needs", dir, variable.Path())
-		}
+	if err := format.LoadWeights(dir, v.store, func() error { return v.initialize(backend) }); err != nil {
+		return nil, err
 	}
 	return v, nil
-}
-
-// initializeSafely runs v.initialize and turns a panic (a loaded weight whose shape does not match the
-// spec makes graph building panic) into an error.
-func initializeSafely(v *VAE, backend compute.Backend) (err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("the saved weights do not fit the spec: %v", r)
-		}
-	}()
-	return v.initialize(backend)
 }

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/eccco-go/eccco-go/eccco/models"
 	"github.com/gomlx/compute"
 	"github.com/gomlx/compute/dtypes"
 	"github.com/gomlx/compute/shapes"
@@ -103,6 +104,7 @@ func knownSets() []string {
 type VAE struct {
 	spec  Spec
 	store *model.Store
+	prov  models.Provenance
 }
 
 // New builds a VAE with freshly initialised weights: Glorot-uniform weights and zero biases, as Flux's

@@ -12,6 +12,7 @@ import (
 
 	"github.com/eccco-go/eccco-go/eccco/backend"
 	"github.com/eccco-go/eccco-go/eccco/data"
+	"github.com/eccco-go/eccco-go/eccco/models"
 	"github.com/gomlx/compute"
 	. "github.com/gomlx/gomlx/core/graph" //nolint:revive
 	"github.com/gomlx/gomlx/core/tensors"
@@ -376,7 +377,10 @@ func TestSaveLoadRoundTrip(t *testing.T) {
 	if err := v.Save(dir); err != nil {
 		t.Fatal(err)
 	}
-	if err := v.Save(dir); err != nil { // replacing an existing VAE
+	if err := v.Save(dir); !errors.Is(err, ErrExists) || !errors.Is(err, models.ErrExists) { // Save never replaces
+		t.Fatalf("second save: err = %v, want ErrExists", err)
+	}
+	if err := v.Replace(dir); err != nil { // replacing on request
 		t.Fatal(err)
 	}
 	loaded, err := Load(b, dir)
@@ -459,7 +463,7 @@ func TestErrors(t *testing.T) {
 	}
 
 	// Loading: a missing directory, a corrupt spec, a spec without weights, weights that do not fit.
-	if _, err := Load(b, filepath.Join(t.TempDir(), "nothing")); err == nil || !strings.Contains(err.Error(), "no saved VAE") {
+	if _, err := Load(b, filepath.Join(t.TempDir(), "nothing")); !errors.Is(err, ErrNoVAE) || !strings.Contains(err.Error(), "no saved VAE") {
 		t.Errorf("Load of a missing directory: err = %v", err)
 	}
 	corrupt := t.TempDir()
@@ -469,7 +473,7 @@ func TestErrors(t *testing.T) {
 	}
 	noWeights := t.TempDir()
 	_ = os.WriteFile(filepath.Join(noWeights, SpecFile), []byte(`{"num_features":2,"latent":2,"hidden":4,"activation":"sigmoid"}`), 0o644)
-	if _, err := Load(b, noWeights); err == nil {
+	if _, err := Load(b, noWeights); err == nil || errors.Is(err, ErrNoVAE) {
 		t.Error("Load of a spec without weights succeeded")
 	}
 	mismatch := filepath.Join(t.TempDir(), "vae")
@@ -477,7 +481,7 @@ func TestErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	_ = os.WriteFile(filepath.Join(mismatch, SpecFile), []byte(`{"num_features":2,"latent":2,"hidden":5,"activation":"sigmoid"}`), 0o644)
-	if _, err := Load(b, mismatch); err == nil {
+	if _, err := Load(b, mismatch); err == nil || errors.Is(err, ErrNoVAE) {
 		t.Error("Load of weights that do not fit the spec succeeded")
 	}
 	badSpec := t.TempDir()
@@ -505,5 +509,57 @@ func TestPaperSettings(t *testing.T) {
 		if spec.Latent != want[0] || spec.Hidden != want[1] || spec.Activation != "sigmoid" {
 			t.Errorf("%s: spec %+v, want latent %d, hidden %d, sigmoid", name, spec, want[0], want[1])
 		}
+	}
+}
+
+func TestProvenanceRoundTrip(t *testing.T) {
+	b := testBackend(t)
+	v, err := New(b, Spec{NumFeatures: 2, Latent: 2, Hidden: 4, Activation: "sigmoid"}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.Provenance() != (models.Provenance{}) {
+		t.Errorf("a new VAE has provenance %+v, want zero", v.Provenance())
+	}
+	p := models.Provenance{Dataset: "moons", Seed: 42, Split: "moons: 600 train / 150 test, seed 42", Mode: "paper",
+		Kind: "vae", Training: models.Training{Epochs: 100, BatchSize: 50, LearningRate: 1e-3, Objective: "vae"}}
+	v.SetProvenance(p)
+	dir := filepath.Join(t.TempDir(), "vae")
+	if err := v.Save(dir); err != nil {
+		t.Fatal(err)
+	}
+	raw, err := os.ReadFile(filepath.Join(dir, SpecFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(raw), `"provenance"`) || !strings.Contains(string(raw), `"seed": 42`) {
+		t.Errorf("vae.json holds no provenance with seed 42:\n%s", raw)
+	}
+	loaded, err := Load(b, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if loaded.Provenance() != p {
+		t.Errorf("loaded provenance %+v, saved %+v", loaded.Provenance(), p)
+	}
+	// A vae.json of an older eccco (no provenance) loads with the zero provenance.
+	if err := os.WriteFile(filepath.Join(dir, SpecFile), []byte(`{"num_features":2,"latent":2,"hidden":4,"activation":"sigmoid"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if old, err := Load(b, dir); err != nil || old.Provenance() != (models.Provenance{}) {
+		t.Errorf("legacy vae.json: %v, provenance %+v", err, old.Provenance())
+	}
+	// A model's directory is not a VAE's: nothing is written over it.
+	modelDir := filepath.Join(t.TempDir(), "mlp")
+	_ = os.MkdirAll(modelDir, 0o755)
+	_ = os.WriteFile(filepath.Join(modelDir, models.SpecFile), []byte("{}"), 0o644)
+	if err := CheckSaveDir(modelDir); !errors.Is(err, ErrExists) {
+		t.Errorf("CheckSaveDir of a model directory: err = %v, want ErrExists", err)
+	}
+	if err := CheckSaveDir(filepath.Join(t.TempDir(), "new")); err != nil {
+		t.Errorf("CheckSaveDir of a new directory: %v", err)
+	}
+	if err := v.Replace(modelDir); !errors.Is(err, ErrExists) {
+		t.Errorf("saving a VAE over a model directory: err = %v, want ErrExists", err)
 	}
 }

@@ -1,0 +1,125 @@
+package savedir
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/gomlx/gomlx/ml/model"
+)
+
+var errMissing = errors.New("no saved thing")
+
+var testFormat = Format{What: "thing", SpecFile: "thing.json", ErrMissing: errMissing, ReplaceHint: "ask for it"}
+
+type spec struct {
+	Width int `json:"width"`
+}
+
+func store(t *testing.T) *model.Store {
+	t.Helper()
+	s := model.NewStore()
+	s.RootScope().VariableWithValue("w", []float32{1, 2, 3})
+	return s
+}
+
+func listNames(t *testing.T, dir string) []string {
+	t.Helper()
+	es, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, e := range es {
+		out = append(out, e.Name())
+	}
+	return out
+}
+
+func TestSaveRules(t *testing.T) {
+	root := t.TempDir()
+	s := store(t)
+	dir := filepath.Join(root, "a", "thing")
+	if err := testFormat.Save(dir, spec{Width: 3}, s, false); err != nil {
+		t.Fatalf("saving into nothing: %v", err)
+	}
+	var got spec
+	if err := testFormat.ReadSpec(dir, &got); err != nil || got.Width != 3 {
+		t.Fatalf("spec %+v, %v; want width 3", got, err)
+	}
+	fi, err := os.Stat(dir)
+	if err != nil || fi.Mode().Perm() != 0o755 {
+		t.Errorf("directory permission %v (%v), want rwxr-xr-x", fi.Mode().Perm(), err)
+	}
+	if err := testFormat.Save(dir, spec{Width: 4}, s, false); !errors.Is(err, ErrExists) || !strings.Contains(err.Error(), "ask for it") {
+		t.Errorf("saving over a saved thing: err = %v, want ErrExists with the hint", err)
+	}
+	if err := testFormat.ReadSpec(dir, &got); err != nil || got.Width != 3 {
+		t.Errorf("after a refused save the spec is %+v (%v), want the old width 3", got, err)
+	}
+	if err := testFormat.Save(dir, spec{Width: 4}, s, true); err != nil {
+		t.Fatalf("replacing on request: %v", err)
+	}
+	if err := testFormat.ReadSpec(dir, &got); err != nil || got.Width != 4 {
+		t.Errorf("after replacing the spec is %+v (%v), want width 4", got, err)
+	}
+	if n := listNames(t, filepath.Dir(dir)); !slices.Equal(n, []string{"thing"}) {
+		t.Errorf("next to the saved thing: %v, want nothing else", n)
+	}
+
+	// A directory holding something else, or a file: refused whether or not replacing, and untouched.
+	other := filepath.Join(root, "other")
+	_ = os.MkdirAll(filepath.Join(other, "sub"), 0o755)
+	file := filepath.Join(root, "file")
+	_ = os.WriteFile(file, []byte("x"), 0o644)
+	for _, target := range []string{other, file} {
+		for _, replace := range []bool{false, true} {
+			err := testFormat.Save(target, spec{}, s, replace)
+			if !errors.Is(err, ErrExists) || !strings.Contains(err.Error(), target) {
+				t.Errorf("%s, replace %v: err = %v, want ErrExists naming the target", target, replace, err)
+			}
+		}
+	}
+	if n := listNames(t, other); !slices.Equal(n, []string{"sub"}) {
+		t.Errorf("other holds %v, want sub", n)
+	}
+	if n := listNames(t, root); !slices.Equal(n, []string{"a", "file", "other"}) {
+		t.Errorf("root holds %v, want a, file, other (no temporary directory)", n)
+	}
+	// A parent path that is a file.
+	if err := testFormat.Save(filepath.Join(file, "thing"), spec{}, s, false); err == nil {
+		t.Error("saving below a file: no error")
+	}
+}
+
+func TestLoadWeights(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "thing")
+	if err := testFormat.Save(dir, spec{Width: 3}, store(t), false); err != nil {
+		t.Fatal(err)
+	}
+	if err := testFormat.LoadWeights(dir, model.NewStore(), func() error { return nil }); err != nil {
+		t.Errorf("loading: %v", err)
+	}
+	// initialize creating a weight the checkpoint lacks.
+	s := model.NewStore()
+	err := testFormat.LoadWeights(dir, s, func() error {
+		s.RootScope().VariableWithValue("extra", []float32{0})
+		return nil
+	})
+	if err == nil || !strings.Contains(err.Error(), "extra") {
+		t.Errorf("a missing weight: err = %v, want one naming it", err)
+	}
+	// A panic while initialising is an error.
+	err = testFormat.LoadWeights(dir, model.NewStore(), func() error { panic("shape mismatch") })
+	if err == nil || !strings.Contains(err.Error(), "shape mismatch") || !strings.Contains(err.Error(), dir) {
+		t.Errorf("a panic: err = %v, want an error", err)
+	}
+	// No spec file: ErrMissing.
+	var sp spec
+	if err := testFormat.ReadSpec(filepath.Join(t.TempDir(), "none"), &sp); !errors.Is(err, errMissing) {
+		t.Errorf("no directory: err = %v, want ErrMissing", err)
+	}
+}
