@@ -1,30 +1,50 @@
 #!/usr/bin/env bash
 # reproduce.sh: regenerate eccco-go's results headless, on the embedded pure-Go GoMLX backend.
 #
-#   ./reproduce.sh           the paper's protocol: every model trained with the paper's settings
-#                            (paper/model-performance.{md,csv}), then the benchmark of every generator on
-#                            every available data set (50 runs of 100 factuals; 10 runs for images) with
-#                            the result tables and the comparison with the published numbers in
-#                            paper/results/ (many hours on 2 cores; resumable: run it again to go on)
-#   ./reproduce.sh --quick   a few epochs per model and a small benchmark (2 runs of 20 factuals on the
-#                            synthetic sets and German Credit), minutes; writes runs/quick/
+# Usage: ./reproduce.sh [--quick] [--mode authors-code|paper] [--help]
+#
+#   ./reproduce.sh           the paper's protocol in the authors'-code mode (what the published numbers were
+#                            computed with): every model trained with the paper's settings and scored
+#                            (paper/model-performance.{md,csv,tex}: Table 5), then the benchmark of every
+#                            generator on every available data set (50 runs of 100 factuals; 10 runs for
+#                            images) with the result tables and the comparison with the published numbers
+#                            in paper/results/. Many hours on 2 cores; resumable: run it again and it goes
+#                            on where it stopped (saved models are reused, finished units skipped).
+#   ./reproduce.sh --quick   the same pipeline in minutes, written to runs/quick/ (nothing under paper/ is
+#                            touched): 5-epoch models on the synthetic sets and German Credit, scored and
+#                            used by a small benchmark (2 runs of 20 factuals). Every model it trains is
+#                            used by both steps; a smoke profile, not a result.
+#   --mode paper             run the paper's equations instead of the authors' code (results then go to
+#                            runs/paper-mode/, never over the committed authors'-code results).
 #
 # Environment:
 #   ECCCO_DATA_DIR   where data sets live (default: data/cache in this repository; git ignores it)
 #   ECCCO_MIRROR     a local directory holding upstream data files to copy instead of downloading
 #                    (e.g. cal_housing.csv, gmsc.csv, german_credit.csv)
 #   GOMLX_BACKEND    GoMLX backend (default "go"; "xla:cpu"/"xla:cuda" need a build with -tags xla)
+#   ECCCO_PROGRESS   "lines" for plain progress lines, "0" for none (default: a live bar on a terminal)
 #
-# Data sets that cannot be fetched on this machine are skipped with a message that says how to get them.
+# Models are saved under runs/models/MODE/seed-42/DATA/KIND (quick: runs/quick/models/…), where
+# `eccco explain`, `eccco sample` and `eccco bench` find them. Data sets that cannot be fetched on this
+# machine are skipped with a message that says how to get them.
 set -euo pipefail
 cd "$(dirname "$0")"
 
 profile=paper
-case "${1:-}" in
-  --quick) profile=quick ;;
-  "") ;;
-  -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
-  *) echo "reproduce.sh: unknown option $1 (want --quick)" >&2; exit 2 ;;
+mode=authors-code
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --quick) profile=quick ;;
+    --mode) shift; mode="${1:-}" ;;
+    --mode=*) mode="${1#--mode=}" ;;
+    -h|--help) sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "reproduce.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
+  esac
+  shift
+done
+case "$mode" in
+  authors-code|paper) ;;
+  *) echo "reproduce.sh: --mode must be authors-code or paper, not '$mode'" >&2; exit 2 ;;
 esac
 
 mkdir -p bin
@@ -37,24 +57,33 @@ fetch_args=()
 bin/eccco data fetch all "${fetch_args[@]}" || echo "(some data sets are not available here; they are skipped below)"
 bin/eccco data list
 
-echo "== model performance (paper, Table 5)"
 if [ "$profile" = quick ]; then
-  bin/eccco perf --models mlp,mlp-ensemble,jem,jem-ensemble,lenet --epochs 5 --lenet-epochs 1 --out runs/quick --save-models runs/quick/models
-else
-  mkdir -p paper
-  bin/eccco perf --models mlp,mlp-ensemble,jem,jem-ensemble,lenet --out runs/perf --save-models runs/models
-  cp runs/perf/perf.md paper/model-performance.md
-  cp runs/perf/perf.csv paper/model-performance.csv
-  cp runs/perf/perf.tex paper/model-performance.tex
+  out=runs/quick
+  [ "$mode" = paper ] && out=runs/quick-paper-mode
+  common=(--mode "$mode" --epochs 5 --models-dir "$out/models")
+  sets=linearly-separable,moons,circles,german-credit
+  echo "== model performance (quick: 5 epochs)"
+  bin/eccco perf --data "$sets" --skip-missing --models mlp,mlp-ensemble,jem,jem-ensemble "${common[@]}" --out "$out/perf"
+  echo "== counterfactual benchmark (quick: 2 runs of 20 factuals)"
+  bin/eccco bench --data "$sets" --skip-missing --runs 2 --factuals 20 "${common[@]}" --out "$out/bench"
+  echo "quick results: $out/perf/perf.md, $out/bench/tables/, $out/bench/tables/comparison.md"
+  exit 0
 fi
 
-echo "== counterfactual benchmark (paper, Tables 1-2 and the appendix tables)"
-if [ "$profile" = quick ]; then
-  rm -rf runs/quick/bench   # minutes of work: start clean rather than resume under older settings
-  bin/eccco bench --data linearly-separable,moons,circles,german-credit --skip-missing --runs 2 --factuals 20 --compat \
-    --models-dir runs/quick/models --out runs/quick/bench
+if [ "$mode" = authors-code ]; then
+  perf_out=runs/perf bench_out=runs/bench publish=yes
 else
-  bin/eccco bench --data all --compat --models-dir runs/models --out runs/bench
+  perf_out=runs/paper-mode/perf bench_out=runs/paper-mode/bench publish=no
+fi
+echo "== model performance (paper, Table 5)"
+bin/eccco perf --data all --models mlp,mlp-ensemble,jem,jem-ensemble,lenet --mode "$mode" --out "$perf_out"
+echo "== counterfactual benchmark (paper, Tables 1-2 and the appendix tables)"
+bin/eccco bench --data all --mode "$mode" --out "$bench_out"
+if [ "$publish" = yes ]; then
   mkdir -p paper/results
-  cp runs/bench/tables/* paper/results/
+  for f in perf.md perf.csv perf.tex; do cp "$perf_out/$f" "paper/model-performance.${f#perf.}"; done
+  cp "$bench_out"/tables/* paper/results/
+  echo "results: paper/model-performance.md, paper/results/ (comparison.md: against the published numbers)"
+else
+  echo "results: $perf_out/perf.md, $bench_out/tables/"
 fi

@@ -6,22 +6,22 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/eccco-go/eccco-go/eccco/backend"
-	"github.com/eccco-go/eccco-go/eccco/conformal"
-	"github.com/eccco-go/eccco-go/eccco/counterfactual"
-	"github.com/eccco-go/eccco-go/eccco/energy"
-	"github.com/eccco-go/eccco-go/eccco/metrics"
+	"github.com/eccco-go/eccco-go/eccco/experiment"
 	"github.com/eccco-go/eccco-go/eccco/models"
 )
 
-// smallExperiment is a quick experiment on the linearly separable data: two models, three generators, two
+// smallExperiment is a quick protocol on the linearly separable data: two models, three generators, two
 // runs of ten factuals.
-func smallExperiment() Experiment {
-	return Experiment{Dataset: "linearly-separable", Models: []models.Kind{models.KindMLP, models.KindJEM},
-		Generators: []string{"Wachter", "ECCCo", "ECCCo-L1"}, Runs: 2, Factuals: 10, Seed: 7}
+func smallExperiment() Protocol {
+	gens, err := experiment.ParseGenerators("Wachter", "ECCCo", "ECCCo-L1")
+	if err != nil {
+		panic(err)
+	}
+	return Protocol{Dataset: "linearly-separable", Models: []models.Kind{models.KindMLP, models.KindJEM},
+		Generators: gens, Runs: 2, Factuals: 10, Seed: 7}
 }
 
 func newRunner(t *testing.T, out, modelsDir string) *Runner {
@@ -81,10 +81,10 @@ func TestResumeShardAndDeterminism(t *testing.T) {
 		t.Errorf("resumed results differ from the uninterrupted ones")
 	}
 	// Resuming into the directory with other settings is refused before any unit is computed.
-	for _, other := range []Experiment{func() Experiment { o := e; o.Seed++; return o }(), func() Experiment { o := e; o.Compat = true; return o }()} {
+	for _, other := range []Protocol{func() Protocol { o := e; o.Seed++; return o }(), func() Protocol { o := e; o.Mode = experiment.AuthorsCode; return o }()} {
 		part.OnUnit = func(_, _ int, u Unit, _ bool) { t.Errorf("unit %s run under a foreign manifest", u) }
-		if err := part.Run(ctx, other, Shard{1, 1}); err == nil || !strings.Contains(err.Error(), "holds units computed with") {
-			t.Errorf("run with seed %d, compat %v into the same directory: err = %v, want a manifest mismatch", other.Seed, other.Compat, err)
+		if err := part.Run(ctx, other, Shard{1, 1}); !errors.Is(err, ErrManifest) {
+			t.Errorf("run with seed %d, mode %s into the same directory: err = %v, want ErrManifest", other.Seed, other.Mode, err)
 		}
 	}
 
@@ -122,7 +122,7 @@ func TestResumeShardAndDeterminism(t *testing.T) {
 	}
 }
 
-func collectBytes(t *testing.T, r *Runner, e Experiment) []byte {
+func collectBytes(t *testing.T, r *Runner, e Protocol) []byte {
 	t.Helper()
 	if _, err := r.Collect(e); err != nil {
 		t.Fatal(err)
@@ -191,34 +191,3 @@ func TestParameterTables(t *testing.T) {
 	}
 }
 
-// In compatibility mode ECCCo-L1 and its no-CP ablation are scored against the samples their penalty used;
-// every other generator, and every generator outside compatibility mode, against the group's own draw.
-func TestCompatScoresECCCoL1AgainstItsOwnSamples(t *testing.T) {
-	own := &energy.TargetSamples{Samples: [][]float32{{0, 0}, {1, 1}}, D: 2}
-	shared := &energy.TargetSamples{Samples: [][]float32{{2, 2}, {3, 3}}, D: 2}
-	cal := &conformal.Calibrated{QHat: 0.1, Opts: conformal.DefaultOptions()}
-	g := &group{in: counterfactual.Ingredients{Calibrated: cal, Samples: own}, eval: &metrics.Evaluator{Samples: shared}}
-	p, err := counterfactual.PaperParams("moons")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, name := range counterfactual.GeneratorNames() {
-		if name == "ECCCo+" || name == "REVISE" {
-			continue
-		}
-		gen, err := counterfactual.ByName(name, p, g.in)
-		if err != nil {
-			t.Fatal(err)
-		}
-		wantOwn := name == "ECCCo-L1" || name == "ECCCo-L1 (no CP)"
-		if got := g.evaluator(gen, true).Samples == own; got != wantOwn {
-			t.Errorf("%s in compat mode: scored against the search's own samples = %v, want %v", name, got, wantOwn)
-		}
-		if g.evaluator(gen, false).Samples != shared {
-			t.Errorf("%s outside compat mode: not scored against the group's samples", name)
-		}
-	}
-	if g.eval.Samples != shared {
-		t.Error("the group's evaluator was changed")
-	}
-}

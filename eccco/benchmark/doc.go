@@ -4,15 +4,17 @@
 //
 // # Protocol
 //
-// An Experiment fixes a data set, its models (MLP, MLP ensemble, JEM, JEM ensemble; LeNet-5 for images),
-// the generators, the number of runs (50 for synthetic and tabular data, 10 for images) and of factuals
-// per run (100). In every run, the factuals are drawn from the test split (the same rows for every model
+// A Protocol fixes a data set, its models (MLP, MLP ensemble, JEM, JEM ensemble; LeNet-5 for images),
+// the generators (values: the paper's, overridden, or a user's own; see experiment.Generator), the number
+// of runs (50 for synthetic and tabular data, 10 for images) and of factuals per run (100), the seed and
+// the mode (experiment.Mode). The models, factuals, targets, generators' ingredients and metrics come
+// from the experiment layer (package experiment), the same code `eccco explain` and the notebooks use. In every run, the factuals are drawn from the test split (the same rows for every model
 // of the run) and each gets a random target other than the class its model predicts (the paper says
 // "other than its label"; for a correctly classified factual that is the same, and for a misclassified
 // one it avoids a trivial counterfactual). Every generator explains every model's factuals with the
 // paper's hyper-parameters (counterfactual.PaperParams) and every counterfactual is scored by
 // metrics.Evaluator, with the model's SGLD samples for unfaithfulness drawn once per model, target class
-// and run. All randomness derives from the experiment's seed and the names of what it is for, so the
+// and run. All randomness derives from the protocol's seed and the names of what it is for, so the
 // same seed gives byte-identical results whatever the order, sharding or interruptions.
 //
 // # Units, resuming and sharding
@@ -20,6 +22,9 @@
 // The work is split into units (data set × model × generator × run). Runner.Run writes each finished
 // unit atomically to Out/units/DATA/MODEL/GENERATOR/run-NNN.csv and skips units already there: an
 // interrupted benchmark resumes where it stopped and ends with the same bytes as an uninterrupted one.
+// Each data set's units carry a Manifest (seed, factuals, mode, protocol version, each generator's
+// definition, each model's weights fingerprint): resuming or merging units computed under anything else
+// fails with ErrManifest.
 // Shard{I, N} selects every N-th (model, run) group, for a cluster's job array; Runner.MergeDirs joins
 // shard outputs and Runner.Collect writes the tidy Out/results.csv (one row per counterfactual: data set,
 // model, generator, run, factual, target, the six metrics, p(y⁺|x′), iterations, converged).

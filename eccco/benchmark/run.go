@@ -6,35 +6,39 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
-	"github.com/eccco-go/eccco-go/eccco/counterfactual"
-	"github.com/eccco-go/eccco-go/eccco/data"
-	"github.com/eccco-go/eccco-go/eccco/energy"
+	"github.com/eccco-go/eccco-go/eccco/experiment"
 	"github.com/eccco-go/eccco-go/eccco/internal/atomicfile"
-	"github.com/eccco-go/eccco-go/eccco/metrics"
-	"github.com/eccco-go/eccco-go/eccco/models"
-	"github.com/eccco-go/eccco-go/eccco/vae"
 	"github.com/gomlx/compute"
 )
 
-// Runner runs experiments unit by unit, writing each finished unit atomically under Out, so that an
-// interrupted run resumes where it stopped and ends with the same bytes as an uninterrupted one.
+// Runner runs protocols unit by unit, writing each finished unit atomically under Out, so that an
+// interrupted run resumes where it stopped and ends with the same bytes as an uninterrupted one. The
+// models, factuals, generators and metrics come from the experiment layer (package experiment).
 type Runner struct {
 	Backend compute.Backend
 	// DataDir is the data directory ("" = data.DefaultDir()).
 	DataDir string
-	// ModelsDir holds trained models as DIR/DATA/MODEL (and DIR/DATA/vae); missing ones are trained with
-	// the paper's settings and the experiment's seed, and saved there. "" = runs/models.
+	// ModelsDir holds trained models (experiment.Options.ModelsDir; "" = experiment.DefaultModelsDir());
+	// missing ones are trained with the paper's settings and the protocol's seed, and saved there. A saved
+	// model that does not match (another seed, mode, training setting) or cannot be read stops the run: it
+	// is never trained over.
 	ModelsDir string
+	// Training overrides the paper's training settings (a quick profile); zero keeps the paper's.
+	Training experiment.Training
 	// Out is the result directory: Out/units/… per unit, Out/results.csv after Collect.
 	Out string
-	// Log receives one line per unit (nil: silent); OnUnit, if set, is called after every unit.
-	Log    io.Writer
-	OnUnit func(done, total int, u Unit, skipped bool)
+	// Log receives one line per model trained or loaded, and per unit unless OnUnit is set (nil: silent);
+	// Progress receives training progress bars; OnUnit, if set, is called after every unit.
+	Log      io.Writer
+	Progress io.Writer
+	OnUnit   func(done, total int, u Unit, skipped bool)
 }
 
 // UnitPath is where a unit's rows are written.
@@ -44,7 +48,7 @@ func (r *Runner) UnitPath(u Unit) string {
 
 func slug(name string) string {
 	s := strings.ToLower(name)
-	s = strings.NewReplacer(" (", "-", ")", "", " ", "-", "+", "-plus").Replace(s)
+	s = strings.NewReplacer(" (", "-", ")", "", " ", "-", "+", "-plus", "/", "-", "=", "-").Replace(s)
 	return s
 }
 
@@ -54,23 +58,32 @@ func (r *Runner) logf(format string, args ...any) {
 	}
 }
 
-// Run runs the experiment's units of one shard, skipping units already written.
-func (r *Runner) Run(ctx context.Context, e Experiment, shard Shard) error {
-	if err := e.Validate(); err != nil {
+// Open opens the protocol's data set in the experiment layer with the runner's settings.
+func (r *Runner) Open(p Protocol) (*experiment.Experiment, error) {
+	return experiment.Open(p.Dataset, experiment.Options{Backend: r.Backend, Mode: p.Mode, Seed: p.Seed, DataDir: r.DataDir,
+		ModelsDir: r.ModelsDir, Training: r.Training, Progress: r.Progress, Log: r.Log})
+}
+
+// Run runs the protocol's units of one shard, skipping units already written.
+func (r *Runner) Run(ctx context.Context, p Protocol, shard Shard) error {
+	if err := p.Validate(); err != nil {
 		return err
 	}
 	if r.Backend == nil || r.Out == "" {
-		return fmt.Errorf("benchmark: the runner needs a backend and an output directory")
+		return fmt.Errorf("%w: the benchmark runner needs a backend and an output directory", experiment.ErrInvalid)
 	}
-	split, err := data.Load(e.Dataset, data.Options{Dir: r.DataDir, Seed: e.Seed})
+	if p.Seed == 0 {
+		p.Seed = experiment.DefaultSeed
+	}
+	ex, err := r.Open(p)
 	if err != nil {
 		return err
 	}
-	if err := r.claim(e); err != nil {
+	if err := r.claim(p, nil); err != nil {
 		return err
 	}
-	st := &state{r: r, e: e, split: split, models: map[models.Kind]*models.Model{}}
-	units := shard.Select(e.Units())
+	fingerprinted := map[string]bool{}
+	units := shard.Select(p.Units())
 	for i, u := range units {
 		if err := ctx.Err(); err != nil {
 			return fmt.Errorf("benchmark interrupted before %s: %w", u, err)
@@ -82,44 +95,60 @@ func (r *Runner) Run(ctx context.Context, e Experiment, shard Shard) error {
 			}
 			continue
 		}
+		if !fingerprinted[string(u.Model)] {
+			// Units computed with another model's weights must not be mixed in: record the weights'
+			// fingerprint, or check it against the one recorded.
+			m, err := ex.Model(ctx, u.Model)
+			if err != nil {
+				return fmt.Errorf("benchmark %s: %w", u, err)
+			}
+			fp, err := experiment.Fingerprint(m)
+			if err != nil {
+				return err
+			}
+			if err := r.claim(p, map[string]string{string(u.Model): fp}); err != nil {
+				return err
+			}
+			fingerprinted[string(u.Model)] = true
+		}
 		start := time.Now()
-		rows, err := st.unit(ctx, u)
+		rows, err := r.unit(ctx, ex, p, u)
 		if err != nil {
 			return fmt.Errorf("benchmark %s: %w", u, err)
 		}
 		if err := WriteCSVAtomic(path, rows); err != nil {
 			return err
 		}
-		r.logf("%s: %d counterfactuals in %.1f s", u, len(rows), time.Since(start).Seconds())
 		if r.OnUnit != nil {
 			r.OnUnit(i+1, len(units), u, false)
+		} else {
+			r.logf("%s: %d counterfactuals in %.1f s", u, len(rows), time.Since(start).Seconds())
 		}
 	}
 	return nil
 }
 
-// evaluator returns the metrics of a generator's counterfactuals: the group's, or in compatibility mode
-// for a generator that pulls towards SGLD samples (ECCCo-L1), one that measures unfaithfulness against
-// those very samples, as the authors' code did (its distance_from_energy kept the sampler in the
-// explanation, ce.params[:energy_sampler], and the metric reused it).
-func (g *group) evaluator(gen *counterfactual.Generator, compat bool) *metrics.Evaluator {
-	if !compat || g.in.Samples == nil || !usesSamples(gen) {
-		return g.eval
+// unit explains the factuals of one unit with its generator and scores them.
+func (r *Runner) unit(ctx context.Context, ex *experiment.Experiment, p Protocol, u Unit) ([]Row, error) {
+	run, err := ex.Run(ctx, u.Model, u.Run, p.Factuals, p.Generators...)
+	if err != nil {
+		return nil, err
 	}
-	own := *g.eval
-	own.Samples = g.in.Samples
-	return &own
-}
-
-// usesSamples reports whether a generator's objective pulls towards SGLD samples (ECCCo-L1 and its no-CP
-// ablation).
-func usesSamples(g *counterfactual.Generator) bool {
-	for _, p := range g.Penalties {
-		if p.Name == "samples" && p.Weight != 0 {
-			return true
-		}
+	g, ok := p.generator(u.Generator)
+	if !ok {
+		return nil, fmt.Errorf("%w: no generator %q in the protocol", experiment.ErrInvalid, u.Generator)
 	}
-	return false
+	x, err := run.Explain(ctx, g)
+	if err != nil {
+		return nil, err
+	}
+	f := x.Factuals
+	rows := make([]Row, len(x.Scores))
+	for i, s := range x.Scores {
+		rows[i] = Row{Dataset: u.Dataset, Model: string(u.Model), Generator: u.Generator, Run: u.Run, Factual: f.Rows[i],
+			Target: f.Targets[i], Scores: s, Iterations: x.Result.Iterations[i], Converged: x.Result.Converged[i]}
+	}
+	return rows, nil
 }
 
 // ProtocolVersion is the version of the code that produces unit results. It is stored with the units and
@@ -132,15 +161,69 @@ func usesSamples(g *counterfactual.Generator) bool {
 // overall range.
 const ProtocolVersion = 6
 
+// ErrManifest reports a result directory whose units were computed under other settings (seed, factuals,
+// mode, protocol version, a generator's definition or a model's weights) than a run or merge would add.
+var ErrManifest = errors.New("benchmark: result directory holds units computed under other settings")
+
 // Manifest records what the units of one data set in a result directory were computed with:
 // Out/units/DATASET/experiment.json. Models, generators and runs may grow between resumptions (every unit
-// stands alone); the fields here may not.
+// stands alone); the scalar fields may not, nor may a generator's definition or a model's weights change.
 type Manifest struct {
 	Protocol int    `json:"protocol"`
 	Dataset  string `json:"dataset"`
 	Seed     uint64 `json:"seed"`
 	Factuals int    `json:"factuals"`
-	Compat   bool   `json:"compat"`
+	// Compat is true in the authors'-code mode (its name predates Mode).
+	Compat bool `json:"compat"`
+	// Mode is the experiment mode ("" in manifests written before it was recorded: read from Compat).
+	Mode string `json:"mode,omitempty"`
+	// Generators maps each generator name to its definition (experiment.Generator.Describe).
+	Generators map[string]string `json:"generators,omitempty"`
+	// Models maps each model kind to the fingerprint of its weights (experiment.Fingerprint).
+	Models map[string]string `json:"models,omitempty"`
+}
+
+func (m *Manifest) fill() {
+	if m.Mode == "" {
+		m.Mode = experiment.Paper.String()
+		if m.Compat {
+			m.Mode = experiment.AuthorsCode.String()
+		}
+	}
+}
+
+// merge adds o's generators and models to m, failing with ErrManifest where the two disagree.
+func (m *Manifest) merge(o Manifest, where string) (changed bool, err error) {
+	m.fill()
+	o.fill()
+	if m.Protocol != o.Protocol || m.Dataset != o.Dataset || m.Seed != o.Seed || m.Factuals != o.Factuals || m.Mode != o.Mode {
+		return false, fmt.Errorf("%w: %s holds %s units of protocol %d, seed %d, %d factuals, mode %s; this would add protocol %d, seed %d, %d factuals, mode %s; choose another --out",
+			ErrManifest, where, m.Dataset, m.Protocol, m.Seed, m.Factuals, m.Mode, o.Protocol, o.Seed, o.Factuals, o.Mode)
+	}
+	union := func(dst *map[string]string, src map[string]string, what string) error {
+		for _, k := range slices.Sorted(maps.Keys(src)) {
+			if have, ok := (*dst)[k]; ok {
+				if have != src[k] {
+					return fmt.Errorf("%w: %s holds %s %q computed as %q; this would add it as %q; choose another --out or name it differently",
+						ErrManifest, where, what, k, have, src[k])
+				}
+				continue
+			}
+			if *dst == nil {
+				*dst = map[string]string{}
+			}
+			(*dst)[k] = src[k]
+			changed = true
+		}
+		return nil
+	}
+	if err := union(&m.Generators, o.Generators, "generator"); err != nil {
+		return false, err
+	}
+	if err := union(&m.Models, o.Models, "model (weights fingerprint)"); err != nil {
+		return false, err
+	}
+	return changed, nil
 }
 
 // ManifestPath is where the manifest of a data set's units is written.
@@ -148,293 +231,65 @@ func (r *Runner) ManifestPath(dataset string) string {
 	return filepath.Join(r.Out, "units", dataset, "experiment.json")
 }
 
-// claim writes the experiment's manifest, or checks that the one already there matches it.
-func (r *Runner) claim(e Experiment) error {
-	want := Manifest{Protocol: ProtocolVersion, Dataset: e.Dataset, Seed: e.Seed, Factuals: e.Factuals, Compat: e.Compat}
-	content, err := json.MarshalIndent(want, "", "  ")
+func readManifest(path string) (Manifest, error) {
+	var m Manifest
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return m, err
+	}
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return m, fmt.Errorf("benchmark: reading %s: %w", path, err)
+	}
+	return m, nil
+}
+
+func writeManifest(path string, m Manifest) error {
+	content, err := json.MarshalIndent(m, "", "  ")
 	if err != nil {
 		return err
 	}
-	content = append(content, '\n')
-	path := r.ManifestPath(e.Dataset)
-	old, err := os.ReadFile(path)
+	return atomicfile.WriteFile(path, append(content, '\n'), 0o644)
+}
+
+// claim writes the protocol's manifest (with model fingerprints, if given), or checks that the one
+// already there agrees with it and adds what is new.
+func (r *Runner) claim(p Protocol, fingerprints map[string]string) error {
+	want := Manifest{Protocol: ProtocolVersion, Dataset: p.Dataset, Seed: p.Seed, Factuals: p.Factuals,
+		Compat: p.Mode.IsAuthorsCode(), Mode: p.Mode.String(), Generators: map[string]string{}, Models: fingerprints}
+	for _, g := range p.Generators {
+		want.Generators[g.Name] = g.Describe()
+	}
+	path := r.ManifestPath(p.Dataset)
+	have, err := readManifest(path)
 	switch {
 	case err == nil:
-		var have Manifest
-		if err := json.Unmarshal(old, &have); err != nil {
-			return fmt.Errorf("benchmark: reading %s: %w", path, err)
+		changed, err := have.merge(want, filepath.Dir(path))
+		if err != nil || !changed {
+			return err
 		}
-		if have != want {
-			return fmt.Errorf("benchmark %s: %s holds units computed with %+v, this run would use %+v; choose another --out or remove that directory", e.Dataset, filepath.Dir(path), have, want)
-		}
-		return nil
+		return writeManifest(path, have)
 	case !errors.Is(err, os.ErrNotExist):
 		return fmt.Errorf("benchmark: %w", err)
 	}
 	if entries, _ := os.ReadDir(filepath.Dir(path)); len(entries) > 0 {
-		return fmt.Errorf("benchmark %s: %s holds units without a manifest (an older eccco); choose another --out or remove that directory", e.Dataset, filepath.Dir(path))
+		return fmt.Errorf("%w: %s holds units without a manifest (an older eccco); choose another --out", ErrManifest, filepath.Dir(path))
 	}
-	return atomicfile.WriteFile(path, content, 0o644)
-}
-
-// state caches what units of one experiment share: models, the VAE, the PCA, and the preparation of the
-// current (model, run) group.
-type state struct {
-	r      *Runner
-	e      Experiment
-	split  *data.Split
-	models map[models.Kind]*models.Model
-	vae    *vae.VAE
-	pca    *counterfactual.PCA
-
-	groupKey string
-	group    *group
-}
-
-type group struct {
-	rows    []int // test rows
-	x       []float32
-	targets []int
-	in      counterfactual.Ingredients
-	eval    *metrics.Evaluator
-}
-
-func (st *state) modelsDir() string {
-	if st.r.ModelsDir == "" {
-		return filepath.Join("runs", "models")
-	}
-	return st.r.ModelsDir
-}
-
-func (st *state) model(ctx context.Context, kind models.Kind) (*models.Model, error) {
-	if m, ok := st.models[kind]; ok {
-		return m, nil
-	}
-	dir := filepath.Join(st.modelsDir(), st.e.Dataset, ModelDirName(kind, st.e.Compat))
-	m, err := models.Load(st.r.Backend, dir)
-	if err != nil {
-		st.r.logf("%s %s: no saved model in %s (%v); training one with the paper's settings", st.e.Dataset, kind, dir, err)
-		if m, err = trainPaper(ctx, st.r.Backend, st.e.Dataset, kind, st.split, st.e.Seed, st.e.Compat); err != nil {
-			return nil, err
-		}
-		if err := m.Save(dir); err != nil {
-			return nil, err
-		}
-	}
-	st.models[kind] = m
-	return m, nil
-}
-
-// ModelDirName is the directory name of a model kind under ModelsDir/DATA: the kind itself, or for JEMs
-// in compatibility mode KIND-paper-code (JEMs trained as the authors' experiments did, see
-// energy.JEMOptions.WithPaperCode).
-func ModelDirName(kind models.Kind, compat bool) string {
-	if compat && (kind == models.KindJEM || kind == models.KindJEMEnsemble) {
-		return string(kind) + "-paper-code"
-	}
-	return string(kind)
-}
-
-func trainPaper(ctx context.Context, b compute.Backend, dataset string, kind models.Kind, split *data.Split, seed uint64, compat bool) (*models.Model, error) {
-	spec, err := models.SpecFor(kind, dataset, split.Train.D(), split.Train.K())
-	if err != nil {
-		return nil, err
-	}
-	m, err := models.New(b, spec, seed)
-	if err != nil {
-		return nil, err
-	}
-	if kind == models.KindJEM || kind == models.KindJEMEnsemble {
-		opts, err := energy.PaperJEMOptions(dataset, split.Train, seed)
-		if err != nil {
-			return nil, err
-		}
-		if compat {
-			opts = opts.WithPaperCode()
-		}
-		_, err = energy.TrainJEM(ctx, b, m, split.Train, opts)
-		return m, err
-	}
-	s, err := models.PaperSettings(dataset)
-	if err != nil {
-		return nil, err
-	}
-	_, err = models.Train(ctx, b, m, split.Train, models.TrainOptions{Epochs: s.Epochs, BatchSize: s.BatchSize, LearningRate: s.LearningRate, Seed: seed})
-	return m, err
-}
-
-func (st *state) loadVAE(ctx context.Context) (*vae.VAE, error) {
-	if st.vae != nil {
-		return st.vae, nil
-	}
-	dir := filepath.Join(st.modelsDir(), st.e.Dataset, "vae")
-	v, err := vae.Load(st.r.Backend, dir)
-	if err != nil {
-		st.r.logf("%s: no saved VAE in %s; training one with the paper's settings", st.e.Dataset, dir)
-		spec, err := vae.PaperSpec(st.e.Dataset, st.split.Train.D())
-		if err != nil {
-			return nil, err
-		}
-		if v, err = vae.New(st.r.Backend, spec, st.e.Seed); err != nil {
-			return nil, err
-		}
-		opts, err := vae.PaperTrainOptions(st.e.Dataset)
-		if err != nil {
-			return nil, err
-		}
-		opts.Seed = st.e.Seed
-		if _, err := vae.Train(ctx, st.r.Backend, v, st.split.Train, opts); err != nil {
-			return nil, err
-		}
-		if err := v.Save(dir); err != nil {
-			return nil, err
-		}
-	}
-	st.vae = v
-	return v, nil
-}
-
-// prepare draws the factuals and targets of a (model, run) group and prepares its generators' ingredients
-// and its metrics (SGLD samples for unfaithfulness drawn once for the group).
-func (st *state) prepare(ctx context.Context, u Unit, m *models.Model) (*group, error) {
-	key := fmt.Sprintf("%s/%d", u.Model, u.Run)
-	if st.groupKey == key {
-		return st.group, nil
-	}
-	e, test, train := st.e, st.split.Test, st.split.Train
-	run := fmt.Sprint(u.Run)
-	rng := data.NewRand(seedFor(e.Seed, e.Dataset, "factuals", run))
-	n := min(e.Factuals, test.N())
-	g := &group{rows: rng.Perm(test.N())[:n]}
-	for _, row := range g.rows {
-		g.x = append(g.x, test.Row(row)...)
-	}
-	pred, err := models.Predict(st.r.Backend, m, g.x)
-	if err != nil {
-		return nil, err
-	}
-	trng := data.NewRand(seedFor(e.Seed, e.Dataset, string(u.Model), "targets", run))
-	for i := range g.rows {
-		t := trng.IntN(test.K() - 1)
-		if t >= pred[i] {
-			t++
-		}
-		g.targets = append(g.targets, t)
-	}
-	var names []string
-	var v counterfactual.LatentMap
-	for _, name := range e.Generators {
-		switch strings.ToLower(name) {
-		case "eccco+":
-			if st.pca == nil {
-				k, err := counterfactual.LatentDim(e.Dataset)
-				if err != nil {
-					return nil, err
-				}
-				if st.pca, err = counterfactual.FitPCA(train, min(k, train.D())); err != nil {
-					return nil, err
-				}
-			}
-			continue
-		case "revise":
-			vv, err := st.loadVAE(ctx)
-			if err != nil {
-				return nil, err
-			}
-			v = vv
-		}
-		names = append(names, name)
-	}
-	if len(names) == 0 {
-		names = []string{"ECCCo"} // calibration only
-	}
-	g.in, err = counterfactual.PaperIngredients(ctx, st.r.Backend, m, e.Dataset, train, v, seedFor(e.Seed, e.Dataset, string(u.Model), "ingredients", run), names...)
-	if err != nil {
-		return nil, err
-	}
-	g.in.PCA = st.pca
-	if e.Compat {
-		if g.in, err = g.in.WithPaperCode(train); err != nil {
-			return nil, err
-		}
-	}
-	// The unfaithfulness samples, drawn once for the group: the paper's inference setting, or in compat
-	// mode the authors' sampler (which ECCCo-L1's penalty then uses too, as in their code).
-	opts, err := energy.TargetSampleOptions(e.Dataset, train, e.Compat)
-	if err != nil {
-		return nil, err
-	}
-	if e.Compat && g.in.Samples != nil {
-		if g.in.Samples, err = energy.SampleTargets(ctx, st.r.Backend, m, opts, seedFor(e.Seed, e.Dataset, string(u.Model), "ingredients", run)); err != nil {
-			return nil, err
-		}
-	}
-	ts, err := energy.SampleTargets(ctx, st.r.Backend, m, opts, seedFor(e.Seed, e.Dataset, string(u.Model), "unfaithfulness", run))
-	if err != nil {
-		return nil, err
-	}
-	mo := metrics.Options{}
-	if e.Compat {
-		mo = metrics.PaperCodeOptions()
-	}
-	if img := train.Image; img != nil {
-		mo.Distance = metrics.ImageDissimilarity(img.Height, img.Width)
-		if e.Compat {
-			mo.Distance = metrics.ImageDissimilarityUncropped(img.Height, img.Width)
-		}
-	}
-	g.eval = &metrics.Evaluator{Backend: st.r.Backend, Model: m, Calibrated: g.in.Calibrated, Train: train, Samples: ts, Options: mo}
-	st.groupKey, st.group = key, g
-	return g, nil
-}
-
-func (st *state) unit(ctx context.Context, u Unit) ([]Row, error) {
-	m, err := st.model(ctx, u.Model)
-	if err != nil {
-		return nil, err
-	}
-	g, err := st.prepare(ctx, u, m)
-	if err != nil {
-		return nil, err
-	}
-	p, err := counterfactual.PaperParams(u.Dataset)
-	if err != nil {
-		return nil, err
-	}
-	gen, err := counterfactual.ByName(u.Generator, p, g.in)
-	if err != nil {
-		return nil, err
-	}
-	lo, hi := st.split.Train.Bounds()
-	res, err := counterfactual.Search(ctx, st.r.Backend, m, gen, counterfactual.Request{Factuals: g.x, Targets: g.targets, Lower: lo, Upper: hi})
-	if err != nil {
-		return nil, err
-	}
-	scores, err := g.evaluator(gen, st.e.Compat).Evaluate(g.x, res.X, g.targets)
-	if err != nil {
-		return nil, err
-	}
-	rows := make([]Row, len(scores))
-	for i, s := range scores {
-		rows[i] = Row{Dataset: u.Dataset, Model: string(u.Model), Generator: u.Generator, Run: u.Run, Factual: g.rows[i],
-			Target: g.targets[i], Scores: s, Iterations: res.Iterations[i], Converged: res.Converged[i]}
-	}
-	return rows, nil
+	return writeManifest(path, want)
 }
 
 // ErrIncomplete reports units that have not been written yet.
 var ErrIncomplete = errors.New("benchmark: results incomplete")
 
-// Collect concatenates the units of the experiments, in canonical order, into Out/results.csv
+// Collect concatenates the units of the protocols, in canonical order, into Out/results.csv
 // (atomically). It fails with ErrIncomplete, naming the first missing units, if any unit is missing.
-func (r *Runner) Collect(exps ...Experiment) ([]Row, error) {
+func (r *Runner) Collect(ps ...Protocol) ([]Row, error) {
 	var all []Row
 	var missing []string
-	for _, e := range exps {
-		for _, u := range e.Units() {
+	for _, p := range ps {
+		for _, u := range p.Units() {
 			rows, err := ReadCSV(r.UnitPath(u))
 			if err != nil {
-				if os.IsNotExist(errors.Unwrap(err)) || errors.Is(err, os.ErrNotExist) {
+				if errors.Is(err, os.ErrNotExist) {
 					missing = append(missing, u.String())
 					continue
 				}
@@ -454,37 +309,41 @@ func (r *Runner) Collect(exps ...Experiment) ([]Row, error) {
 }
 
 // MergeDirs copies the unit files of shard output directories srcs into the runner's Out, so that Collect
-// can join them. A unit present in several sources must be byte-identical in all.
+// can join them. A unit present in several sources must be byte-identical in all; manifests are merged
+// and must agree (same settings, same generator definitions, same model weights), or ErrManifest.
 func (r *Runner) MergeDirs(srcs ...string) (int, error) {
 	copied := 0
 	for _, src := range srcs {
 		root := filepath.Join(src, "units")
+		if _, err := os.Stat(root); err != nil {
+			return copied, fmt.Errorf("merging %s: no benchmark units there: %w", src, err)
+		}
 		err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
 			if err != nil || d.IsDir() {
 				return err
-			}
-			isUnit := strings.HasSuffix(path, ".csv")
-			if !isUnit && d.Name() != "experiment.json" {
-				return nil
 			}
 			rel, err := filepath.Rel(root, path)
 			if err != nil {
 				return err
 			}
+			dst := filepath.Join(r.Out, "units", rel)
+			if d.Name() == "experiment.json" {
+				return mergeManifest(path, dst)
+			}
+			if !strings.HasSuffix(path, ".csv") {
+				return nil
+			}
 			content, err := os.ReadFile(path)
 			if err != nil {
 				return err
 			}
-			dst := filepath.Join(r.Out, "units", rel)
 			if old, err := os.ReadFile(dst); err == nil {
 				if string(old) != string(content) {
-					return fmt.Errorf("merging %s: %s differs from the one already in %s", src, rel, r.Out)
+					return fmt.Errorf("%s differs from the one already in %s", rel, r.Out)
 				}
 				return nil
 			}
-			if isUnit {
-				copied++
-			}
+			copied++
 			return atomicfile.WriteFile(dst, content, 0o644)
 		})
 		if err != nil {
@@ -492,4 +351,24 @@ func (r *Runner) MergeDirs(srcs ...string) (int, error) {
 		}
 	}
 	return copied, nil
+}
+
+// mergeManifest merges the manifest at src into the one at dst (or copies it there).
+func mergeManifest(src, dst string) error {
+	in, err := readManifest(src)
+	if err != nil {
+		return err
+	}
+	have, err := readManifest(dst)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return writeManifest(dst, in)
+	case err != nil:
+		return err
+	}
+	changed, err := have.merge(in, filepath.Dir(dst))
+	if err != nil || !changed {
+		return err
+	}
+	return writeManifest(dst, have)
 }

@@ -7,47 +7,59 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 
-	"github.com/eccco-go/eccco-go/eccco/backend"
 	"github.com/eccco-go/eccco-go/eccco/benchmark"
 	"github.com/eccco-go/eccco-go/eccco/data"
+	"github.com/eccco-go/eccco-go/eccco/experiment"
+	"github.com/eccco-go/eccco-go/eccco/internal/atomicfile"
 	"github.com/eccco-go/eccco-go/eccco/internal/progress"
 	"github.com/eccco-go/eccco-go/eccco/models"
 )
 
 func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("bench", "bench --data D|all [--skip-missing] [--runs N] [--factuals N] [--models ...] [--generators ...] [--out DIR] [--shard i/N] [--compat]", stderr)
+	fs := newFlagSet("bench", "bench --data D|all [--skip-missing] [--runs N] [--factuals N] [--models ...] [--generators ...] [--set k=v,...] [--out DIR] [--shard i/N] [--mode paper|authors-code]", stderr)
 	datasets := fs.String("data", "", "data sets: a comma-separated list, or 'all' (every available one)")
 	runs := fs.Int("runs", 0, "runs per data set (0: the paper's, 50; 10 for images)")
 	factuals := fs.Int("factuals", 0, "factuals per run (0: the paper's, 100)")
 	kinds := fs.String("models", "", "comma-separated models (default: the paper's for the data set)")
-	gens := fs.String("generators", "", "comma-separated generators (default: all of the paper's)")
+	gens := fs.String("generators", "", "comma-separated generators, any case (default: all of the paper's)")
+	set := fs.String("set", "", "override generator hyper-parameters for every listed generator, e.g. energy=1,cost=0.5 (keys: "+strings.Join(experiment.ParamKeys(), ", ")+"); the generators are then named 'NAME [k=v …]'")
 	out := fs.String("out", filepath.Join("runs", "bench"), "result directory (units/, results.csv, tables/)")
-	modelsDir := fs.String("models-dir", filepath.Join("runs", "models"), "trained models DIR/DATA/MODEL; missing ones are trained and saved")
 	shardFlag := fs.String("shard", "", "run only the i-th of N parts, e.g. 2/8 (then merge with --merge)")
 	merge := fs.String("merge", "", "comma-separated shard output directories to merge into --out before collecting")
-	compat := fs.Bool("compat", false, "paper-code compatibility mode: metrics, generators and JEM training as the authors' code did (go doc ./eccco/benchmark Experiment)")
-	seed := fs.Uint64("seed", 42, "seed of everything random")
-	dir := fs.String("dir", "", "data directory (default $ECCCO_DATA_DIR or data/cache in the repository)")
 	skipMissing := fs.Bool("skip-missing", false, "skip listed data sets that are not available here instead of failing ('all' always skips them)")
+	published := fs.String("published", "", "the paper's numbers for the comparison (default paper/published-results.csv)")
+	var ef expFlags
+	ef.register(fs, "compat")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("bench: unexpected arguments %v", fs.Args())
+	}
 	if *datasets == "" {
 		return fmt.Errorf("bench: --data is required (a list or 'all')")
+	}
+	if err := nonNegative(map[string]int{"runs": *runs, "factuals": *factuals}); err != nil {
+		return fmt.Errorf("bench: %w", err)
 	}
 	shard, err := benchmark.ParseShard(*shardFlag)
 	if err != nil {
 		return fmt.Errorf("bench: %w", err)
 	}
-	names := splitList(*datasets)
-	if *datasets == "all" {
-		names, *skipMissing = data.Names(), true
+	names, explicit, err := dataList(*datasets)
+	if err != nil {
+		return fmt.Errorf("bench: %w", err)
+	}
+	if !explicit {
+		*skipMissing = true
 	}
 	if *skipMissing {
 		var present []string
 		for _, n := range names {
-			ok, err := data.Present(n, *dir)
+			ok, err := data.Present(n, ef.dataDir)
 			if err != nil {
 				return fmt.Errorf("bench: %w", err)
 			}
@@ -62,57 +74,63 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		names = present
 	}
-	var exps []benchmark.Experiment
+	genList := experiment.PaperGenerators()
+	if *gens != "" {
+		if genList, err = experiment.ParseGenerators(splitList(*gens)...); err != nil {
+			return fmt.Errorf("bench: %w", err)
+		}
+	}
+	if *set != "" {
+		if genList, err = withOverrides(genList, *set); err != nil {
+			return fmt.Errorf("bench: %w", err)
+		}
+	}
+	opts, err := ef.options(stderr)
+	if err != nil {
+		return fmt.Errorf("bench: %w", err)
+	}
+	var kindSel []models.Kind
+	if *kinds != "" {
+		if kindSel, err = kindList(*kinds); err != nil {
+			return fmt.Errorf("bench: %w", err)
+		}
+	}
+	var ps []benchmark.Protocol
 	for _, name := range names {
-		e, err := benchmark.PaperExperiment(name)
+		p, err := benchmark.PaperProtocol(name)
 		if err != nil {
 			return err
 		}
-		e.Seed, e.Compat = *seed, *compat
+		p.Seed, p.Mode, p.Generators = opts.Seed, opts.Mode, genList
 		if *runs > 0 {
-			e.Runs = *runs
+			p.Runs = *runs
 		}
 		if *factuals > 0 {
-			e.Factuals = *factuals
+			p.Factuals = *factuals
 		}
-		if *kinds != "" {
-			e.Models = nil
-			for _, k := range splitList(*kinds) {
-				kind, err := models.ParseKind(k)
-				if err != nil {
-					return err
-				}
-				e.Models = append(e.Models, kind)
-			}
+		if kindSel != nil {
+			p.Models = kindSel
 		}
-		if *gens != "" {
-			e.Generators = splitList(*gens)
+		if err := p.Validate(); err != nil {
+			return fmt.Errorf("bench: %w", err)
 		}
-		if err := e.Validate(); err != nil {
-			return err
-		}
-		exps = append(exps, e)
+		ps = append(ps, p)
 	}
-	b, err := backend.New()
-	if err != nil {
-		return err
-	}
-	r := &benchmark.Runner{Backend: b, DataDir: *dir, ModelsDir: *modelsDir, Out: *out, Log: nil}
+	r := &benchmark.Runner{Backend: opts.Backend, DataDir: ef.dataDir, ModelsDir: ef.modelsDir, Training: opts.Training, Out: *out,
+		Log: stderr, Progress: stderr}
 	if *merge != "" {
 		n, err := r.MergeDirs(splitList(*merge)...)
 		if err != nil {
-			return err
+			return fmt.Errorf("bench: %w", err)
 		}
 		fmt.Fprintf(stdout, "merged %d unit files into %s\n", n, *out)
 	}
 	total := 0
-	for _, e := range exps {
-		total += len(shard.Select(e.Units()))
+	for _, p := range ps {
+		total += len(shard.Select(p.Units()))
 	}
 	bar := progress.New(stderr, total, "bench", "units")
-	done := 0
 	r.OnUnit = func(_, _ int, u benchmark.Unit, skipped bool) {
-		done++
 		what := u.String()
 		if skipped {
 			what += " (already done)"
@@ -120,14 +138,22 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		bar.Describe(what)
 		bar.Add(1)
 	}
-	for _, e := range exps {
-		if err := r.Run(ctx, e, shard); err != nil {
+	for _, p := range ps {
+		ex, err := r.Open(p)
+		if err != nil {
+			bar.Finish()
+			return fmt.Errorf("bench: %w", err)
+		}
+		for _, k := range p.Models {
+			fmt.Fprintf(stderr, "%s %s: %s\n", p.Dataset, k, ex.ModelDir(k))
+		}
+		if err := r.Run(ctx, p, shard); err != nil {
 			bar.Finish()
 			return err
 		}
 	}
 	bar.Finish()
-	rows, err := r.Collect(exps...)
+	rows, err := r.Collect(ps...)
 	if errors.Is(err, benchmark.ErrIncomplete) && shard.N > 1 {
 		fmt.Fprintf(stdout, "shard %d/%d done (%d units); merge all shards with --merge to collect the results\n", shard.I, shard.N, total)
 		return nil
@@ -136,12 +162,33 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	fmt.Fprintf(stdout, "wrote %s (%d counterfactuals)\n", filepath.Join(*out, "results.csv"), len(rows))
-	return writeTables(stdout, rows, filepath.Join(*out, "tables"), "")
+	return writeTables(stdout, stderr, rows, filepath.Join(*out, "tables"), *published)
 }
 
-// writeTables aggregates rows into the paper's tables and, when the published numbers are found, the
-// comparison report.
-func writeTables(stdout io.Writer, rows []benchmark.Row, outDir, published string) error {
+// withOverrides applies "k=v,k=v" to every generator and renames it "NAME [k=v …]".
+func withOverrides(gens []experiment.Generator, spec string) ([]experiment.Generator, error) {
+	set := map[string]float64{}
+	for _, kv := range splitList(spec) {
+		k, v, ok := strings.Cut(kv, "=")
+		f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+		if !ok || err != nil {
+			return nil, fmt.Errorf("%w: --set %q: want key=number", experiment.ErrInvalid, kv)
+		}
+		set[strings.TrimSpace(k)] = f
+	}
+	out := make([]experiment.Generator, len(gens))
+	for i, g := range gens {
+		g.Paper, g.Set = g.Name, set
+		g.Name = fmt.Sprintf("%s [%s]", g.Name, strings.Join(splitList(spec), " "))
+		out[i] = g
+	}
+	return out, experiment.CheckGenerators(out)
+}
+
+// writeTables aggregates rows into the paper's tables and the comparison report with the published
+// numbers (published: their CSV, "" for the repository's). Missing published numbers are said, not
+// silently skipped: an explicit file that cannot be read is an error, a missing default a warning.
+func writeTables(stdout, stderr io.Writer, rows []benchmark.Row, outDir, published string) error {
 	cells := benchmark.Aggregate(rows)
 	if err := benchmark.WriteTables(outDir, cells); err != nil {
 		return err
@@ -150,22 +197,35 @@ func writeTables(stdout io.Writer, rows []benchmark.Row, outDir, published strin
 		return err
 	}
 	fmt.Fprintf(stdout, "wrote the tables to %s\n", outDir)
-	if published == "" {
-		published = filepath.Join("paper", "published-results.csv")
+	explicit := published != ""
+	if !explicit {
+		published = defaultPublished()
 	}
 	pub, err := benchmark.ReadPublished(published)
 	if err != nil {
-		if os.IsNotExist(errors.Unwrap(err)) {
-			return nil
+		if explicit || !errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("reading the published numbers: %w", err)
 		}
-		return err
+		fmt.Fprintf(stderr, "no comparison with the paper: its numbers are not at %s (pass --published FILE)\n", published)
+		return nil
 	}
 	cmp := benchmark.Compare(cells, pub)
-	if err := os.WriteFile(filepath.Join(outDir, "comparison.md"), []byte(cmp.Markdown()), 0o644); err != nil {
+	if err := atomicfile.WriteFile(filepath.Join(outDir, "comparison.md"), []byte(cmp.Markdown()), 0o644); err != nil {
 		return fmt.Errorf("writing the comparison: %w", err)
 	}
 	fmt.Fprintf(stdout, "against the paper: %s (%s)\n", cmp.Headline(), filepath.Join(outDir, "comparison.md"))
 	return nil
+}
+
+// defaultPublished is paper/published-results.csv in this repository (found from any directory inside
+// it), else relative to the working directory.
+func defaultPublished() string {
+	if wd, err := os.Getwd(); err == nil {
+		if root, ok := data.ModuleRoot(wd); ok {
+			return filepath.Join(root, "paper", "published-results.csv")
+		}
+	}
+	return filepath.Join("paper", "published-results.csv")
 }
 
 func runTables(_ context.Context, args []string, stdout, stderr io.Writer) error {
@@ -179,9 +239,12 @@ func runTables(_ context.Context, args []string, stdout, stderr io.Writer) error
 	if *out == "" {
 		*out = filepath.Join(*in, "tables")
 	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("tables: unexpected arguments %v", fs.Args())
+	}
 	rows, err := benchmark.ReadCSV(filepath.Join(*in, "results.csv"))
 	if err != nil {
-		return err
+		return fmt.Errorf("tables: %w (run 'eccco bench --out %s' first)", err, *in)
 	}
-	return writeTables(stdout, rows, *out, *published)
+	return writeTables(stdout, stderr, rows, *out, *published)
 }

@@ -26,7 +26,7 @@ func TestExplain(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"ECCCo: 20 counterfactuals", "validity", "mean energy"} {
+	for _, want := range []string{"ECCCo: 20 counterfactuals", "Validity", "Unfaithfulness", "converged"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("explain --n output lacks %q:\n%s", want, out)
 		}
@@ -39,7 +39,10 @@ func TestExplain(t *testing.T) {
 		{[]string{"--index", "100000"}, "outside"},
 		{[]string{"--target", "7"}, "not a class"},
 		{[]string{"--n", "0"}, "at least 1"},
-		{[]string{"--model-dir", filepath.Join(dir, "none")}, "train one first"},
+		{[]string{"--model-dir", filepath.Join(dir, "none")}, "no saved model"},
+		{[]string{"--generator", "Wachter,wachter", "--n", "3"}, "listed twice"},
+		{[]string{"--max-iter", "-1"}, "--max-iter"},
+		{[]string{"--run", "0"}, "--run"},
 	} {
 		args := append([]string{"explain", "--data", "linearly-separable", "--model-dir", model}, c.args...)
 		if _, _, err := runCLI(t, args...); err == nil || !strings.Contains(err.Error(), c.want) {

@@ -100,8 +100,10 @@ func TestSampleWritesCSV(t *testing.T) {
 		want string
 	}{
 		{[]string{"--class", "2"}, "--class 2 outside"},
-		{[]string{"--clip", "-1"}, "--clip"},
-		{[]string{"--model-dir", filepath.Join(dir, "nothing")}, "train one first"},
+		{[]string{"--clip", "-2"}, "--clip"},
+		{[]string{"--chains", "-2"}, "--chains"},
+		{[]string{"--class", "1"}, "pass --force"},
+		{[]string{"--model-dir", filepath.Join(dir, "nothing")}, "no saved model"},
 	} {
 		args := append([]string{"sample", "--data", "linearly-separable", "--model-dir", model, "--out", csvPath}, c.args...)
 		if _, _, err := runCLI(t, args...); err == nil || !strings.Contains(err.Error(), c.want) {

@@ -11,76 +11,107 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/eccco-go/eccco-go/eccco/backend"
-	"github.com/eccco-go/eccco-go/eccco/data"
 	"github.com/eccco-go/eccco-go/eccco/energy"
+	"github.com/eccco-go/eccco-go/eccco/experiment"
+	"github.com/eccco-go/eccco-go/eccco/internal/atomicfile"
 	"github.com/eccco-go/eccco-go/eccco/models"
 	"github.com/eccco-go/eccco-go/eccco/plots"
 )
 
 func runSample(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("sample", "sample --data NAME --model M --class K [flags]", stderr)
-	dataset := fs.String("data", "", "data set the model was trained on")
-	kindName := fs.String("model", "jem", "model kind (its saved directory is runs/models/DATA/MODEL unless --model-dir is given)")
-	modelDir := fs.String("model-dir", "", "directory of a model saved by 'eccco train'")
+	fs := newFlagSet("sample", "sample --data NAME --model M --class K [--mode paper|authors-code] [flags]", stderr)
+	dataset := fs.String("data", "", "data set")
+	kindName := fs.String("model", "jem", "model kind; a matching saved model is used, or one is trained with the paper's settings and saved")
+	modelDir := fs.String("model-dir", "", "use the model saved in this directory (e.g. by 'eccco train --out DIR') instead")
 	class := fs.Int("class", 0, "class to condition on")
-	chains := fs.Int("chains", energy.DefaultChains, "SGLD chains")
-	keep := fs.Int("keep", energy.DefaultKeep, "lowest-energy samples kept")
+	chains := fs.Int("chains", 0, "SGLD chains (0: the mode's, 50)")
+	keep := fs.Int("keep", 0, "lowest-energy samples kept (0: the mode's, 25)")
 	steps := fs.Int("steps", 0, "SGLD steps (0: the paper's 500)")
-	out := fs.String("out", "", "CSV file for the samples (default runs/samples/DATA-MODEL-classK.csv); images also get a .png grid")
-	dir := fs.String("dir", "", "data directory (default $ECCCO_DATA_DIR or data/cache in the repository)")
-	seed := fs.Uint64("seed", 42, "seed of the data split (must match training) and of the sampler")
-	paperCode := fs.Bool("paper-code", false, "the authors' code's sampler (energy.PaperCodeClassOptions): 95 % of chains from one shared start, batch-mean gradients, ranked by −log softmax")
-	stepSize := fs.Float64("step", energy.DefaultStepSize, "SGLD step φ (ε when --unbiased)")
-	noiseSD := fs.Float64("noise", energy.DefaultNoiseSD, "SGLD noise sd σ (ignored when --unbiased)")
-	clip := fs.Float64("clip", energy.PaperCodeClipGrad, "clip gradient elements to ±CLIP, as the authors' code did (0: no clipping, the paper's text)")
+	out := fs.String("out", "", "CSV file for the samples (default runs/samples/DATA-MODEL-classK.csv); images also get a .png grid; an existing file is not overwritten without --force")
+	force := fs.Bool("force", false, "overwrite the output files if they exist")
+	stepSize := fs.Float64("step", -1, "SGLD step φ (ε when --unbiased); -1: the mode's, 2")
+	noiseSD := fs.Float64("noise", -1, "SGLD noise sd σ (ignored when --unbiased); -1: the mode's, 0.01")
+	clip := fs.Float64("clip", -1, "clip gradient elements to ±CLIP (0: no clipping, the paper's text; -1: the mode's, 0.01 as in the authors' code)")
 	unbiased := fs.Bool("unbiased", false, "textbook SGLD: noise sd √ε")
+	var ef expFlags
+	ef.register(fs, "paper-code")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if *dataset == "" {
-		return fmt.Errorf("sample: --data is required")
+	if fs.NArg() > 0 {
+		return fmt.Errorf("sample: unexpected arguments %v", fs.Args())
 	}
-	if *modelDir == "" {
-		*modelDir = filepath.Join("runs", "models", *dataset, *kindName)
+	if err := nonNegative(map[string]int{"chains": *chains, "keep": *keep, "steps": *steps}); err != nil {
+		return fmt.Errorf("sample: %w", err)
 	}
-	b, err := backend.New()
+	for name, v := range map[string]float64{"clip": *clip, "step": *stepSize, "noise": *noiseSD} {
+		if v < 0 && v != -1 || math.IsNaN(v) {
+			return fmt.Errorf("sample: %w: --%s %v must be non-negative (-1: the mode's)", experiment.ErrInvalid, name, v)
+		}
+	}
+	if *stepSize == 0 {
+		return fmt.Errorf("sample: %w: --step must be positive", experiment.ErrInvalid)
+	}
+	kind, err := models.ParseKind(*kindName)
 	if err != nil {
 		return err
 	}
-	m, err := models.Load(b, *modelDir)
+	e, err := ef.open(*dataset, stderr)
 	if err != nil {
-		return fmt.Errorf("%w (train one first: eccco train --data %s --model %s)", err, *dataset, *kindName)
+		return fmt.Errorf("sample: %w", err)
 	}
-	split, err := data.Load(*dataset, data.Options{Dir: *dir, Seed: *seed})
+	m, err := model(ctx, e, kind, *modelDir)
+	if err != nil {
+		return fmt.Errorf("sample: %w", err)
+	}
+	kind = m.Spec().Kind
+	train := e.Split().Train
+	if *class < 0 || *class >= train.K() {
+		return fmt.Errorf("sample: %w: --class %d outside [0, %d)", experiment.ErrInvalid, *class, train.K())
+	}
+	prior, err := energy.PriorFromData(train)
 	if err != nil {
 		return err
 	}
-	if *class < 0 || *class >= split.Train.K() {
-		return fmt.Errorf("sample: --class %d outside [0, %d)", *class, split.Train.K())
+	opts := e.Mode().ClassOptions(prior)
+	if *chains > 0 {
+		opts.Chains = *chains
 	}
-	prior, err := energy.PriorFromData(split.Train)
-	if err != nil {
-		return err
+	if *keep > 0 {
+		opts.Keep = *keep
 	}
-	opts := energy.DefaultClassOptions(prior)
-	if *paperCode {
-		opts = energy.PaperCodeClassOptions(prior)
+	if opts.Keep > opts.Chains {
+		return fmt.Errorf("sample: %w: --keep %d exceeds the %d chains", experiment.ErrInvalid, opts.Keep, opts.Chains)
 	}
-	opts.Chains, opts.Keep = *chains, *keep
-	if *clip < 0 {
-		return fmt.Errorf("sample: --clip %v must be non-negative (0: no clipping)", *clip)
+	if *clip >= 0 {
+		opts.SGLD.ClipGrad = *clip
 	}
-	opts.SGLD.ClipGrad = *clip
-	opts.SGLD.StepSize, opts.SGLD.NoiseSD, opts.SGLD.Unbiased = *stepSize, *noiseSD, *unbiased
+	if *stepSize > 0 {
+		opts.SGLD.StepSize = *stepSize
+	}
+	if *noiseSD >= 0 {
+		opts.SGLD.NoiseSD = *noiseSD
+	}
+	opts.SGLD.Unbiased = *unbiased
 	if *steps > 0 {
 		opts.SGLD.Steps = *steps
 	}
-	s, err := energy.SampleClass(ctx, b, m, *class, opts, *seed)
-	if err != nil {
-		return err
+	if *out == "" {
+		*out = filepath.Join("runs", "samples", fmt.Sprintf("%s-%s-class%d.csv", e.Dataset(), kind, *class))
 	}
-	pred, err := models.Predict(b, m, s.X)
+	pngPath := strings.TrimSuffix(*out, filepath.Ext(*out)) + ".png"
+	if !*force {
+		for _, p := range []string{*out, pngPath} {
+			if _, err := os.Stat(p); err == nil && (p == *out || train.Image != nil) {
+				return fmt.Errorf("sample: %s exists; pass --force to overwrite it or choose another --out", p)
+			}
+		}
+	}
+	s, err := energy.SampleClass(ctx, e.Backend(), m, *class, opts, experiment.SeedFor(e.Seed(), e.Dataset(), string(kind), "sample", fmt.Sprint(*class)))
+	if err != nil {
+		return fmt.Errorf("sample: %w", err)
+	}
+	pred, err := models.Predict(e.Backend(), m, s.X)
 	if err != nil {
 		return err
 	}
@@ -90,22 +121,19 @@ func runSample(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			agree++
 		}
 	}
-	own, other, err := energy.NearestDistances(s.X, split.Train, *class)
+	own, other, err := energy.NearestDistances(s.X, train, *class)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "%d samples of class %q (%d chains, %d SGLD steps); the model predicts the class for %d/%d (%.0f %%)\n",
-		len(pred), split.Train.ClassNames[*class], opts.Chains, opts.SGLD.Steps, agree, len(pred), 100*float64(agree)/float64(len(pred)))
+	fmt.Fprintf(stdout, "%d samples of class %q (%d chains, %d SGLD steps, %s mode); the model predicts the class for %d/%d (%.0f %%)\n",
+		len(pred), train.ClassNames[*class], opts.Chains, opts.SGLD.Steps, e.Mode(), agree, len(pred), 100*float64(agree)/float64(len(pred)))
 	fmt.Fprintf(stdout, "mean Euclidean distance to the nearest training point of class %d: %.4f; of any other class: %.4f\n", *class, own, other)
-	fmt.Fprintf(stdout, "spread: mean Euclidean distance of the samples to their centroid: %.4f\n", spread(s.X, split.Train.D()))
-	if *out == "" {
-		*out = filepath.Join("runs", "samples", fmt.Sprintf("%s-%s-class%d.csv", *dataset, *kindName, *class))
-	}
-	if err := writeSamplesCSV(*out, split.Train.FeatureNames, s, pred); err != nil {
+	fmt.Fprintf(stdout, "spread: mean Euclidean distance of the samples to their centroid: %.4f\n", spread(s.X, train.D()))
+	if err := writeSamplesCSV(*out, train.FeatureNames, s, pred); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "wrote %s\n", *out)
-	if img := split.Train.Image; img != nil {
+	if img := train.Image; img != nil {
 		rows := make([][]float32, len(pred))
 		for i := range rows {
 			rows[i] = s.X[i*img.Size() : (i+1)*img.Size()]
@@ -114,7 +142,6 @@ func runSample(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		if err != nil {
 			return err
 		}
-		pngPath := strings.TrimSuffix(*out, filepath.Ext(*out)) + ".png"
 		if err := plots.WritePNG(pngPath, grid); err != nil {
 			return err
 		}
@@ -146,33 +173,19 @@ func spread(x []float32, d int) float64 {
 }
 
 func writeSamplesCSV(path string, features []string, s *energy.ClassSamples, pred []int) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	f, err := os.CreateTemp(filepath.Dir(path), ".tmp-*.csv")
-	if err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	w := csv.NewWriter(f)
-	_ = w.Write(append(append([]string{}, features...), "energy", "predicted"))
-	d := len(features)
-	for i := range pred {
-		rec := make([]string, 0, d+2)
-		for _, v := range s.X[i*d : (i+1)*d] {
-			rec = append(rec, strconv.FormatFloat(float64(v), 'g', 7, 32))
+	return atomicfile.Write(path, 0o644, func(f io.Writer) error {
+		w := csv.NewWriter(f)
+		_ = w.Write(append(append([]string{}, features...), "energy", "predicted"))
+		d := len(features)
+		for i := range pred {
+			rec := make([]string, 0, d+2)
+			for _, v := range s.X[i*d : (i+1)*d] {
+				rec = append(rec, strconv.FormatFloat(float64(v), 'g', 7, 32))
+			}
+			rec = append(rec, strconv.FormatFloat(float64(s.Energies[i]), 'g', 7, 32), strconv.Itoa(pred[i]))
+			_ = w.Write(rec)
 		}
-		rec = append(rec, strconv.FormatFloat(float64(s.Energies[i]), 'g', 7, 32), strconv.Itoa(pred[i]))
-		_ = w.Write(rec)
-	}
-	w.Flush()
-	if err := w.Error(); err != nil {
-		f.Close()
-		os.Remove(f.Name())
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err := f.Close(); err != nil {
-		os.Remove(f.Name())
-		return err
-	}
-	return os.Rename(f.Name(), path)
+		w.Flush()
+		return w.Error()
+	})
 }

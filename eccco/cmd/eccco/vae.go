@@ -4,12 +4,9 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"path/filepath"
 
-	"github.com/eccco-go/eccco-go/eccco/backend"
 	"github.com/eccco-go/eccco-go/eccco/counterfactual"
 	"github.com/eccco-go/eccco-go/eccco/data"
-	"github.com/eccco-go/eccco-go/eccco/internal/progress"
 	"github.com/eccco-go/eccco-go/eccco/vae"
 )
 
@@ -19,84 +16,58 @@ var _ counterfactual.LatentMap = (*vae.VAE)(nil)
 // runVAE trains the paper's VAE for a data set (the latent space REVISE searches in), reports its test
 // reconstruction error next to that of predicting the training mean, and saves it.
 func runVAE(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("vae", "vae --data NAME [--epochs N] [--seed S] [--out DIR]", stderr)
+	fs := newFlagSet("vae", "vae --data NAME [--vae-epochs N] [--seed S] [--out DIR] [--mode paper|authors-code]", stderr)
 	dataset := fs.String("data", "", "data set (see 'eccco data list')")
-	epochs := fs.Int("epochs", 0, "training epochs (0: the paper's, 100)")
-	seed := fs.Uint64("seed", 42, "seed for the data split, initialisation, minibatch order and sampling noise")
-	out := fs.String("out", "", "directory to save the VAE in (default runs/models/DATA/vae; 'none' to skip)")
-	dir := fs.String("dir", "", "data directory (default $ECCCO_DATA_DIR or data/cache in the repository)")
+	out := fs.String("out", "", "directory to save the VAE in (default: where explain and bench look, MODELS-DIR/MODE/seed-SEED/DATA/vae; 'none' to skip)")
+	replace := fs.Bool("replace", false, "replace a VAE already saved there (never anything else)")
+	var ef expFlags
+	ef.register(fs, "")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("vae: unexpected arguments %v", fs.Args())
 	}
-	if *dataset == "" {
-		return fmt.Errorf("vae: --data is required (one of %v)", data.Names())
+	e, err := ef.open(*dataset, stderr)
+	if err != nil {
+		return fmt.Errorf("vae: %w", err)
 	}
-	if *epochs < 0 {
-		return fmt.Errorf("vae: --epochs %d must not be negative", *epochs)
+	dir := *out
+	if dir == "" {
+		dir = e.VAEDir()
 	}
-	if _, err := data.Lookup(*dataset); err != nil {
-		return err
+	if dir != "none" && !*replace {
+		if err := vae.CheckSaveDir(dir); err != nil {
+			return fmt.Errorf("vae: %w (pass --replace to replace a saved VAE, or choose another --out)", err)
+		}
 	}
-	opts, err := vae.PaperTrainOptions(*dataset)
+	v, err := e.TrainVAE(ctx)
+	if err != nil {
+		return fmt.Errorf("vae: %w", err)
+	}
+	split := e.Split()
+	mse, err := v.ReconstructionError(e.Backend(), split.Test)
 	if err != nil {
 		return err
 	}
-	opts.Seed = *seed
-	if *epochs > 0 {
-		opts.Epochs = *epochs
-	}
-	b, err := backend.New()
-	if err != nil {
-		return err
-	}
-	split, err := data.Load(*dataset, data.Options{Dir: *dir, Seed: *seed})
-	if err != nil {
-		return err
-	}
-	spec, err := vae.PaperSpec(*dataset, split.Train.D())
-	if err != nil {
-		return err
-	}
-	v, err := vae.New(b, spec, *seed)
-	if err != nil {
-		return err
-	}
-	desc := fmt.Sprintf("%s VAE", *dataset)
-	bar := progress.New(stderr, opts.Epochs, desc, "epochs")
-	opts.OnEpoch = func(s vae.EpochStats) {
-		bar.Describe(fmt.Sprintf("%s loss %.4f", desc, s.Loss))
-		bar.Add(1)
-	}
-	hist, err := vae.Train(ctx, b, v, split.Train, opts)
-	bar.Finish()
-	if err != nil {
-		return err
-	}
-	mse, err := v.ReconstructionError(b, split.Test)
-	if err != nil {
-		return err
-	}
-	last := len(hist.Loss) - 1
+	spec, prov := v.Spec(), v.Provenance()
+	secs := prov.Training.Seconds
 	fmt.Fprintf(stdout, "VAE on %s (latent %d, hidden %d, %s encoder): %d training rows, %d epochs, %.1f s (%.0f ms/epoch) on %s\n",
-		*dataset, spec.Latent, spec.Hidden, spec.Activation, split.Train.N(), opts.Epochs, hist.Duration.Seconds(),
-		1000*hist.Duration.Seconds()/float64(opts.Epochs), b.Name())
-	fmt.Fprintf(stdout, "last epoch: loss %.4f = reconstruction %.4f + KL %.4f per row (+ L2 λ = %g)\n",
-		hist.Loss[last], hist.Reconstruction[last], hist.KL[last], opts.L2)
+		e.Dataset(), spec.Latent, spec.Hidden, spec.Activation, split.Train.N(), prov.Training.Epochs, secs,
+		1000*secs/float64(prov.Training.Epochs), e.Backend().Name())
 	fmt.Fprintf(stdout, "test (%d rows): reconstruction MSE %.4f per feature; predicting the training mean: %.4f\n",
 		split.Test.N(), mse, meanPredictionMSE(split.Train, split.Test))
-	if *out == "none" {
+	if dir == "none" {
 		return nil
 	}
-	if *out == "" {
-		*out = filepath.Join("runs", "models", *dataset, "vae")
+	save := v.Save
+	if *replace {
+		save = v.Replace
 	}
-	if err := v.Save(*out); err != nil {
-		return err
+	if err := save(dir); err != nil {
+		return fmt.Errorf("vae: %w", err)
 	}
-	fmt.Fprintf(stdout, "saved to %s\n", *out)
+	fmt.Fprintf(stdout, "saved to %s\n", dir)
 	return nil
 }
 

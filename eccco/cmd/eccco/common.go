@@ -1,0 +1,121 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+
+	"github.com/eccco-go/eccco-go/eccco/backend"
+	"github.com/eccco-go/eccco-go/eccco/experiment"
+	"github.com/eccco-go/eccco-go/eccco/models"
+)
+
+// expFlags are the flags every command that opens an experiment shares: mode, seed, where data and
+// models live, and the training overrides.
+type expFlags struct {
+	mode      string
+	compat    bool // old alias of --mode authors-code
+	seed      uint64
+	dataDir   string
+	modelsDir string
+	training  experiment.Training
+}
+
+// register adds the flags; alias names the command's old switch for --mode authors-code ("" for none).
+func (f *expFlags) register(fs *flag.FlagSet, alias string) {
+	fs.StringVar(&f.mode, "mode", "paper", "paper (the paper's equations) or authors-code (what the authors' code did; the published numbers)")
+	if alias != "" {
+		fs.BoolVar(&f.compat, alias, false, "alias of --mode authors-code (kept for older scripts)")
+	}
+	fs.Uint64Var(&f.seed, "seed", experiment.DefaultSeed, "seed of everything random (data split, models, factuals, targets, samples)")
+	fs.StringVar(&f.dataDir, "dir", "", "data directory (default $ECCCO_DATA_DIR or data/cache in the repository)")
+	fs.StringVar(&f.modelsDir, "models-dir", "", "saved models, as DIR/MODE/seed-SEED/DATA/KIND; missing ones are trained and saved (default runs/models in the repository)")
+	fs.IntVar(&f.training.Epochs, "epochs", 0, "training epochs of models that have to be trained (0: the paper's)")
+	fs.IntVar(&f.training.LeNetEpochs, "lenet-epochs", 0, "epochs for LeNet-5 (0: as --epochs, else the paper's 100)")
+	fs.IntVar(&f.training.VAEEpochs, "vae-epochs", 0, "epochs for REVISE's VAE (0: as --epochs, else the paper's 100)")
+	fs.IntVar(&f.training.BatchSize, "batch-size", 0, "minibatch size (0: the paper's)")
+	fs.Float64Var(&f.training.LearningRate, "lr", 0, "Adam learning rate (0: the paper's, 1e-3)")
+}
+
+// modeValue returns the chosen mode.
+func (f *expFlags) modeValue() (experiment.Mode, error) {
+	m, err := experiment.ParseMode(f.mode)
+	if err != nil {
+		return "", err
+	}
+	if f.compat {
+		if m != experiment.Paper && m != experiment.AuthorsCode {
+			return "", fmt.Errorf("%w: the alias flag conflicts with --mode %s", experiment.ErrInvalid, f.mode)
+		}
+		m = experiment.AuthorsCode
+	}
+	return m, nil
+}
+
+// options builds the experiment's options; training progress goes to stderr.
+func (f *expFlags) options(stderr io.Writer) (experiment.Options, error) {
+	mode, err := f.modeValue()
+	if err != nil {
+		return experiment.Options{}, err
+	}
+	t := f.training
+	if err := nonNegative(map[string]int{"epochs": t.Epochs, "lenet-epochs": t.LeNetEpochs, "vae-epochs": t.VAEEpochs, "batch-size": t.BatchSize}); err != nil {
+		return experiment.Options{}, err
+	}
+	if !(t.LearningRate >= 0) {
+		return experiment.Options{}, fmt.Errorf("%w: --lr %v must not be negative (0: the paper's)", experiment.ErrInvalid, t.LearningRate)
+	}
+	b, err := backend.Shared()
+	if err != nil {
+		return experiment.Options{}, err
+	}
+	seed := f.seed
+	if seed == 0 {
+		return experiment.Options{}, fmt.Errorf("%w: --seed 0 is reserved (it means the default, %d)", experiment.ErrInvalid, experiment.DefaultSeed)
+	}
+	return experiment.Options{Backend: b, Mode: mode, Seed: seed, DataDir: f.dataDir, ModelsDir: f.modelsDir,
+		Training: f.training, Progress: stderr, Log: stderr}, nil
+}
+
+// open opens a data set's experiment with the flags.
+func (f *expFlags) open(dataset string, stderr io.Writer) (*experiment.Experiment, error) {
+	if dataset == "" {
+		return nil, fmt.Errorf("--data is required")
+	}
+	opts, err := f.options(stderr)
+	if err != nil {
+		return nil, err
+	}
+	return experiment.Open(dataset, opts)
+}
+
+// model returns the experiment's model of a kind, or the one saved in dir when dir is given.
+func model(ctx context.Context, e *experiment.Experiment, kind models.Kind, dir string) (*models.Model, error) {
+	if dir != "" {
+		return e.UseModel(dir)
+	}
+	return e.Model(ctx, kind)
+}
+
+// positive checks count flags: each must be at least 1.
+func positive(flags map[string]int) error {
+	for _, name := range slices.Sorted(maps.Keys(flags)) {
+		if v := flags[name]; v < 1 {
+			return fmt.Errorf("%w: --%s %d must be at least 1", experiment.ErrInvalid, name, v)
+		}
+	}
+	return nil
+}
+
+// nonNegative checks flags where 0 means the default: below 0 is an error.
+func nonNegative(flags map[string]int) error {
+	for _, name := range slices.Sorted(maps.Keys(flags)) {
+		if v := flags[name]; v < 0 {
+			return fmt.Errorf("%w: --%s %d must not be negative (0: the paper's)", experiment.ErrInvalid, name, v)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,35 @@
+// Package experiment is eccco's experiment layer: the one place where "train the model with the paper's
+// settings", "draw the factuals of run r", "prepare the generators" and "score the counterfactuals" are
+// written. The command-line tool, the benchmark, the figures and the notebooks all call it; read its
+// functions in order and you read the table of contents of an experiment of the paper:
+//
+//  1. Open a data set with a seed and a Mode (the paper's equations, or the authors' code):
+//     Open("moons", Options{Mode: AuthorsCode}).
+//  2. Ask for a model: Experiment.Model loads a matching saved one from
+//     ModelsDir/MODE/seed-SEED/DATA/KIND or trains one with the paper's settings and saves it, with its
+//     Provenance (data set, seed, split, mode, kind, training settings); a saved model made for anything
+//     else is ErrMismatch, never silently used or overwritten. Experiment.Performance scores it (Table 5);
+//     Experiment.VAE does the same for REVISE's autoencoder.
+//  3. Draw the factuals and targets of run r: Experiment.Factuals (the benchmark's seeding, so `eccco
+//     explain` and `eccco bench` pick the same rows and targets for the same seed).
+//  4. Prepare the run: Experiment.Run calibrates the model by split conformal prediction, fits ECCCo+'s PCA,
+//     brings REVISE's VAE and draws the SGLD samples behind unfaithfulness and ECCCo-L1 — only what the
+//     generators need, in the experiment's mode.
+//  5. Explain: Run.Explain searches one generator's counterfactuals of all factuals in one batched search
+//     and scores them with the six metrics; Explanation.Summary and SummaryTable show them.
+//
+// Generators are values all the way up: a Generator names one of the paper's (ParseGenerators matches
+// names case-insensitively and refuses repeats), overrides its hyper-parameters (Set: "energy", "cost",
+// "setsize", "step", "ridge") or builds a user's own from the run's ingredients (Build), and the benchmark
+// runs any list of them.
+//
+// The shortest path, as a notebook cell:
+//
+//	e, _ := experiment.Open("moons", experiment.Options{})
+//	gens, _ := experiment.ParseGenerators("ECCCo", "Wachter")
+//	xs, _ := e.Explain(ctx, models.KindJEM, 20, gens...)
+//	fmt.Println(experiment.SummaryTable(xs))
+//
+// Everything is deterministic for a seed (SeedFor derives the seed of each random step from the
+// experiment's seed and what the step is for).
+package experiment

@@ -1,0 +1,212 @@
+package experiment
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/eccco-go/eccco-go/eccco/backend"
+	"github.com/eccco-go/eccco-go/eccco/models"
+)
+
+// quick opens a data set with 3-epoch models in a temporary models directory.
+func quick(t *testing.T, dataset string, modelsDir string, mutate ...func(*Options)) *Experiment {
+	t.Helper()
+	b, err := backend.Shared()
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := Options{Backend: b, ModelsDir: modelsDir, Training: Training{Epochs: 3}}
+	for _, m := range mutate {
+		m(&o)
+	}
+	e, err := Open(dataset, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+// A model is trained once, saved with its provenance, and loaded (not retrained) by a second experiment
+// with the same settings; an experiment with another seed, mode or training setting does not pick it up,
+// and one pointed at it anyway (the same directory) refuses it with ErrMismatch saying what differs.
+func TestModelProvenanceGuardsReuse(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	e := quick(t, "linearly-separable", dir)
+	m, err := e.Model(ctx, models.KindMLP)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := m.Provenance()
+	if p.Dataset != "linearly-separable" || p.Seed != DefaultSeed || p.Mode != "paper" || p.Kind != models.KindMLP || p.Training.Epochs != 3 || p.Split == "" {
+		t.Errorf("provenance %+v", p)
+	}
+	fp1, err := Fingerprint(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := quick(t, "linearly-separable", dir).Model(ctx, models.KindMLP)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fp2, _ := Fingerprint(again); fp2 != fp1 {
+		t.Errorf("the second experiment did not load the saved model (fingerprints %s, %s)", fp1, fp2)
+	}
+	other := quick(t, "linearly-separable", dir, func(o *Options) { o.Seed = 1 })
+	if other.ModelDir(models.KindMLP) == e.ModelDir(models.KindMLP) {
+		t.Error("a seed-1 experiment looks for its model where the seed-42 one is")
+	}
+	authors := quick(t, "linearly-separable", dir, func(o *Options) { o.Mode = AuthorsCode })
+	if authors.ModelDir(models.KindMLP) == e.ModelDir(models.KindMLP) {
+		t.Error("an authors'-code experiment looks for its model where the paper-mode one is")
+	}
+
+	// The reproduced faults: a seed-1 model put where a seed-42 experiment looks (146 of its 200 "test"
+	// rows would have been its own training rows), a circles model explaining moons, a model trained
+	// for another number of epochs.
+	seed1 := quick(t, "linearly-separable", t.TempDir(), func(o *Options) { o.Seed = 1 })
+	m1, err := seed1.Model(ctx, models.KindMLP)
+	if err != nil {
+		t.Fatal(err)
+	}
+	planted := quick(t, "linearly-separable", t.TempDir())
+	if err := m1.Save(planted.ModelDir(models.KindMLP)); err != nil {
+		t.Fatal(err)
+	}
+	_, err = planted.Model(ctx, models.KindMLP)
+	if !errors.Is(err, ErrMismatch) || !strings.Contains(err.Error(), "seed 1") {
+		t.Errorf("seed-1 model used by a seed-42 experiment: err = %v, want ErrMismatch naming seed 1", err)
+	}
+	circles := quick(t, "circles", t.TempDir())
+	mc, err := circles.Model(ctx, models.KindMLP)
+	if err != nil {
+		t.Fatal(err)
+	}
+	moons := quick(t, "moons", t.TempDir())
+	if _, err := moons.UseModel(circles.ModelDir(models.KindMLP)); !errors.Is(err, ErrMismatch) || !strings.Contains(err.Error(), "circles") {
+		t.Errorf("a circles model explaining moons: err = %v, want ErrMismatch naming circles", err)
+	}
+	longer := quick(t, "circles", t.TempDir(), func(o *Options) { o.Training.Epochs = 4 })
+	if err := mc.Save(longer.ModelDir(models.KindMLP)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := longer.Model(ctx, models.KindMLP); !errors.Is(err, ErrMismatch) || !strings.Contains(err.Error(), "epochs") {
+		t.Errorf("a 3-epoch model used where 4 epochs are asked for: err = %v, want ErrMismatch naming epochs", err)
+	}
+}
+
+// A saved model that cannot be read is an error and is never trained over: its files stay as they were.
+func TestBrokenModelIsNotRetrainedOver(t *testing.T) {
+	e := quick(t, "moons", t.TempDir())
+	dir := e.ModelDir(models.KindMLP)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	spec := filepath.Join(dir, models.SpecFile)
+	if err := os.WriteFile(spec, []byte("{not json"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.Model(context.Background(), models.KindMLP); !errors.Is(err, ErrBroken) {
+		t.Errorf("err = %v, want ErrBroken", err)
+	}
+	if raw, _ := os.ReadFile(spec); string(raw) != "{not json" {
+		t.Error("the broken model's files were changed")
+	}
+}
+
+// Factuals are the benchmark's: a fixed seed gives the same rows and targets whatever n (the first n of
+// a larger draw), targets differ from the predicted class, runs differ, and bad counts are ErrInvalid.
+func TestFactualsArePrefixesAndSeeded(t *testing.T) {
+	ctx := context.Background()
+	e := quick(t, "circles", t.TempDir())
+	f5, err := e.Factuals(ctx, models.KindMLP, 1, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f20, err := e.Factuals(ctx, models.KindMLP, 1, 20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(f5.Rows, f20.Rows[:5]) || !slices.Equal(f5.Targets, f20.Targets[:5]) {
+		t.Errorf("the first 5 of 20 factuals differ from 5 factuals: %v/%v vs %v/%v", f5.Rows, f5.Targets, f20.Rows[:5], f20.Targets[:5])
+	}
+	for i, tg := range f20.Targets {
+		if tg == f20.Predicted[i] {
+			t.Errorf("factual %d: target %d is the predicted class", i, tg)
+		}
+	}
+	f2, err := e.Factuals(ctx, models.KindMLP, 2, 20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if slices.Equal(f2.Rows, f20.Rows) {
+		t.Error("runs 1 and 2 draw the same rows")
+	}
+	for _, c := range [][2]int{{0, 5}, {1, 0}, {-1, 5}, {1, -3}} {
+		if _, err := e.Factuals(ctx, models.KindMLP, c[0], c[1]); !errors.Is(err, ErrInvalid) {
+			t.Errorf("run %d, n %d: err = %v, want ErrInvalid", c[0], c[1], err)
+		}
+	}
+}
+
+func TestOpenRejectsBadOptions(t *testing.T) {
+	for name, o := range map[string]Options{
+		"negative epochs": {Training: Training{Epochs: -1}},
+		"negative batch":  {Training: Training{BatchSize: -5}},
+		"negative lr":     {Training: Training{LearningRate: -1e-3}},
+		"unknown mode":    {Mode: "julia"},
+	} {
+		if _, err := Open("moons", o); !errors.Is(err, ErrInvalid) {
+			t.Errorf("%s: err = %v, want ErrInvalid", name, err)
+		}
+	}
+	if _, err := Open("no-such-set", Options{}); err == nil {
+		t.Error("unknown data set: no error")
+	}
+}
+
+func TestGeneratorsAreValues(t *testing.T) {
+	gens, err := ParseGenerators("wachter", "eccco-plus", "no-cp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, g := range gens {
+		names = append(names, g.Name)
+	}
+	if want := []string{"Wachter", "ECCCo+", "ECCCo (no CP)"}; !slices.Equal(names, want) {
+		t.Errorf("canonical names %v, want %v", names, want)
+	}
+	for _, bad := range [][]string{{"Wachter", "wachter"}, {"ECCCo", "nosuch"}, {}} {
+		if _, err := ParseGenerators(bad...); !errors.Is(err, ErrInvalid) {
+			t.Errorf("ParseGenerators(%q): err = %v, want ErrInvalid", bad, err)
+		}
+	}
+	g := Generator{Name: "ECCCo λE=1", Paper: "eccco", Set: map[string]float64{"energy": 1, "cost": 0.5}}
+	base, err := Open("moons", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := g.Params(base.Params())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := base.Params()
+	want.Energy, want.Cost = 1, 0.5
+	if p != want {
+		t.Errorf("overridden params %+v, want %+v", p, want)
+	}
+	if d := g.Describe(); d != "ECCCo cost=0.5 energy=1" {
+		t.Errorf("Describe() = %q", d)
+	}
+	for _, set := range []map[string]float64{{"lambda": 1}, {"energy": -1}, {"step": 0}} {
+		if err := (Generator{Name: "x", Paper: "ECCCo", Set: set}).Validate(); !errors.Is(err, ErrInvalid) {
+			t.Errorf("Set %v: err = %v, want ErrInvalid", set, err)
+		}
+	}
+}

@@ -1,0 +1,157 @@
+package experiment
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/eccco-go/eccco-go/eccco/counterfactual"
+)
+
+// Generator is a generator as the experiment layer runs it: one of the paper's (Paper, by name), with
+// some of the data set's hyper-parameters overridden (Set), or a user's own (Build). A benchmark, an
+// explanation or a λ sweep takes a list of these.
+//
+//	experiment.Generator{Name: "ECCCo"}                                        // the paper's
+//	experiment.Generator{Name: "ECCCo λE=1", Paper: "ECCCo", Set: map[string]float64{"energy": 1}}
+//	experiment.Generator{Name: "mine", Build: func(in counterfactual.Ingredients, p counterfactual.Params) (*counterfactual.Generator, error) { … }}
+type Generator struct {
+	// Name labels the generator's results; names in a list must differ (case-insensitively).
+	Name string
+	// Paper is the paper generator it derives from (counterfactual.GeneratorNames, any accepted spelling);
+	// "" means Name.
+	Paper string
+	// Set overrides hyper-parameters of the data set's paper setting (table_gen_params.tex) by key:
+	// "step" (η), "cost" (λ_cost), "setsize" (λ_setsize), "energy" (λ_energy, also ECCCo-L1's sample
+	// weight) and "ridge" (the energy's decay: the weight on E²).
+	Set map[string]float64
+	// Build, when set, makes the generator from the run's ingredients and the (overridden) parameters
+	// instead of the paper's constructor; Paper then only names whose ingredients to prepare ("" prepares
+	// the calibration alone).
+	Build func(in counterfactual.Ingredients, p counterfactual.Params) (*counterfactual.Generator, error)
+}
+
+// ParamKeys are the keys Generator.Set accepts.
+func ParamKeys() []string { return []string{"step", "cost", "setsize", "energy", "ridge"} }
+
+// paper returns the canonical paper name the generator derives from ("" for a custom one without it).
+func (g Generator) paper() (string, error) {
+	name := g.Paper
+	if name == "" {
+		if g.Build != nil {
+			return "", nil
+		}
+		name = g.Name
+	}
+	return counterfactual.CanonicalName(name)
+}
+
+// Params returns p with the generator's overrides applied; unknown keys and negative or non-finite values
+// are ErrInvalid.
+func (g Generator) Params(p counterfactual.Params) (counterfactual.Params, error) {
+	for _, k := range slices.Sorted(maps.Keys(g.Set)) {
+		v := g.Set[k]
+		if !(v >= 0) || v > 1e300 {
+			return p, fmt.Errorf("%w: generator %s: %s = %v must be a non-negative number", ErrInvalid, g.Name, k, v)
+		}
+		switch strings.ToLower(k) {
+		case "step", "eta", "η":
+			if v == 0 {
+				return p, fmt.Errorf("%w: generator %s: the step η must be positive", ErrInvalid, g.Name)
+			}
+			p.StepSize = v
+		case "cost", "lambda-cost":
+			p.Cost = v
+		case "setsize", "set-size", "lambda-setsize":
+			p.SetSize = v
+		case "energy", "lambda-energy":
+			p.Energy = v
+		case "ridge", "decay":
+			p.Ridge = v
+		default:
+			return p, fmt.Errorf("%w: generator %s: unknown parameter %q (known: %s)", ErrInvalid, g.Name, k, strings.Join(ParamKeys(), ", "))
+		}
+	}
+	return p, nil
+}
+
+// Describe is a stable one-line description of what the generator computes (its paper base and
+// overrides), recorded with benchmark results so that a resumed run cannot mix two definitions under one
+// name. A custom Build is described by its name only.
+func (g Generator) Describe() string {
+	base, err := g.paper()
+	if err != nil {
+		base = "?" + g.Paper
+	}
+	var sb strings.Builder
+	if g.Build != nil {
+		sb.WriteString("custom")
+		if base != "" {
+			sb.WriteString(" with the ingredients of " + base)
+		}
+	} else {
+		sb.WriteString(base)
+	}
+	for _, k := range slices.Sorted(maps.Keys(g.Set)) {
+		sb.WriteString(" " + k + "=" + strconv.FormatFloat(g.Set[k], 'g', -1, 64))
+	}
+	return sb.String()
+}
+
+// Validate checks the generator's name, base and overrides.
+func (g Generator) Validate() error {
+	if strings.TrimSpace(g.Name) == "" {
+		return fmt.Errorf("%w: a generator needs a name", ErrInvalid)
+	}
+	if _, err := g.paper(); err != nil {
+		return fmt.Errorf("%w: %v", ErrInvalid, err)
+	}
+	_, err := g.Params(counterfactual.Params{StepSize: 1})
+	return err
+}
+
+// PaperGenerators returns the paper's generators by their canonical names, in the order of its tables.
+func PaperGenerators() []Generator {
+	var out []Generator
+	for _, n := range counterfactual.GeneratorNames() {
+		out = append(out, Generator{Name: n})
+	}
+	return out
+}
+
+// ParseGenerators turns a list of names into the paper's generators: names are matched
+// case-insensitively and in any accepted spelling and stored under their canonical names; an unknown or
+// repeated name is ErrInvalid.
+func ParseGenerators(names ...string) ([]Generator, error) {
+	var out []Generator
+	for _, n := range names {
+		c, err := counterfactual.CanonicalName(n)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %v", ErrInvalid, err)
+		}
+		out = append(out, Generator{Name: c})
+	}
+	return out, CheckGenerators(out)
+}
+
+// CheckGenerators validates every generator of a list and rejects a list in which two share a name
+// (case-insensitively), which would give duplicated results.
+func CheckGenerators(gens []Generator) error {
+	if len(gens) == 0 {
+		return fmt.Errorf("%w: no generators", ErrInvalid)
+	}
+	seen := map[string]string{}
+	for _, g := range gens {
+		if err := g.Validate(); err != nil {
+			return err
+		}
+		key := strings.ToLower(strings.TrimSpace(g.Name))
+		if prev, ok := seen[key]; ok {
+			return fmt.Errorf("%w: generator %q is listed twice (as %q and %q)", ErrInvalid, g.Name, prev, g.Name)
+		}
+		seen[key] = g.Name
+	}
+	return nil
+}

@@ -1,0 +1,295 @@
+package experiment
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/eccco-go/eccco-go/eccco/energy"
+	"github.com/eccco-go/eccco-go/eccco/internal/progress"
+	"github.com/eccco-go/eccco-go/eccco/models"
+	"github.com/gomlx/gomlx/ml/model"
+)
+
+// ModelsRoot is the directory of this experiment's models: ModelsDir/MODE/seed-SEED/DATA. Models of
+// another mode or seed live elsewhere and are never picked up.
+func (e *Experiment) ModelsRoot() string {
+	return filepath.Join(e.opts.ModelsDir, e.opts.Mode.String(), fmt.Sprintf("seed-%d", e.opts.Seed), e.dataset)
+}
+
+// ModelDir is where the model of a kind is saved: ModelsRoot()/KIND.
+func (e *Experiment) ModelDir(kind models.Kind) string { return filepath.Join(e.ModelsRoot(), string(kind)) }
+
+// CheckKind reports whether the kind can be trained on the data set (LeNet-5 needs images).
+func (e *Experiment) CheckKind(kind models.Kind) error {
+	if _, err := models.ParseKind(string(kind)); err != nil {
+		return fmt.Errorf("%w: %v", ErrInvalid, err)
+	}
+	if kind == models.KindLeNet && e.split.Train.Image == nil {
+		return fmt.Errorf("%w: LeNet-5 needs an image data set (mnist or fashion-mnist), not %s", ErrInvalid, e.dataset)
+	}
+	return nil
+}
+
+// ModelTraining is what training a model of a kind uses in this experiment: the paper's settings with the
+// experiment's overrides.
+func (e *Experiment) ModelTraining(kind models.Kind) (models.Training, error) {
+	s, err := models.PaperSettings(e.dataset)
+	if err != nil {
+		return models.Training{}, err
+	}
+	t := models.Training{Epochs: s.Epochs, BatchSize: s.BatchSize, LearningRate: s.LearningRate, Objective: e.opts.Mode.Objective(kind)}
+	o := e.opts.Training
+	switch {
+	case kind == models.KindLeNet && o.LeNetEpochs > 0:
+		t.Epochs = o.LeNetEpochs
+	case o.Epochs > 0:
+		t.Epochs = o.Epochs
+	}
+	if o.BatchSize > 0 {
+		t.BatchSize = o.BatchSize
+	}
+	if o.LearningRate > 0 {
+		t.LearningRate = o.LearningRate
+	}
+	return t, nil
+}
+
+// Provenance is what a model of the kind trained by this experiment records, and what a saved model must
+// record to be used by it.
+func (e *Experiment) Provenance(kind models.Kind) (models.Provenance, error) {
+	t, err := e.ModelTraining(kind)
+	if err != nil {
+		return models.Provenance{}, err
+	}
+	return models.Provenance{Dataset: e.dataset, Seed: e.opts.Seed, Split: e.splitDescription(),
+		Mode: e.opts.Mode.String(), Kind: kind, Training: t}, nil
+}
+
+// Model returns the model of a kind: loaded from ModelDir(kind) if a matching one is saved there,
+// otherwise trained with the paper's settings (a progress bar on Options.Progress) and saved. A saved
+// model made for another data set, seed, mode, split, architecture or training setting fails with
+// ErrMismatch, one that cannot be read with ErrBroken: neither is ever trained over.
+func (e *Experiment) Model(ctx context.Context, kind models.Kind) (*models.Model, error) {
+	if m, ok := e.models[kind]; ok {
+		return m, nil
+	}
+	if err := e.CheckKind(kind); err != nil {
+		return nil, err
+	}
+	want, err := e.Provenance(kind)
+	if err != nil {
+		return nil, err
+	}
+	spec, err := models.SpecFor(kind, e.dataset, e.split.Train.D(), e.split.Train.K())
+	if err != nil {
+		return nil, err
+	}
+	dir := e.ModelDir(kind)
+	m, err := models.Load(e.backend, dir)
+	switch {
+	case err == nil:
+		if err := checkSaved(dir, "model", want, m.Provenance(), specDiff(spec, m.Spec())); err != nil {
+			return nil, err
+		}
+		e.logf("%s %s: loaded %s", e.dataset, kind, dir)
+	case errors.Is(err, models.ErrNoModel):
+		e.logf("%s %s: no saved model in %s; training one (%d epochs)", e.dataset, kind, dir, want.Training.Epochs)
+		tr, err := e.TrainModel(ctx, kind)
+		if err != nil {
+			return nil, err
+		}
+		m = tr.Model
+		if err := m.Save(dir); err != nil {
+			return nil, fmt.Errorf("saving the %s %s model: %w", e.dataset, kind, err)
+		}
+		e.logf("%s %s: trained in %.1f s, saved to %s", e.dataset, kind, tr.Duration.Seconds(), dir)
+	default:
+		return nil, fmt.Errorf("%w: %s %s: %v (remove %s to retrain)", ErrBroken, e.dataset, kind, err, dir)
+	}
+	e.models[kind] = m
+	return m, nil
+}
+
+// checkSaved compares a saved model's provenance and architecture with what the experiment wants.
+func checkSaved(dir, what string, want, have models.Provenance, archDiff []string) error {
+	if have == (models.Provenance{}) {
+		return fmt.Errorf("%w: the %s in %s was saved without its provenance (an older eccco), so it cannot be told apart from one of another seed or mode; move it away to retrain", ErrMismatch, what, dir)
+	}
+	diff := append(have.Diff(want), archDiff...)
+	if len(diff) > 0 {
+		return fmt.Errorf("%w: the %s in %s differs from what this experiment asks for (saved ≠ wanted): %s; use another models directory or move it away to retrain",
+			ErrMismatch, what, dir, strings.Join(diff, "; "))
+	}
+	return nil
+}
+
+// specDiff lists the architecture differences between the spec a kind should have and a saved one.
+func specDiff(want, have models.Spec) []string {
+	var d []string
+	add := func(name string, a, b any) {
+		if a != b {
+			d = append(d, fmt.Sprintf("%s %v ≠ %v", name, a, b))
+		}
+	}
+	add("kind", have.Kind, want.Kind)
+	add("features", have.NumFeatures, want.NumFeatures)
+	add("classes", have.NumClasses, want.NumClasses)
+	add("hidden units", have.Hidden, want.Hidden)
+	add("hidden layers", have.Layers, want.Layers)
+	add("activation", have.Activation, want.Activation)
+	add("members", have.Members, want.Members)
+	return d
+}
+
+// Trained is a model fitted by TrainModel, with what its training took.
+type Trained struct {
+	Model    *models.Model
+	Duration time.Duration
+	// Skipped counts JEM minibatches skipped for a non-finite loss.
+	Skipped int
+}
+
+// TrainModel trains a fresh model of the kind with the experiment's settings (the paper's unless
+// overridden) and records its provenance; it neither loads nor saves (Model does both).
+func (e *Experiment) TrainModel(ctx context.Context, kind models.Kind) (*Trained, error) {
+	if err := e.CheckKind(kind); err != nil {
+		return nil, err
+	}
+	prov, err := e.Provenance(kind)
+	if err != nil {
+		return nil, err
+	}
+	spec, err := models.SpecFor(kind, e.dataset, e.split.Train.D(), e.split.Train.K())
+	if err != nil {
+		return nil, err
+	}
+	m, err := models.New(e.backend, spec, e.opts.Seed)
+	if err != nil {
+		return nil, err
+	}
+	t := prov.Training
+	desc := fmt.Sprintf("%s %s", e.dataset, kind)
+	bar := progress.New(e.opts.Progress, t.Epochs, desc, "epochs")
+	onEpoch := func(s models.EpochStats) {
+		bar.Describe(fmt.Sprintf("%s loss %.4f", desc, s.Loss))
+		bar.Add(1)
+	}
+	var hist *models.History
+	if kind == models.KindJEM || kind == models.KindJEMEnsemble {
+		jo, err := energy.PaperJEMOptions(e.dataset, e.split.Train, e.opts.Seed)
+		if err != nil {
+			return nil, err
+		}
+		jo.Epochs, jo.BatchSize, jo.LearningRate, jo.OnEpoch = t.Epochs, t.BatchSize, t.LearningRate, onEpoch
+		hist, err = energy.TrainJEM(ctx, e.backend, m, e.split.Train, e.opts.Mode.JEMOptions(jo))
+		bar.Finish()
+		if err != nil {
+			return nil, fmt.Errorf("training the %s %s: %w", e.dataset, kind, err)
+		}
+	} else {
+		hist, err = models.Train(ctx, e.backend, m, e.split.Train, models.TrainOptions{Epochs: t.Epochs, BatchSize: t.BatchSize,
+			LearningRate: t.LearningRate, Seed: e.opts.Seed, OnEpoch: onEpoch})
+		bar.Finish()
+		if err != nil {
+			return nil, fmt.Errorf("training the %s %s: %w", e.dataset, kind, err)
+		}
+	}
+	prov.Training.Seconds = hist.Duration.Seconds()
+	m.SetProvenance(prov)
+	return &Trained{Model: m, Duration: hist.Duration, Skipped: hist.Skipped}, nil
+}
+
+// Performance is a model's test scores (the paper's Table 5) beside the published ones.
+type Performance struct {
+	Dataset string
+	Kind    models.Kind
+	models.Scores
+	// Published holds the paper's scores; HasPublished is false where the paper has none.
+	Published    models.PublishedPerformance
+	HasPublished bool
+	TrainRows    int
+	TestRows     int
+	Epochs       int
+	// TrainSeconds is how long training took when the model was trained (0 if unknown).
+	TrainSeconds float64
+}
+
+// Performance loads or trains the model of a kind (Model) and scores it on the test split.
+func (e *Experiment) Performance(ctx context.Context, kind models.Kind) (*Performance, error) {
+	m, err := e.Model(ctx, kind)
+	if err != nil {
+		return nil, err
+	}
+	return e.Score(m, kind)
+}
+
+// Score scores a model of a kind on the experiment's test split, beside the paper's Table 5.
+func (e *Experiment) Score(m *models.Model, kind models.Kind) (*Performance, error) {
+	s, err := models.Evaluate(e.backend, m, e.split.Test)
+	if err != nil {
+		return nil, fmt.Errorf("scoring the %s %s: %w", e.dataset, kind, err)
+	}
+	pub, ok := models.Published(e.dataset, kind)
+	p := m.Provenance()
+	return &Performance{Dataset: e.dataset, Kind: kind, Scores: s, Published: pub, HasPublished: ok,
+		TrainRows: e.split.Train.N(), TestRows: e.split.Test.N(), Epochs: p.Training.Epochs, TrainSeconds: p.Training.Seconds}, nil
+}
+
+// Fingerprint is a short hash of a model's trainable weights (by variable path, in path order): two
+// models with the same fingerprint compute the same function. The benchmark records it so that results
+// computed with other weights are never merged or resumed into.
+func Fingerprint(m *models.Model) (string, error) {
+	vars := slices.SortedFunc(m.Store().IterVariables(), func(a, b *model.Variable) int { return strings.Compare(a.Path(), b.Path()) })
+	h := sha256.New()
+	for _, v := range vars {
+		if !v.Trainable {
+			continue
+		}
+		t, err := v.Value()
+		if err != nil {
+			return "", fmt.Errorf("fingerprinting the model: %s: %w", v.Path(), err)
+		}
+		h.Write([]byte(v.Path()))
+		h.Write([]byte(t.Shape().String()))
+		if err := t.ConstBytes(func(b []byte) { h.Write(b) }); err != nil {
+			return "", fmt.Errorf("fingerprinting the model: %s: %w", v.Path(), err)
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil))[:16], nil
+}
+
+// UseModel loads a model saved elsewhere (e.g. by `eccco train --out DIR`) and makes it the experiment's
+// model of its kind. Its data set, seed, split and mode must be the experiment's (ErrMismatch otherwise);
+// its training settings may differ — the caller chose it.
+func (e *Experiment) UseModel(dir string) (*models.Model, error) {
+	m, err := models.Load(e.backend, dir)
+	if err != nil {
+		if errors.Is(err, models.ErrNoModel) {
+			return nil, err
+		}
+		return nil, fmt.Errorf("%w: %v", ErrBroken, err)
+	}
+	kind := m.Spec().Kind
+	want, err := e.Provenance(kind)
+	if err != nil {
+		return nil, err
+	}
+	spec, err := models.SpecFor(kind, e.dataset, e.split.Train.D(), e.split.Train.K())
+	if err != nil {
+		return nil, err
+	}
+	have := m.Provenance()
+	want.Training = have.Training // the caller chose this model: its training settings are its own
+	if err := checkSaved(dir, "model", want, have, specDiff(spec, m.Spec())); err != nil {
+		return nil, err
+	}
+	e.models[kind] = m
+	return m, nil
+}

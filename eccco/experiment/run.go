@@ -1,0 +1,340 @@
+package experiment
+
+import (
+	"context"
+	"fmt"
+	"hash/fnv"
+	"slices"
+	"time"
+
+	"github.com/eccco-go/eccco-go/eccco/counterfactual"
+	"github.com/eccco-go/eccco-go/eccco/data"
+	"github.com/eccco-go/eccco-go/eccco/energy"
+	"github.com/eccco-go/eccco-go/eccco/metrics"
+	"github.com/eccco-go/eccco-go/eccco/models"
+)
+
+// SeedFor derives a seed from the experiment's seed and names, so that every piece of randomness is
+// fixed by (seed, what it is for) and independent of the order in which work is done: factuals are
+// SeedFor(seed, DATA, "factuals", RUN), targets SeedFor(seed, DATA, KIND, "targets", RUN), the
+// generators' ingredients SeedFor(seed, DATA, KIND, "ingredients", RUN) and the unfaithfulness samples
+// SeedFor(seed, DATA, KIND, "unfaithfulness", RUN).
+func SeedFor(seed uint64, parts ...string) uint64 {
+	h := fnv.New64a()
+	fmt.Fprintf(h, "%d", seed)
+	for _, p := range parts {
+		h.Write([]byte{0})
+		h.Write([]byte(p))
+	}
+	return h.Sum64()
+}
+
+// Factuals are the test rows a run explains and the target class of each.
+type Factuals struct {
+	// Rows are indices into the test split.
+	Rows []int
+	// X holds the rows' features, row-major.
+	X []float32
+	// Predicted is the model's class for each row; Targets a class other than it.
+	Predicted, Targets []int
+}
+
+// N is the number of factuals.
+func (f *Factuals) N() int { return len(f.Rows) }
+
+// Factuals draws the factuals and targets of run r (1-based) of a model: n test rows in the order of a
+// permutation seeded by (seed, data set, run), each with a target drawn uniformly among the classes the
+// model does not predict for it (seeded by (seed, data set, kind, run)). These are the benchmark's: for
+// the same seed, the first n factuals of run r are the same in `eccco explain` and `eccco bench`. n
+// larger than the test split takes all of it.
+func (e *Experiment) Factuals(ctx context.Context, kind models.Kind, run, n int) (*Factuals, error) {
+	if run < 1 || n < 1 {
+		return nil, fmt.Errorf("%w: run %d with %d factuals (both must be at least 1)", ErrInvalid, run, n)
+	}
+	test := e.split.Test
+	rng := data.NewRand(SeedFor(e.opts.Seed, e.dataset, "factuals", fmt.Sprint(run)))
+	return e.factualRows(ctx, kind, run, rng.Perm(test.N())[:min(n, test.N())], -1)
+}
+
+// FactualRows is Factuals for chosen test rows: targets are drawn as for run r, or all set to target when
+// it is not negative (it must then differ from the class the model predicts for every row).
+func (e *Experiment) FactualRows(ctx context.Context, kind models.Kind, run int, rows []int, target int) (*Factuals, error) {
+	if run < 1 || len(rows) == 0 {
+		return nil, fmt.Errorf("%w: run %d with %d rows", ErrInvalid, run, len(rows))
+	}
+	for _, r := range rows {
+		if r < 0 || r >= e.split.Test.N() {
+			return nil, fmt.Errorf("%w: test row %d is outside the %d test rows of %s", ErrInvalid, r, e.split.Test.N(), e.dataset)
+		}
+	}
+	if target >= e.split.Test.K() {
+		return nil, fmt.Errorf("%w: target %d is not a class of %s (0 … %d)", ErrInvalid, target, e.dataset, e.split.Test.K()-1)
+	}
+	return e.factualRows(ctx, kind, run, rows, target)
+}
+
+func (e *Experiment) factualRows(ctx context.Context, kind models.Kind, run int, rows []int, target int) (*Factuals, error) {
+	m, err := e.Model(ctx, kind)
+	if err != nil {
+		return nil, err
+	}
+	test := e.split.Test
+	f := &Factuals{Rows: slices.Clone(rows)}
+	for _, r := range rows {
+		f.X = append(f.X, test.Row(r)...)
+	}
+	if f.Predicted, err = models.Predict(e.backend, m, f.X); err != nil {
+		return nil, fmt.Errorf("predicting the factuals of %s %s: %w", e.dataset, kind, err)
+	}
+	trng := data.NewRand(SeedFor(e.opts.Seed, e.dataset, string(kind), "targets", fmt.Sprint(run)))
+	for i, p := range f.Predicted {
+		t := trng.IntN(test.K() - 1)
+		if t >= p {
+			t++
+		}
+		if target >= 0 {
+			if target == p {
+				return nil, fmt.Errorf("%w: the %s already predicts class %d for test row %d; choose another target", ErrInvalid, kind, target, rows[i])
+			}
+			t = target
+		}
+		f.Targets = append(f.Targets, t)
+	}
+	return f, nil
+}
+
+// Run is one run of one model, prepared for its generators: the factuals and targets, the generators'
+// ingredients (conformal calibration, PCA, VAE, SGLD samples) and the metrics' evaluator. It is what the
+// benchmark computes once per (model, run) and shares among that run's generators.
+type Run struct {
+	Experiment *Experiment
+	Kind       models.Kind
+	// Index is the run's number, from 1.
+	Index    int
+	Model    *models.Model
+	Factuals *Factuals
+	// Ingredients are what the generators need, in the experiment's mode.
+	Ingredients counterfactual.Ingredients
+	// Evaluator scores counterfactuals with the six metrics; its Samples are an independent SGLD draw.
+	Evaluator *metrics.Evaluator
+	// MaxIterations bounds each search (0: counterfactual.DefaultMaxIterations); RecordPath keeps the
+	// search paths in each Explanation's Result (for figures).
+	MaxIterations int
+	RecordPath    bool
+}
+
+type runKey struct {
+	kind      models.Kind
+	run, n    int
+	needs     string
+	factuals  string
+}
+
+// Run prepares run r (from 1) of a model with n factuals for the generators gens (it prepares only what
+// they need). Preparing the same run again returns the cached one.
+func (e *Experiment) Run(ctx context.Context, kind models.Kind, run, n int, gens ...Generator) (*Run, error) {
+	if err := CheckGenerators(gens); err != nil {
+		return nil, err
+	}
+	f, err := e.Factuals(ctx, kind, run, n)
+	if err != nil {
+		return nil, err
+	}
+	return e.RunFor(ctx, kind, run, f, gens...)
+}
+
+// RunFor prepares run r of a model for given factuals (from Factuals or FactualRows).
+func (e *Experiment) RunFor(ctx context.Context, kind models.Kind, run int, f *Factuals, gens ...Generator) (*Run, error) {
+	if err := CheckGenerators(gens); err != nil {
+		return nil, err
+	}
+	if run < 1 || f == nil || f.N() == 0 {
+		return nil, fmt.Errorf("%w: run %d needs factuals", ErrInvalid, run)
+	}
+	needs, err := paperNeeds(gens)
+	if err != nil {
+		return nil, err
+	}
+	key := runKey{kind: kind, run: run, n: f.N(), needs: fmt.Sprint(needs), factuals: fmt.Sprint(f.Rows, f.Targets)}
+	if r, ok := e.runs[key]; ok {
+		return r, nil
+	}
+	m, err := e.Model(ctx, kind)
+	if err != nil {
+		return nil, err
+	}
+	train := e.split.Train
+	r := &Run{Experiment: e, Kind: kind, Index: run, Model: m, Factuals: f}
+	// The names handed to PaperIngredients: ECCCo+'s PCA is fitted once per experiment, REVISE's VAE
+	// loaded or trained once; with no name left the calibration alone is prepared.
+	var names []string
+	var latent counterfactual.LatentMap
+	for _, name := range needs {
+		switch name {
+		case "ECCCo+":
+			if e.pca == nil {
+				k, err := counterfactual.LatentDim(e.dataset)
+				if err != nil {
+					return nil, err
+				}
+				if e.pca, err = counterfactual.FitPCA(train, min(k, train.D())); err != nil {
+					return nil, err
+				}
+			}
+			continue
+		case "REVISE":
+			v, err := e.VAE(ctx)
+			if err != nil {
+				return nil, err
+			}
+			latent = v
+		}
+		names = append(names, name)
+	}
+	if len(names) == 0 {
+		names = []string{"ECCCo"} // the calibration only
+	}
+	runName := fmt.Sprint(run)
+	ingredientSeed := SeedFor(e.opts.Seed, e.dataset, string(kind), "ingredients", runName)
+	in, err := counterfactual.PaperIngredients(ctx, e.backend, m, e.dataset, train, latent, ingredientSeed, names...)
+	if err != nil {
+		return nil, fmt.Errorf("preparing run %d of the %s %s: %w", run, e.dataset, kind, err)
+	}
+	in.PCA = e.pca
+	if in, err = e.opts.Mode.Ingredients(in, train); err != nil {
+		return nil, err
+	}
+	// The unfaithfulness samples, drawn once for the run; in the authors' code mode ECCCo-L1's samples
+	// come from the same sampler as the metric's, as in their code.
+	opts, err := e.opts.Mode.SampleOptions(e.dataset, train)
+	if err != nil {
+		return nil, err
+	}
+	if e.opts.Mode.IsAuthorsCode() && in.Samples != nil {
+		if in.Samples, err = energy.SampleTargets(ctx, e.backend, m, opts, ingredientSeed); err != nil {
+			return nil, err
+		}
+	}
+	ts, err := energy.SampleTargets(ctx, e.backend, m, opts, SeedFor(e.opts.Seed, e.dataset, string(kind), "unfaithfulness", runName))
+	if err != nil {
+		return nil, fmt.Errorf("sampling for the unfaithfulness of the %s %s: %w", e.dataset, kind, err)
+	}
+	r.Ingredients = in
+	r.Evaluator = &metrics.Evaluator{Backend: e.backend, Model: m, Calibrated: in.Calibrated, Train: train, Samples: ts,
+		Options: e.opts.Mode.MetricsOptions(train)}
+	clear(e.runs) // keep one prepared run: a benchmark walks through many
+	e.runs[key] = r
+	return r, nil
+}
+
+// paperNeeds lists the canonical paper generators whose ingredients gens need, sorted.
+func paperNeeds(gens []Generator) ([]string, error) {
+	set := map[string]bool{}
+	for _, g := range gens {
+		p, err := g.paper()
+		if err != nil {
+			return nil, err
+		}
+		if p != "" {
+			set[p] = true
+		}
+	}
+	out := make([]string, 0, len(set))
+	for _, n := range counterfactual.GeneratorNames() {
+		if set[n] {
+			out = append(out, n)
+		}
+	}
+	return out, nil
+}
+
+// Generator builds a generator value for this run: the paper's constructor (or g.Build) with the data
+// set's parameters, g's overrides, and the run's ingredients.
+func (r *Run) Generator(g Generator) (*counterfactual.Generator, error) {
+	if err := g.Validate(); err != nil {
+		return nil, err
+	}
+	p, err := g.Params(r.Experiment.Params())
+	if err != nil {
+		return nil, err
+	}
+	var gen *counterfactual.Generator
+	if g.Build != nil {
+		gen, err = g.Build(r.Ingredients, p)
+	} else {
+		base, _ := g.paper()
+		gen, err = counterfactual.ByName(base, p, r.Ingredients)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("generator %s: %w", g.Name, err)
+	}
+	if gen == nil {
+		return nil, fmt.Errorf("%w: generator %s: Build returned no generator", ErrInvalid, g.Name)
+	}
+	gen.Name = g.Name
+	return gen, gen.Validate()
+}
+
+// Explanation is one generator's counterfactuals of a run's factuals, with their metrics.
+type Explanation struct {
+	Generator Generator
+	Kind      models.Kind
+	Run       int
+	Factuals  *Factuals
+	// Result holds the counterfactuals X, p(y⁺|x′), iterations, convergence (and paths if asked).
+	Result *counterfactual.Result
+	// Scores are the six metrics of each counterfactual.
+	Scores []metrics.Scores
+	// Search is the time the search took (metrics excluded).
+	Search time.Duration
+}
+
+// Explain searches counterfactuals of the run's factuals with a generator (all factuals in one batched
+// search) and scores them.
+func (r *Run) Explain(ctx context.Context, g Generator) (*Explanation, error) {
+	gen, err := r.Generator(g)
+	if err != nil {
+		return nil, err
+	}
+	e := r.Experiment
+	if r.MaxIterations < 0 {
+		return nil, fmt.Errorf("%w: max iterations %d must not be negative", ErrInvalid, r.MaxIterations)
+	}
+	lo, hi := e.split.Train.Bounds()
+	start := time.Now()
+	res, err := counterfactual.Search(ctx, e.backend, r.Model, gen, counterfactual.Request{Factuals: r.Factuals.X,
+		Targets: r.Factuals.Targets, Lower: lo, Upper: hi, MaxIterations: r.MaxIterations, RecordPath: r.RecordPath})
+	if err != nil {
+		return nil, fmt.Errorf("explaining the %s %s with %s: %w", e.dataset, r.Kind, g.Name, err)
+	}
+	elapsed := time.Since(start)
+	ev := r.Evaluator
+	if e.opts.Mode.UnfaithfulnessAgainstOwnSamples(gen) && r.Ingredients.Samples != nil {
+		own := *ev
+		own.Samples = r.Ingredients.Samples
+		ev = &own
+	}
+	scores, err := ev.Evaluate(r.Factuals.X, res.X, r.Factuals.Targets)
+	if err != nil {
+		return nil, fmt.Errorf("scoring %s's counterfactuals: %w", g.Name, err)
+	}
+	return &Explanation{Generator: g, Kind: r.Kind, Run: r.Index, Factuals: r.Factuals, Result: res, Scores: scores, Search: elapsed}, nil
+}
+
+// Explain is the short way: n factuals of run 1 of a model, explained by each generator (all prepared
+// once, each searched as one batch).
+func (e *Experiment) Explain(ctx context.Context, kind models.Kind, n int, gens ...Generator) ([]*Explanation, error) {
+	r, err := e.Run(ctx, kind, 1, n, gens...)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*Explanation, 0, len(gens))
+	for _, g := range gens {
+		x, err := r.Explain(ctx, g)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, x)
+	}
+	return out, nil
+}

@@ -1,0 +1,106 @@
+package experiment
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+
+	"github.com/eccco-go/eccco-go/eccco/internal/progress"
+	"github.com/eccco-go/eccco-go/eccco/models"
+	"github.com/eccco-go/eccco-go/eccco/vae"
+)
+
+// VAEDir is where REVISE's VAE is saved: ModelsRoot()/vae.
+func (e *Experiment) VAEDir() string { return filepath.Join(e.ModelsRoot(), "vae") }
+
+// vaeProvenance is what the experiment's VAE records.
+func (e *Experiment) vaeProvenance() (models.Provenance, vae.TrainOptions, error) {
+	opts, err := vae.PaperTrainOptions(e.dataset)
+	if err != nil {
+		return models.Provenance{}, opts, err
+	}
+	opts.Seed = e.opts.Seed
+	switch t := e.opts.Training; {
+	case t.VAEEpochs > 0:
+		opts.Epochs = t.VAEEpochs
+	case t.Epochs > 0:
+		opts.Epochs = t.Epochs
+	}
+	p := models.Provenance{Dataset: e.dataset, Seed: e.opts.Seed, Split: e.splitDescription(), Mode: e.opts.Mode.String(),
+		Kind: "vae", Training: models.Training{Epochs: opts.Epochs, BatchSize: opts.BatchSize, LearningRate: opts.LearningRate, Objective: "vae (the authors' loss)"}}
+	return p, opts, nil
+}
+
+// VAE returns REVISE's variational autoencoder for the data set: loaded from VAEDir() if a matching one is
+// saved there, otherwise trained with the paper's settings and saved (ErrMismatch and ErrBroken as for
+// Model).
+func (e *Experiment) VAE(ctx context.Context) (*vae.VAE, error) {
+	if e.vae != nil {
+		return e.vae, nil
+	}
+	want, opts, err := e.vaeProvenance()
+	if err != nil {
+		return nil, err
+	}
+	spec, err := vae.PaperSpec(e.dataset, e.split.Train.D())
+	if err != nil {
+		return nil, err
+	}
+	dir := e.VAEDir()
+	v, err := vae.Load(e.backend, dir)
+	switch {
+	case err == nil:
+		var arch []string
+		if v.Spec() != spec {
+			arch = append(arch, fmt.Sprintf("architecture %+v ≠ %+v", v.Spec(), spec))
+		}
+		if err := checkSaved(dir, "VAE", want, v.Provenance(), arch); err != nil {
+			return nil, err
+		}
+		e.logf("%s VAE: loaded %s", e.dataset, dir)
+	case errors.Is(err, vae.ErrNoVAE):
+		e.logf("%s VAE: none saved in %s; training one (%d epochs)", e.dataset, dir, opts.Epochs)
+		if v, err = e.TrainVAE(ctx); err != nil {
+			return nil, err
+		}
+		if err := v.Save(dir); err != nil {
+			return nil, fmt.Errorf("saving the %s VAE: %w", e.dataset, err)
+		}
+	default:
+		return nil, fmt.Errorf("%w: %s VAE: %v (remove %s to retrain)", ErrBroken, e.dataset, err, dir)
+	}
+	e.vae = v
+	return v, nil
+}
+
+// TrainVAE trains a fresh VAE with the experiment's settings and records its provenance; it neither
+// loads nor saves (VAE does both).
+func (e *Experiment) TrainVAE(ctx context.Context) (*vae.VAE, error) {
+	prov, opts, err := e.vaeProvenance()
+	if err != nil {
+		return nil, err
+	}
+	spec, err := vae.PaperSpec(e.dataset, e.split.Train.D())
+	if err != nil {
+		return nil, err
+	}
+	v, err := vae.New(e.backend, spec, e.opts.Seed)
+	if err != nil {
+		return nil, err
+	}
+	desc := e.dataset + " VAE"
+	bar := progress.New(e.opts.Progress, opts.Epochs, desc, "epochs")
+	opts.OnEpoch = func(s vae.EpochStats) {
+		bar.Describe(fmt.Sprintf("%s loss %.4f", desc, s.Loss))
+		bar.Add(1)
+	}
+	hist, err := vae.Train(ctx, e.backend, v, e.split.Train, opts)
+	bar.Finish()
+	if err != nil {
+		return nil, fmt.Errorf("training the %s VAE: %w", e.dataset, err)
+	}
+	prov.Training.Seconds = hist.Duration.Seconds()
+	v.SetProvenance(prov)
+	return v, nil
+}
