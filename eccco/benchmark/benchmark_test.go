@@ -190,4 +190,3 @@ func TestParameterTables(t *testing.T) {
 		t.Errorf("EBM table lacks the moons row:\n%s", ebm)
 	}
 }
-

@@ -24,7 +24,9 @@ func (e *Experiment) ModelsRoot() string {
 }
 
 // ModelDir is where the model of a kind is saved: ModelsRoot()/KIND.
-func (e *Experiment) ModelDir(kind models.Kind) string { return filepath.Join(e.ModelsRoot(), string(kind)) }
+func (e *Experiment) ModelDir(kind models.Kind) string {
+	return filepath.Join(e.ModelsRoot(), string(kind))
+}
 
 // CheckKind reports whether the kind can be trained on the data set (LeNet-5 needs images).
 func (e *Experiment) CheckKind(kind models.Kind) error {

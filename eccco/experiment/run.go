@@ -124,10 +124,10 @@ type Run struct {
 }
 
 type runKey struct {
-	kind      models.Kind
-	run, n    int
-	needs     string
-	factuals  string
+	kind     models.Kind
+	run, n   int
+	needs    string
+	factuals string
 }
 
 // Run prepares run r (from 1) of a model with n factuals for the generators gens (it prepares only what

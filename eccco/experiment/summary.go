@@ -12,9 +12,9 @@ type Summary struct {
 	Generator string
 	N         int
 	// Validity and Converged are shares in [0, 1].
-	Validity, Converged                                          float64
+	Validity, Converged                                           float64
 	Unfaithfulness, Implausibility, Uncertainty, Cost, Redundancy float64
-	MeanIterations                                               float64
+	MeanIterations                                                float64
 	// PerSecond is counterfactuals searched per second.
 	PerSecond float64
 }
