@@ -190,3 +190,54 @@ func TestParameterTables(t *testing.T) {
 		t.Errorf("EBM table lacks the moons row:\n%s", ebm)
 	}
 }
+
+// The same seed gives the same factuals and targets in `eccco explain` (the experiment layer's Run) as in
+// the benchmark, and, for the same number of factuals, the same counterfactuals and metrics.
+func TestExplainMatchesBenchmark(t *testing.T) {
+	dir := t.TempDir()
+	gens, err := experiment.ParseGenerators("Wachter", "ECCCo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := Protocol{Dataset: "moons", Models: []models.Kind{models.KindMLP}, Generators: gens, Runs: 2, Factuals: 6, Seed: 11}
+	r := newRunner(t, filepath.Join(dir, "out"), filepath.Join(dir, "models"))
+	r.Training = experiment.Training{Epochs: 3}
+	ctx := context.Background()
+	if err := r.Run(ctx, p, Shard{1, 1}); err != nil {
+		t.Fatal(err)
+	}
+	ex, err := r.Open(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for run := 1; run <= p.Runs; run++ {
+		for _, g := range gens {
+			rows, err := ReadCSV(r.UnitPath(Unit{Dataset: p.Dataset, Model: models.KindMLP, Generator: g.Name, Run: run}))
+			if err != nil {
+				t.Fatal(err)
+			}
+			prep, err := ex.Run(ctx, models.KindMLP, run, p.Factuals, gens...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			x, err := prep.Explain(ctx, g)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, row := range rows {
+				if row.Factual != x.Factuals.Rows[i] || row.Target != x.Factuals.Targets[i] || row.Scores != x.Scores[i] {
+					t.Errorf("run %d %s row %d: bench %+v, explain factual %d target %d scores %+v", run, g.Name, i, row, x.Factuals.Rows[i], x.Factuals.Targets[i], x.Scores[i])
+				}
+			}
+			few, err := ex.Factuals(ctx, models.KindMLP, run, 3)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := range 3 {
+				if few.Rows[i] != rows[i].Factual || few.Targets[i] != rows[i].Target {
+					t.Errorf("run %d: explain --n 3 factual %d = row %d → %d, bench row %d → %d", run, i, few.Rows[i], few.Targets[i], rows[i].Factual, rows[i].Target)
+				}
+			}
+		}
+	}
+}

@@ -146,10 +146,10 @@ func (c Comparison) Headline() string {
 			}
 		}
 	}
-	share := math.NaN()
-	if len(c.Rows) > 0 {
-		share = 100 * float64(within) / float64(len(c.Rows))
+	if len(c.Rows) == 0 {
+		return "no cell of these results has a published counterpart (data sets, models or generators that are not in the paper's tables)"
 	}
+	share := 100 * float64(within) / float64(len(c.Rows))
 	return fmt.Sprintf("%d of %d cells (%.0f %%) within the paper's mean ± 3 sd; sign of ECCCo − Wachter (unfaithfulness) agrees for %d of %d data set × model pairs, sign of REVISE − Wachter (implausibility) for %d of %d",
 		within, len(c.Rows), share, ua, un, ia, in)
 }
