@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -13,7 +12,6 @@ import (
 	"github.com/eccco-go/eccco-go/eccco/benchmark"
 	"github.com/eccco-go/eccco-go/eccco/data"
 	"github.com/eccco-go/eccco-go/eccco/experiment"
-	"github.com/eccco-go/eccco-go/eccco/internal/atomicfile"
 	"github.com/eccco-go/eccco-go/eccco/internal/progress"
 	"github.com/eccco-go/eccco-go/eccco/models"
 )
@@ -185,47 +183,19 @@ func withOverrides(gens []experiment.Generator, spec string) ([]experiment.Gener
 	return out, experiment.CheckGenerators(out)
 }
 
-// writeTables aggregates rows into the paper's tables and the comparison report with the published
-// numbers (published: their CSV, "" for the repository's). Missing published numbers are said, not
-// silently skipped: an explicit file that cannot be read is an error, a missing default a warning.
+// writeTables writes the tables and the comparison with the published numbers and says what it wrote.
 func writeTables(stdout, stderr io.Writer, rows []benchmark.Row, outDir, published string) error {
-	cells := benchmark.Aggregate(rows)
-	if err := benchmark.WriteTables(outDir, cells); err != nil {
-		return err
-	}
-	if err := benchmark.WriteParameterTables(outDir); err != nil {
+	rep, err := benchmark.WriteReport(outDir, rows, published)
+	if err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "wrote the tables to %s\n", outDir)
-	explicit := published != ""
-	if !explicit {
-		published = defaultPublished()
-	}
-	pub, err := benchmark.ReadPublished(published)
-	if err != nil {
-		if explicit || !errors.Is(err, os.ErrNotExist) {
-			return fmt.Errorf("reading the published numbers: %w", err)
-		}
-		fmt.Fprintf(stderr, "no comparison with the paper: its numbers are not at %s (pass --published FILE)\n", published)
+	if rep.Comparison == nil {
+		fmt.Fprintf(stderr, "no comparison with the paper: its numbers are not at %s (pass --published FILE)\n", rep.Published)
 		return nil
 	}
-	cmp := benchmark.Compare(cells, pub)
-	if err := atomicfile.WriteFile(filepath.Join(outDir, "comparison.md"), []byte(cmp.Markdown()), 0o644); err != nil {
-		return fmt.Errorf("writing the comparison: %w", err)
-	}
-	fmt.Fprintf(stdout, "against the paper: %s (%s)\n", cmp.Headline(), filepath.Join(outDir, "comparison.md"))
+	fmt.Fprintf(stdout, "against the paper: %s (%s)\n", rep.Comparison.Headline(), filepath.Join(outDir, "comparison.md"))
 	return nil
-}
-
-// defaultPublished is paper/published-results.csv in this repository (found from any directory inside
-// it), else relative to the working directory.
-func defaultPublished() string {
-	if wd, err := os.Getwd(); err == nil {
-		if root, ok := data.ModuleRoot(wd); ok {
-			return filepath.Join(root, "paper", "published-results.csv")
-		}
-	}
-	return filepath.Join("paper", "published-results.csv")
 }
 
 func runTables(_ context.Context, args []string, stdout, stderr io.Writer) error {

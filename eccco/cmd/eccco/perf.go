@@ -1,25 +1,18 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"path/filepath"
-	"strconv"
 	"strings"
 
+	"github.com/eccco-go/eccco-go/eccco/benchmark"
 	"github.com/eccco-go/eccco-go/eccco/data"
 	"github.com/eccco-go/eccco-go/eccco/experiment"
-	"github.com/eccco-go/eccco-go/eccco/internal/atomicfile"
 	"github.com/eccco-go/eccco-go/eccco/models"
 )
-
-// perfTolerance is how far below the paper's accuracy a model may land and still count as reproduced.
-const perfTolerance = 0.03
 
 func runPerf(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("perf", "perf [--data all|NAME,...] [--models mlp,mlp-ensemble,jem,jem-ensemble,lenet] [--mode paper|authors-code] [flags]", stderr)
@@ -80,26 +73,19 @@ func runPerf(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			rows = append(rows, p)
 		}
 	}
-	table := perfMarkdown(rows)
-	fmt.Fprintln(stdout, table)
+	fmt.Fprintln(stdout, benchmark.PerformanceMarkdown(rows))
 	if len(skipped) > 0 {
 		fmt.Fprintf(stdout, "Not available here (run 'eccco data fetch NAME'): %s\n", strings.Join(skipped, ", "))
 	}
 	if *out != "none" {
-		if err := writePerf(*out, rows, table); err != nil {
+		if err := benchmark.WritePerformance(*out, rows); err != nil {
 			return fmt.Errorf("perf: %w", err)
 		}
 		fmt.Fprintf(stdout, "wrote %s, %s and %s\n", filepath.Join(*out, "perf.csv"), filepath.Join(*out, "perf.md"), filepath.Join(*out, "perf.tex"))
 	}
 	if *strict {
-		var below []string
-		for _, r := range rows {
-			if r.HasPublished && r.Accuracy < r.Published.Accuracy-perfTolerance {
-				below = append(below, fmt.Sprintf("%s/%s %.3f < %.2f−%.2f", r.Dataset, r.Kind, r.Accuracy, r.Published.Accuracy, perfTolerance))
-			}
-		}
-		if len(below) > 0 {
-			return fmt.Errorf("perf: accuracy below the paper's by more than %.2f: %s", perfTolerance, strings.Join(below, "; "))
+		if below := benchmark.BelowPaper(rows); len(below) > 0 {
+			return fmt.Errorf("perf: accuracy below the paper's by more than %.2f: %s", benchmark.PerformanceTolerance, strings.Join(below, "; "))
 		}
 	}
 	return nil
@@ -149,63 +135,3 @@ func kindList(s string) ([]models.Kind, error) {
 	return out, nil
 }
 
-func perfMarkdown(rows []*experiment.Performance) string {
-	var sb strings.Builder
-	sb.WriteString("| Dataset | Model | Accuracy | Precision | F1 | Paper accuracy | Δ accuracy | Train rows | Epochs | Train time (s) |\n")
-	sb.WriteString("|---|---|---|---|---|---|---|---|---|---|\n")
-	for _, r := range rows {
-		paper, delta := "–", "–"
-		if r.HasPublished {
-			paper = fmt.Sprintf("%.2f", r.Published.Accuracy)
-			d := r.Accuracy - r.Published.Accuracy
-			delta = fmt.Sprintf("%+.3f", d)
-			if d < -perfTolerance {
-				delta += " ✗"
-			}
-		}
-		fmt.Fprintf(&sb, "| %s | %s | %.3f | %.3f | %.3f | %s | %s | %d | %d | %.1f |\n",
-			r.Dataset, r.Kind.Title(), r.Accuracy, r.Precision, r.F1, paper, delta, r.TrainRows, r.Epochs, r.TrainSeconds)
-	}
-	return sb.String()
-}
-
-func writePerf(dir string, rows []*experiment.Performance, table string) error {
-	var buf bytes.Buffer
-	w := csv.NewWriter(&buf)
-	_ = w.Write([]string{"dataset", "model", "accuracy", "precision", "f1", "paper_accuracy", "paper_precision", "paper_f1", "train_rows", "test_rows", "epochs", "train_seconds"})
-	for _, r := range rows {
-		pa, pp, pf := math.NaN(), math.NaN(), math.NaN()
-		if r.HasPublished {
-			pa, pp, pf = r.Published.Accuracy, r.Published.Precision, r.Published.F1
-		}
-		ff := func(v float64) string { return strconv.FormatFloat(v, 'f', 4, 64) }
-		_ = w.Write([]string{r.Dataset, string(r.Kind), ff(r.Accuracy), ff(r.Precision), ff(r.F1),
-			ff(pa), ff(pp), ff(pf), strconv.Itoa(r.TrainRows), strconv.Itoa(r.TestRows), strconv.Itoa(r.Epochs), strconv.FormatFloat(r.TrainSeconds, 'f', 2, 64)})
-	}
-	w.Flush()
-	if err := w.Error(); err != nil {
-		return fmt.Errorf("writing perf results: %w", err)
-	}
-	for name, content := range map[string][]byte{"perf.csv": buf.Bytes(), "perf.md": []byte(table), "perf.tex": []byte(perfLaTeX(rows))} {
-		if err := atomicfile.WriteFile(filepath.Join(dir, name), content, 0o644); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// perfLaTeX renders the model-performance table in the layout of the paper's table_perf.tex (booktabs).
-func perfLaTeX(rows []*experiment.Performance) string {
-	var sb strings.Builder
-	sb.WriteString("\\begin{table}\n\\caption{Test performance of the models (ours; the paper's accuracy in brackets).}\n\\centering\n")
-	sb.WriteString("\\begin{tabular}{llrrr}\n\\toprule\nDataset & Model & Accuracy & Precision & F1\\\\\n\\midrule\n")
-	for _, r := range rows {
-		paper := ""
-		if r.HasPublished {
-			paper = fmt.Sprintf(" (%.2f)", r.Published.Accuracy)
-		}
-		fmt.Fprintf(&sb, "%s & %s & %.2f%s & %.2f & %.2f\\\\\n", r.Dataset, r.Kind.Title(), r.Accuracy, paper, r.Precision, r.F1)
-	}
-	sb.WriteString("\\bottomrule\n\\end{tabular}\n\\end{table}\n")
-	return sb.String()
-}
