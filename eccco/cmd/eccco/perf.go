@@ -134,4 +134,3 @@ func kindList(s string) ([]models.Kind, error) {
 	}
 	return out, nil
 }
-
