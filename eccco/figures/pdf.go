@@ -1,0 +1,49 @@
+package figures
+
+import (
+	"strings"
+
+	"golang.org/x/text/encoding/charmap"
+	"gonum.org/v1/plot/font"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/vgpdf"
+)
+
+// pdfCanvas is a vgpdf canvas whose text is encoded for its fonts: vgpdf sets text in code page 1252 but
+// passes Go's UTF-8 strings through, which garbles every non-ASCII character. Characters of code page
+// 1252 (é, ±, ×, –, …) are encoded; a few others the figures use are spelled out (≥ as ">=", Ω as
+// "Omega", ↓ as "(lower is better)"); anything else becomes "?". PNG and SVG output keep the text as is.
+type pdfCanvas struct{ *vgpdf.Canvas }
+
+// FillString implements vg.Canvas.
+func (c pdfCanvas) FillString(f font.Face, pt vg.Point, s string) {
+	c.Canvas.FillString(f, pt, cp1252(s))
+}
+
+var spelled = map[rune]string{
+	'≥': ">=", '≤': "<=", '≠': "!=", '−': "-", '′': "'", '″': "''", '→': "->", '←': "<-",
+	'↓': "(lower is better)", '↑': "(higher is better)", '∇': "grad", '∞': "inf",
+	'α': "alpha", 'β': "beta", 'γ': "gamma", 'ε': "epsilon", 'η': "eta", 'θ': "theta", 'κ': "kappa",
+	'λ': "lambda", 'σ': "sigma", 'τ': "tau", 'Ω': "Omega", 'ω': "omega",
+	'⁺': "+", '⁻': "-", '₁': "1", '₂': "2", '₃': "3",
+}
+
+// cp1252 returns s encoded in code page 1252 (see pdfCanvas).
+func cp1252(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r < 0x80:
+			b.WriteRune(r)
+		case spelled[r] != "":
+			b.WriteString(spelled[r])
+		default:
+			if c, ok := charmap.Windows1252.EncodeRune(r); ok {
+				b.WriteByte(c)
+			} else {
+				b.WriteByte('?')
+			}
+		}
+	}
+	return b.String()
+}
