@@ -35,9 +35,10 @@
 //   - fig:cp-diff: CPDiff(&data, setSize, smoothSetSize, loss, classNames), each a Surface; a
 //     conformal.Grid gives them: Surface{X: g.X, Y: g.Y, Z: g.SetSize}, … (Z[iy][ix] at (X[ix], Y[iy])).
 //   - fig:mnist-gen: SampleGrid(samples, classNames, 28, 28), row k the samples of class k.
-//   - The appendix's 10 × 10 grids (fig:mnist-eccco-*, fig:mnist-revise-*): CounterfactualMatrix
-//     (originals, counterfactuals, classNames, 28, 28) — originals[i] on the diagonal (framed),
-//     counterfactuals[i][j], the counterfactual of original i into class j, in column j of row i.
+//   - The appendix's 10 × 10 grids (fig:mnist-eccco-*, fig:mnist-revise-*):
+//     CounterfactualMatrix(originals, counterfactuals, classNames, 28, 28) — originals[i] on the
+//     diagonal (framed), counterfactuals[i][j], the counterfactual of original i into class j, in
+//     column j of row i.
 //   - fig:vae-rec: Reconstructions(originals, reconstructions, cols, 28, 28), originals above their
 //     reconstructions.
 //   - The benchmark's headline: MetricChart(metric, series, generators), mean ± sd per generator, one
