@@ -53,9 +53,10 @@ func NewWithConfig(config string) (b compute.Backend, err error) {
 	if !slices.Contains(compute.List(), name) {
 		return nil, unavailableError(config, name)
 	}
-	if name == "xla" && os.Getenv("GOMLX_NO_AUTO_INSTALL") == "" {
-		// Never let a library call reach for the network behind the user's back.
-		_ = os.Setenv("GOMLX_NO_AUTO_INSTALL", "1")
+	requested := config
+	if xlaResolve != nil && xlaAliases[name] {
+		// Built with -tags xla: find the plugin (e.g. in the project's .xla/ folder) and pass its absolute path.
+		config = xlaResolve(config)
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -64,17 +65,34 @@ func NewWithConfig(config string) (b compute.Backend, err error) {
 	}()
 	b, err = compute.NewWithConfig(config)
 	if err != nil {
-		return nil, fmt.Errorf("starting GoMLX backend %q: %w", config, err)
+		if xlaAliases[name] && !strings.Contains(config, "/") && !strings.Contains(config, `\`) {
+			// No plugin path was found for it: say how to install one.
+			return nil, fmt.Errorf("starting GoMLX backend %q: %w. %s", requested, err, xlaInstallHint)
+		}
+		return nil, fmt.Errorf("starting GoMLX backend %q: %w", requested, err)
 	}
 	return b, nil
 }
+
+// xlaAliases are the names under which go-xla registers its backend.
+var xlaAliases = map[string]bool{"xla": true, "stablehlo": true, "hlo": true, "shlo": true}
+
+// xlaResolve is set by xla.go when the binary is built with -tags xla; nil otherwise.
+var xlaResolve func(config string) string
+
+// xlaInstallHint tells how to get a PJRT plugin without any download at run time.
+const xlaInstallHint = "XLA never downloads plugins at run time in eccco: install the pinned CPU plugin with " +
+	"scripts/install-xla.sh (into .xla/ of the repository, found from the working directory or its parents, or " +
+	"set " + XLADirEnv + "), scripts/install-xla-cuda.sh for CUDA, or point PJRT_PLUGIN_LIBRARY_PATH at a " +
+	"folder holding pjrt_c_api_<name>_plugin.so"
 
 func unavailableError(config, name string) error {
 	msg := fmt.Sprintf("GoMLX backend %q (from %s=%q) is not available in this build; available: %s",
 		name, EnvVar, config, strings.Join(Available(), ", "))
 	if name == "xla" {
-		msg += ". To enable XLA, rebuild with `go build -tags xla` (needs cgo and the XLA PJRT plugin for your " +
-			"device, see https://github.com/gomlx/go-xla), or unset " + EnvVar + " to use the pure-Go backend"
+		msg += ". To enable XLA, rebuild with `go build -tags xla` (needs cgo) and install the PJRT plugin for your " +
+			"device (scripts/install-xla.sh for the CPU; see `go doc ./eccco/backend`), or unset " + EnvVar +
+			" to use the pure-Go backend"
 	} else {
 		msg += ". Unset " + EnvVar + " to use the pure-Go backend"
 	}

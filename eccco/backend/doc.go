@@ -9,7 +9,43 @@
 //	GOMLX_BACKEND=xla:cpu               # XLA on the CPU: needs a binary built with -tags xla
 //	GOMLX_BACKEND=xla:cuda              # XLA on an NVIDIA GPU: likewise, plus the CUDA PJRT plugin
 //
-// XLA is compiled in only with the build tag "xla" (it needs cgo and a PJRT plugin). Asking for a backend
-// that was not compiled in returns an error that says what was asked, what is available and how to enable
-// XLA; it never panics and never starts a download (GOMLX_NO_AUTO_INSTALL is set unless the user set it).
+// Asking for a backend that was not compiled in returns an error that says what was asked, what is available
+// and how to enable XLA; it never panics.
+//
+// # XLA
+//
+// XLA (github.com/gomlx/go-xla v0.4.4) is compiled in only with the build tag "xla": it needs cgo and a PJRT
+// plugin, a shared library that is loaded when the backend is created. Plugins are installed beforehand by
+// scripts in the repository, from pinned PyPI wheels (checked by SHA-256), into the project's plugin folder
+// .xla/ (gitignored):
+//
+//	scripts/install-xla.sh        # CPU: lammps-jax-pjrt-cpu==0.11.2 -> .xla/pjrt_c_api_cpu_plugin.so (200 MB)
+//	scripts/install-xla-cuda.sh   # CUDA 12: jax-cuda12-pjrt==0.11.2 and the nvidia-*-cu12 libraries
+//	                              #   -> .xla/nvidia/ (about 5 GB; needs an NVIDIA driver; untested on a GPU)
+//	GOMLX_BACKEND=xla:cpu go test -tags xla ./eccco/...
+//	go build -tags xla -o bin/eccco ./eccco/cmd/eccco && GOMLX_BACKEND=xla:cpu bin/eccco backend
+//
+// A program built with -tags xla never downloads anything: go-xla's automatic install (which would fetch
+// a plugin from the network into ~/.local/lib/go-xla when none is found) is switched off in this package's
+// init, through go-xla's own xla.EnableAutoInstall(false). (go-xla reads GOMLX_NO_AUTO_INSTALL in its own
+// init, so setting that variable from a running program does nothing; Go runs an imported package's init
+// before the importer's, and all of them before main or any test.) Without a plugin, xla:cpu fails at once
+// with an error that names the install script.
+//
+// Where the plugin is looked for, for GOMLX_BACKEND=xla:<name>[,options] (an empty name means "cpu"):
+//
+//  1. A name that is an absolute path (xla:/path/to/pjrt_c_api_cpu_plugin.so) is used as it is.
+//  2. If PJRT_PLUGIN_LIBRARY_PATH is set (before the program starts), go-xla searches exactly there.
+//  3. The project's plugin folder: $ECCCO_XLA_DIR, else the folder ".xla" in the working directory or its
+//     nearest parent that has one (so tests, which run in their package's folder, find the repository's);
+//     <folder>/pjrt_c_api_<name>_plugin.so, or <folder>/nvidia/pjrt_c_api_<name>_plugin.so for CUDA.
+//  4. go-xla's own places: ~/.local/lib/go-xla, /usr/local/lib/go-xla, LD_LIBRARY_PATH, /etc/ld.so.conf.
+//
+// Options after the name are go-xla's (e.g. xla:cuda,preallocate=false; see its package doc).
+//
+// Wheels tried for the CPU plugin (go-xla v0.4.4 was built for PJRT C API 0.104 and tested with the CPU
+// plugin v0.114): lammps-jax-pjrt-cpu==0.11.2 (PJRT 0.115, XLA of jaxlib 0.11.2) loads, runs eccco's tests
+// and is the one pinned; fastatomstruct-xla-cpu==2026.6.23 (zml's build, PJRT 0.106) and
+// xla-cpu-pjrt==0.0.1 (OpenXLA's, PJRT 0.81) load and run a small graph and its gradient; jaxlib's wheels
+// export no GetPjrtApi (the CPU client is linked into its Python extension), so they are no plugin.
 package backend

@@ -3,5 +3,18 @@
 package backend
 
 // Built with -tags xla: register GoMLX's XLA backend ("xla:cpu", "xla:cuda", ...). It needs cgo and a PJRT
-// plugin installed on the machine; GOMLX_BACKEND=xla:cpu (or xla:cuda) then selects it.
-import _ "github.com/gomlx/go-xla/compute/xla"
+// plugin installed beforehand (scripts/install-xla.sh); GOMLX_BACKEND=xla:cpu (or xla:cuda) then selects it.
+
+import (
+	goxla "github.com/gomlx/go-xla/compute/xla"
+)
+
+// init turns go-xla's auto-install off: without this, creating an XLA backend whose plugin is missing
+// downloads one from the network into ~/.local/lib/go-xla. go-xla reads GOMLX_NO_AUTO_INSTALL in its own
+// init, so setting that variable later (as this package once did in NewWithConfig) has no effect. Go runs
+// the init functions of an imported package before those of the importer, and all of them before main or
+// any test, so this call comes after go-xla's and before any backend can be created.
+func init() {
+	goxla.EnableAutoInstall(false)
+	xlaResolve = resolveXLAConfig
+}

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# XLA CPU checks for CI, called from .ci/run: installs the pinned PJRT CPU plugin with scripts/install-xla.sh
+# (from PyPI, into .xla/) and runs eccco's GoMLX tests on it (binaries built with -tags xla,
+# GOMLX_BACKEND=xla:cpu). Needs Go, a C compiler (cgo), Python 3 with pip; takes about 3 minutes on 2 cores.
+#
+# If the plugin cannot be installed (PyPI unreachable, another platform, no pip, no C compiler) it prints why
+# and a SKIP line and exits 0. Once the plugin is installed, any failing test fails this script.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# The packages whose tests run GoMLX graphs (the rest run none, or only data handling).
+packages=(./eccco/backend ./eccco/models ./eccco/energy ./eccco/conformal ./eccco/counterfactual ./eccco/metrics)
+
+skip() {
+  echo "$*"
+  echo "SKIP: XLA tests not run (the pure-Go tests above still ran)"
+  exit 0
+}
+
+echo "== XLA (CPU): install the pinned PJRT plugin"
+cc="${CC:-gcc}"
+command -v "$cc" >/dev/null 2>&1 || command -v cc >/dev/null 2>&1 ||
+  skip "no C compiler ($cc or cc): -tags xla needs cgo"
+if ! install_log="$(scripts/install-xla.sh 2>&1)"; then
+  skip "$install_log
+scripts/install-xla.sh failed: the XLA PJRT CPU plugin could not be installed"
+fi
+echo "$install_log"
+
+echo "== XLA (CPU): go vet -tags xla, then tests with GOMLX_BACKEND=xla:cpu"
+export CGO_ENABLED=1
+go vet -tags xla ./eccco/backend
+GOMLX_BACKEND=xla:cpu go test -tags xla -count=1 -timeout 10m "${packages[@]}"
+echo "== XLA (CPU): passed"

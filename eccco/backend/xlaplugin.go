@@ -1,0 +1,95 @@
+package backend
+
+import (
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+)
+
+// XLADirEnv names the folder holding the project's PJRT plugins, as scripts/install-xla.sh writes it. When it
+// is unset, the folder ".xla" in the working directory or its nearest parent that has one is used, so that
+// `go test -tags xla ./...` (run in each package's folder) and binaries run from the repository find it.
+const XLADirEnv = "ECCCO_XLA_DIR"
+
+// pjrtPathEnv is go-xla's own search path for plugins. go-xla reads it once, when the program starts.
+const pjrtPathEnv = "PJRT_PLUGIN_LIBRARY_PATH"
+
+// XLADir returns the project's plugin folder: $ECCCO_XLA_DIR, else the nearest ".xla" folder found from the
+// working directory upwards; "" if there is none.
+func XLADir() string {
+	if d := strings.TrimSpace(os.Getenv(XLADirEnv)); d != "" {
+		if abs, err := filepath.Abs(d); err == nil {
+			return abs
+		}
+		return d
+	}
+	dir, err := os.Getwd()
+	if err != nil {
+		return ""
+	}
+	for {
+		candidate := filepath.Join(dir, ".xla")
+		if fi, err := os.Stat(candidate); err == nil && fi.IsDir() {
+			return candidate
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return ""
+		}
+		dir = parent
+	}
+}
+
+// FindXLAPlugin returns the absolute path of the PJRT plugin named name ("cpu", "cuda", ...) in the project's
+// plugin folder (see XLADir): <dir>/pjrt_c_api_<name>_plugin.so, or <dir>/nvidia/pjrt_c_api_<name>_plugin.so
+// (where the CUDA plugin lives, beside the NVIDIA libraries, as go-xla lays them out).
+func FindXLAPlugin(name string) (string, bool) {
+	dir := XLADir()
+	if dir == "" || name == "" || strings.ContainsAny(name, `/\`) {
+		return "", false
+	}
+	ext := "so"
+	switch runtime.GOOS {
+	case "darwin":
+		ext = "dylib"
+	case "windows":
+		ext = "dll"
+	}
+	file := "pjrt_c_api_" + name + "_plugin." + ext
+	for _, p := range []string{filepath.Join(dir, file), filepath.Join(dir, "nvidia", file)} {
+		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
+			return p, true
+		}
+	}
+	return "", false
+}
+
+// resolveXLAConfig rewrites an XLA configuration "xla:<plugin>[,options]" to name the plugin by its absolute
+// path when the project's plugin folder holds it, because go-xla only searches folders it read when the
+// program started. An empty plugin means "cpu". Configurations that already give a path, or where the user
+// set PJRT_PLUGIN_LIBRARY_PATH (go-xla then searches exactly there), or whose plugin is not in the folder,
+// are returned unchanged.
+func resolveXLAConfig(config string) string {
+	name, rest, _ := strings.Cut(config, ":")
+	plugin, opts, hasOpts := strings.Cut(rest, ",")
+	if filepath.IsAbs(plugin) {
+		return config
+	}
+	if _, set := os.LookupEnv(pjrtPathEnv); set {
+		return config
+	}
+	want := plugin
+	if want == "" {
+		want = "cpu"
+	}
+	path, ok := FindXLAPlugin(want)
+	if !ok {
+		return config
+	}
+	out := name + ":" + path
+	if hasOpts {
+		out += "," + opts
+	}
+	return out
+}
