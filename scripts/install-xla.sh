@@ -50,7 +50,7 @@ echo "$PKG==$VERSION --hash=sha256:$WHEEL_SHA256" >"$tmp/requirements.txt"
 
 echo "install-xla: downloading $PKG==$VERSION from PyPI (pip, hash-checked)"
 if ! "$py" -m pip download --quiet --disable-pip-version-check --no-deps --only-binary=:all: \
-  --require-hashes -r "$tmp/requirements.txt" -d "$tmp/wheel" >"$tmp/pip.log" 2>&1; then
+  --timeout 30 --retries 1 --require-hashes -r "$tmp/requirements.txt" -d "$tmp/wheel" >"$tmp/pip.log" 2>&1; then
   cat "$tmp/pip.log" >&2
   die "pip could not download $PKG==$VERSION (is PyPI reachable?)"
 fi
