@@ -158,8 +158,13 @@ func (r *Runner) unit(ctx context.Context, ex *experiment.Experiment, p Protocol
 // unfaithfulness is measured against the samples its penalty used. 5: in compat mode the samples (metric
 // and ECCCo-L1) come from the authors' sampler (energy.PaperCodeClassOptions) and ECCCo-L1's penalty
 // divides by the number of chains. 6: that sampler starts from the prior of mean ± 3 sd, not the data's
-// overall range.
-const ProtocolVersion = 6
+// overall range. 7 (the authors'-code mode only; paper-mode units are unchanged): Wachter's cost is the
+// plain L1 distance (CE.jl never applied the MAD weights); the ECCCo-L1 family draws its own 10 chains of
+// 100 steps, pulls towards the lowest-energy one divided by 10, and its unfaithfulness (ECCCo-L1 (no EBM)
+// included) is summed over those 10 and divided by 50; Schut stops on the generic generator conditions;
+// models are fitted on the first half of the training split in file order and calibrated on the second,
+// ensemble members on 80 % bags.
+const ProtocolVersion = 7
 
 // ErrManifest reports a result directory whose units were computed under other settings (seed, factuals,
 // mode, protocol version, a generator's definition or a model's weights) than a run or merge would add.

@@ -212,6 +212,38 @@ func (c *Calibrated) Evaluate(backend compute.Backend, test *data.Dataset) (Cove
 		EmptyFraction: float64(empty) / n}, nil
 }
 
+// InductiveSplit splits d as the authors' code did, without shuffling: the first round(trainRatio·N) rows
+// (round half to even, as Julia's round) fit the model and the remaining rows calibrate it, both in d's
+// row order. ConformalPrediction.jl v0.1.12 wrapped every model of the authors' experiments
+// (ECCCo.jl experiments/models/train_models.jl:70-71) in an inductive classifier whose fit calls
+// `train, calibration = partition(eachindex(y), conf_model.train_ratio)`
+// (src/conformal_models/inductive_classification.jl:21, train_ratio = 0.5 at l.45), fits the model on
+// the first part (l.91) and scores the second (l.94); MLJBase's partition does not shuffle unless asked.
+// A training split in file order (data.Dataset.BalancedSplit keeps it, as CE.jl's train_test_split did)
+// thus fits the model on the first half of the file: for German Credit, whose file is sorted by class,
+// a half that is almost all "good".
+func InductiveSplit(d *data.Dataset, trainRatio float64) (fit, cal *data.Dataset, err error) {
+	if d == nil {
+		return nil, nil, fmt.Errorf("conformal: nil data set")
+	}
+	if !(trainRatio > 0 && trainRatio < 1) {
+		return nil, nil, fmt.Errorf("conformal: train ratio %v, must be in (0, 1)", trainRatio)
+	}
+	n := d.N()
+	nFit := int(math.RoundToEven(trainRatio * float64(n)))
+	if nFit < 1 || nFit > n-1 {
+		return nil, nil, fmt.Errorf("conformal: cannot split %d rows into non-empty parts with train ratio %v", n, trainRatio)
+	}
+	idx := make([]int, n)
+	for i := range idx {
+		idx[i] = i
+	}
+	return d.Subset(idx[:nFit]), d.Subset(idx[nFit:]), nil
+}
+
+// PaperCodeTrainRatio is ConformalPrediction.jl's default train_ratio, 0.5 (InductiveSplit).
+const PaperCodeTrainRatio = 0.5
+
 // SplitCalibration splits d at random into a fitting part and a calibration part holding
 // round(calFraction·N) rows (the authors calibrate on half of the training split: calFraction = 0.5).
 // The split is a deterministic function of seed (data.NewRand); both parts keep d's row order.

@@ -20,8 +20,9 @@
 //     classes) when that rank exceeds n.
 //
 // Evaluate measures the empirical coverage and mean set size on test data; PredictionSets returns the hard
-// sets; SplitCalibration splits a training set into a fitting part and a calibration part (the authors
-// calibrate on half of the training split).
+// sets; SplitCalibration splits a training set at random into a fitting part and a calibration part (the
+// paper calibrates on half of the training split), InductiveSplit without shuffling, as the authors'
+// ConformalPrediction.jl did: the first half fits the model, the second calibrates it.
 //
 // # Smooth set size (Ω)
 //

@@ -36,30 +36,44 @@
 //
 // Schut et al.'s generator replaces gradient descent by a greedy JSMA step: only the free feature with the
 // largest |gradient| moves, by η, and a feature changed round(1/η) times is frozen until all are. Its
-// convergence uses the decision threshold alone, since its steps do not shrink with the gradient.
+// convergence uses the decision threshold alone, since its steps do not shrink with the gradient
+// (GeneratorConditionsAll also waits for the small gradient, as the authors' code did).
 //
 // The L1 terms use |v| with gradient sign(v), which is 0 at v = 0 (GoMLX's Abs has gradient 1 there), so
 // the first step from the factual equals the plain yloss gradient step, as with Julia's Zygote.
 //
 // # Paper-code compatibility
 //
-// The defaults follow the paper's equations. Ingredients.WithPaperCode switches ByName to the generators
-// as the authors' code (ECCCo.jl, CounterfactualExplanations.jl v0.1.31, ConformalPrediction.jl v0.1.12)
-// built them, where that changes a reported number:
+// The defaults follow the paper's equations. Each way in which the authors' code (ECCCo.jl,
+// CounterfactualExplanations.jl (CE.jl) at 4c34c2a, ConformalPrediction.jl v0.1.12) built its generators
+// differently, where that changes a reported number, is a switch of its own; experiment.Mode sets them:
 //
-//   - Wachter's cost is Σ_j |x′_j − x_j|/(MAD_j + D·1e-5), MAD_j the median absolute deviation of
-//     feature j in the training data (MADWeights), not the plain L1 distance;
-//   - Ω is 0 wherever p(y⁺|x′) < 0.5 (conformal.GateBelowHalf), in the penalty as in the metric;
-//   - for inputs whose hard conformal set is empty, Ω = max(0, Σ_k (1 − C_k) − κ)
-//     (conformal.SmoothSetSizeEmptyRule). On a well-separated data set q̂ is small, so sets are empty
+//   - Wachter's cost is the plain L1 distance in both modes. CE.jl's distance_mad computes MAD weights and
+//     passes them on (src/objectives/penalties.jl:21), but distance returns LinearAlgebra.norm(x′ − x, 1)
+//     before reading them whenever there is one counterfactual (src/objectives/distance_utils.jl:17-18),
+//     the default (src/generate_counterfactual/core.jl:49). The weighted cost stays available:
+//     Ingredients.WithMADWachter (Σ_j |x′_j − x_j|/(MAD_j + D·1e-5), MADWeights).
+//   - Ingredients.PaperCode (WithPaperCode): Ω is 0 wherever p(y⁺|x′) < 0.5 (conformal.GateBelowHalf), in
+//     the penalty as in the metric; for inputs whose hard conformal set is empty, Ω = max(0, Σ_k (1 − C_k)
+//     − κ) (conformal.SmoothSetSizeEmptyRule). On a well-separated data set q̂ is small, so sets are empty
 //     for most counterfactuals with p(y⁺|x′) < 1 − q̂: the paper's Ω is 0 there, the code's close to 1.
-//     This is where the published "uncertainty" numbers of 0.2–0.8 come from;
-//   - ECCCo-L1's distance to the SGLD samples sums over the n kept samples and divides by the chains
-//     drawn (DistanceToSamplesPaperCode): with the code's 25 of 50 (on every data set, see
-//     energy.TargetSampleOptions) the penalty is half the mean distance of Algorithm 3, so its weight is
-//     effectively halved.
+//     This is where the published "uncertainty" numbers of 0.2–0.8 come from.
+//   - Ingredients.PaperCode also builds the ECCCo-L1 family as ECCCo.jl did: its distance to the samples
+//     is summed over the samples given and divided by the chains drawn (DistanceToSamplesPaperCode). The
+//     generator drew 10 chains of 100 steps (src/generator.jl:22-24) and pulled towards the nmin = 1
+//     lowest-energy sample (src/penalties.jl:119-121), dividing by n = 10 (l.134): give it
+//     energy.TargetSamples.Lowest(1) of energy.PaperCodeL1ClassOptions' samples, and the penalty is
+//     ‖x′ − s₀‖₁/10, a tenth of Algorithm 3's. ECCCo-L1 (no EBM) carries that penalty with weight 0: CE.jl
+//     evaluates every penalty whatever its λ (src/generators/complexity.jl:55), so the sampler was built
+//     and the metric reused it (experiment.Mode.UnfaithfulnessAgainstOwnSamples).
+//   - GeneratorConditionsAll (a Request's Rule) stops Schut's JSMA search only when p(y⁺|x′) ≥ 0.5 and
+//     every |∂objective/∂x′| < 0.01, or after 100 steps, as CE.jl's generic conditions did for its
+//     GreedyGenerator (src/counterfactuals/convergence.jl:33-34, gradient_based/utils.jl:61-70).
+//   - IngredientOptions.Calibration calibrates on given rows: the authors' code calibrated on the second
+//     half of the training split, in file order, the model having been fitted on the first
+//     (conformal.InductiveSplit).
 //
-// `eccco explain --paper-code` and `eccco bench --compat` use it.
+// `eccco explain --mode authors-code` and `eccco bench --mode authors-code` use them all.
 //
 // Everything is deterministic: the search itself draws no random numbers; ECCCo-L1's SGLD samples are
 // seeded (PaperIngredients).

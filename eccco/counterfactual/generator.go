@@ -97,8 +97,9 @@ func PaperParams(dataset string) (Params, error) {
 	return p, nil
 }
 
-// Wachter returns the generator of Wachter et al. (2017): yloss + λ_cost·‖x′ − x‖₁ in feature space.
-// For the authors' MAD-weighted cost, replace the penalty's term by WeightedL1Cost(MADWeights(train)).
+// Wachter returns the generator of Wachter et al. (2017): yloss + λ_cost·‖x′ − x‖₁ in feature space, as
+// the authors' runs computed it. For the MAD-weighted cost that CE.jl's distance_mad meant to compute,
+// replace the penalty's term by WeightedL1Cost(MADWeights(train)) (Ingredients.WithMADWachter).
 func Wachter(p Params) *Generator {
 	return &Generator{Name: "Wachter", StepSize: p.StepSize, Penalties: []Penalty{{"cost", p.Cost, L1Cost}}}
 }
@@ -191,13 +192,17 @@ type Ingredients struct {
 	// Samples are the SGLD samples per class of ECCCo-L1.
 	Samples *energy.TargetSamples
 	// PaperCode makes ByName build the generators as the authors' code did (a compatibility switch, not
-	// the paper's equations; WithPaperCode sets it with everything it needs): Wachter's cost is the L1
-	// distance weighted by MADWeights, and the set-size term Ω of every ECCCo variant is gated to 0 where
-	// p(y⁺|x′) < 0.5 (GateBelowHalf) and follows ConformalPrediction.jl's empty-set rule, and ECCCo-L1's
-	// distance to the samples is summed over the kept samples and divided by the chains drawn
-	// (DistanceToSamplesPaperCode).
+	// the paper's equations; WithPaperCode sets it with everything it needs): the set-size term Ω of every
+	// ECCCo variant is gated to 0 where p(y⁺|x′) < 0.5 (GateBelowHalf) and follows ConformalPrediction.jl's
+	// empty-set rule; ECCCo-L1's distance to the samples is summed over the samples given and divided by
+	// the chains drawn (DistanceToSamplesPaperCode; give it the lowest-energy sample of 10 chains, as
+	// ECCCo.jl's generator did: energy.TargetSamples.Lowest); and ECCCo-L1 (no EBM) carries that distance
+	// with weight 0, because the authors' code evaluated every penalty, λ = 0 or not (CE.jl
+	// src/generators/complexity.jl:55), so its sampler was built and the metric reused it.
 	PaperCode bool
-	// MADWeights are the weights 1/(MAD_j + D·1e-5) of the authors' Wachter cost (used with PaperCode).
+	// MADWeights, when set, weight Wachter's cost: Σ_j w_j·|x′_j − x_j| (WithMADWachter sets
+	// w_j = 1/(MAD_j + D·1e-5)). Unset, Wachter's cost is the plain L1 distance, in both modes: the
+	// authors' runs computed the MAD weights and never applied them (CE.jl distance_utils.jl:17-18).
 	MADWeights []float32
 }
 
@@ -215,10 +220,8 @@ func ByName(name string, p Params, in Ingredients) (*Generator, error) {
 	switch normalise(name) {
 	case "wachter":
 		g = Wachter(p)
-		if in.PaperCode {
-			if err = need(len(in.MADWeights) > 0, "MAD weights in paper-code mode (Ingredients.WithPaperCode)"); err == nil {
-				g.Penalties[0].Term = WeightedL1Cost(in.MADWeights)
-			}
+		if len(in.MADWeights) > 0 {
+			g.Penalties[0].Term = WeightedL1Cost(in.MADWeights)
 		}
 	case "schut":
 		g = Schut(p)
@@ -251,6 +254,9 @@ func ByName(name string, p Params, in Ingredients) (*Generator, error) {
 	case "eccco-l1(noebm)", "eccco-l1-no-ebm":
 		if err = need(in.Calibrated != nil, "a conformally calibrated classifier"); err == nil {
 			g = ECCCoL1NoEBM(p, in.Calibrated)
+			if in.PaperCode && in.Samples != nil {
+				g.Penalties = append(g.Penalties, Penalty{"samples", 0, DistanceToSamples(in.Samples)})
+			}
 		}
 	default:
 		return nil, fmt.Errorf("unknown generator %q (known: %s)", name, strings.Join(GeneratorNames(), ", "))

@@ -35,6 +35,21 @@ func LatentDim(dataset string) (int, error) {
 // otherwise). vae may be nil (REVISE then cannot be built). When generator names are given, only what
 // those generators need is prepared (the PCA only for ECCCo+, the SGLD samples only for ECCCo-L1).
 func PaperIngredients(ctx context.Context, backend compute.Backend, clf models.Classifier, dataset string, train *data.Dataset, vae LatentMap, seed uint64, generators ...string) (Ingredients, error) {
+	return PaperIngredientsWith(ctx, backend, clf, dataset, train, vae, seed, IngredientOptions{}, generators...)
+}
+
+// IngredientOptions change how PaperIngredientsWith prepares the ingredients; the zero value is
+// PaperIngredients.
+type IngredientOptions struct {
+	// Calibration, when set, holds the rows the model is calibrated on: the authors' code calibrated on
+	// the second half of the training split, in file order, which the model was not fitted on
+	// (conformal.InductiveSplit). nil calibrates on a random half of train drawn with the seed
+	// (conformal.SplitCalibration), the paper's setting.
+	Calibration *data.Dataset
+}
+
+// PaperIngredientsWith is PaperIngredients with options.
+func PaperIngredientsWith(ctx context.Context, backend compute.Backend, clf models.Classifier, dataset string, train *data.Dataset, vae LatentMap, seed uint64, o IngredientOptions, generators ...string) (Ingredients, error) {
 	needSamples, needPCA := len(generators) == 0, len(generators) == 0
 	for _, g := range generators {
 		switch normalise(g) {
@@ -44,9 +59,12 @@ func PaperIngredients(ctx context.Context, backend compute.Backend, clf models.C
 			needPCA = true
 		}
 	}
-	_, cal, err := conformal.SplitCalibration(train, 0.5, seed)
-	if err != nil {
-		return Ingredients{}, err
+	cal := o.Calibration
+	if cal == nil {
+		var err error
+		if _, cal, err = conformal.SplitCalibration(train, 0.5, seed); err != nil {
+			return Ingredients{}, err
+		}
 	}
 	c, err := conformal.Calibrate(backend, clf, cal, conformal.DefaultOptions())
 	if err != nil {
@@ -77,19 +95,30 @@ func PaperIngredients(ctx context.Context, backend compute.Backend, clf models.C
 	return in, nil
 }
 
-// WithPaperCode returns the ingredients switched to the authors' code (see Ingredients.PaperCode): the
-// MAD weights of train, and a copy of the calibrated classifier with conformal.Options.EmptySetRule on
-// (the receiver is not changed).
-func (in Ingredients) WithPaperCode(train *data.Dataset) (Ingredients, error) {
-	w, err := MADWeights(train)
-	if err != nil {
-		return Ingredients{}, fmt.Errorf("paper-code ingredients: %w", err)
-	}
-	in.PaperCode, in.MADWeights = true, w
+// WithPaperCode returns the ingredients switched to the authors' code (see Ingredients.PaperCode): ByName
+// then gates Ω below p = 0.5, follows ConformalPrediction.jl's empty-set rule (on a copy of the calibrated
+// classifier: the receiver is not changed) and builds the ECCCo-L1 family as ECCCo.jl did. It does not set
+// MADWeights: the authors' runs computed them and never applied them (see WithMADWachter).
+func (in Ingredients) WithPaperCode() Ingredients {
+	in.PaperCode = true
 	if in.Calibrated != nil {
 		c := *in.Calibrated
 		c.Opts.EmptySetRule = true
 		in.Calibrated = &c
 	}
+	return in
+}
+
+// WithMADWachter returns the ingredients with Wachter's cost weighted by train's MAD weights
+// (MADWeights): what CounterfactualExplanations.jl's distance_mad meant to compute
+// (src/objectives/penalties.jl:21 passes weights = 1 ./ mad), though not what the authors' runs computed
+// (src/objectives/distance_utils.jl:17-18 returns the plain norm for one counterfactual before reading the
+// weights). Neither mode sets it; it is there for a study of the weighted cost.
+func (in Ingredients) WithMADWachter(train *data.Dataset) (Ingredients, error) {
+	w, err := MADWeights(train)
+	if err != nil {
+		return Ingredients{}, fmt.Errorf("MAD-weighted Wachter: %w", err)
+	}
+	in.MADWeights = w
 	return in, nil
 }

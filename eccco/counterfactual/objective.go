@@ -130,9 +130,10 @@ func SetSizePenalty(c *conformal.Calibrated, gated bool) Term {
 func DistanceToSamples(ts *energy.TargetSamples) Term { return distanceToSamples(ts, 1) }
 
 // DistanceToSamplesPaperCode is ECCCo-L1's penalty as the authors' code computed it (ECCCo.jl's
-// distance_from_energy): the L1 distances to the n kept samples summed and divided by the number of
-// chains drawn, ts.Chains, not by n. With the synthetic setting (50 chains, 25 kept) the penalty is half
-// DistanceToSamples, which halves its effective weight λ; with all chains kept (10 of 10) the two agree.
+// distance_from_energy, src/penalties.jl:93-134): the L1 distances to the n samples of ts summed and
+// divided by the number of chains drawn, ts.Chains, not by n. The authors' generator kept the single
+// lowest-energy sample of 10 chains (ts = TargetSamples.Lowest(1) of energy.PaperCodeL1ClassOptions), so
+// its penalty is ‖x′ − s₀‖₁/10.
 func DistanceToSamplesPaperCode(ts *energy.TargetSamples) Term {
 	scale := 1.0
 	if ts.Chains > 0 {

@@ -10,38 +10,55 @@ import (
 	"github.com/eccco-go/eccco-go/eccco/energy"
 )
 
-// In paper-code mode Wachter's cost is weighted by the MAD weights: the second step of a search on a
-// logistic model pulls back by η·λ·w_j·sign(x′_j − x_j), computed here by hand.
-func TestPaperCodeWachterUsesTheMADWeightedCost(t *testing.T) {
+// With MAD weights (Ingredients.WithMADWachter, what CE.jl's distance_mad meant to compute) Wachter's cost
+// is weighted: the second step of a search on a logistic model pulls back by η·λ·w_j·sign(x′_j − x_j),
+// computed here by hand. With the paper-code ingredients alone (the authors' runs) the cost is the plain
+// L1 distance: the same step with w_j = 1.
+func TestWachterCostMADWeightedOnlyWhenAsked(t *testing.T) {
 	b := testBackend(t)
 	w := []float32{1, -1}
 	clf := logistic(w, -1)
 	x := []float32{0.2, 0.4}
 	eta, lam := 0.1, 0.5
-	mad := []float32{2, 0.25}
-	g, err := ByName("Wachter", Params{StepSize: eta, Cost: lam}, Ingredients{PaperCode: true, MADWeights: mad})
+	// Column a = (0, 1, 3): MAD 1; column b = (5, 5, 7): MAD 0; + D·1e-5.
+	train := &data.Dataset{X: []float32{0, 5, 1, 5, 3, 7}, Y: []int{0, 1, 0}, FeatureNames: []string{"a", "b"}, ClassNames: []string{"0", "1"}}
+	mad, err := MADWeights(train)
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := Search(context.Background(), b, clf, g, Request{Factuals: x, Targets: []int{1}, MaxIterations: 2, Rule: MaxIterations})
+	weighted, err := Ingredients{}.WithPaperCode().WithMADWachter(train)
 	if err != nil {
 		t.Fatal(err)
 	}
-	x1 := make([]float64, 2)
-	a := -1 + 0.2 - 0.4
-	for j := range 2 {
-		x1[j] = float64(x[j]) + eta*(1-sigmoid(a))*float64(w[j])
-	}
-	a1 := -1 + x1[0] - x1[1]
-	for j := range 2 {
-		sign := math.Copysign(1, x1[j]-float64(x[j]))
-		want := x1[j] + eta*(1-sigmoid(a1))*float64(w[j]) - eta*lam*float64(mad[j])*sign
-		if got := float64(res.X[j]); math.Abs(got-want) > 1e-6 {
-			t.Errorf("feature %d: %v after two steps, want %v", j, got, want)
+	for _, c := range []struct {
+		name string
+		in   Ingredients
+		w    []float32
+	}{
+		{"MAD-weighted", weighted, mad},
+		{"authors' runs (plain L1)", Ingredients{}.WithPaperCode(), []float32{1, 1}},
+	} {
+		g, err := ByName("Wachter", Params{StepSize: eta, Cost: lam}, c.in)
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
-	if _, err := ByName("Wachter", Params{StepSize: eta, Cost: lam}, Ingredients{PaperCode: true}); err == nil {
-		t.Error("paper-code Wachter without MAD weights: no error")
+		res, err := Search(context.Background(), b, clf, g, Request{Factuals: x, Targets: []int{1}, MaxIterations: 2, Rule: MaxIterations})
+		if err != nil {
+			t.Fatal(err)
+		}
+		x1 := make([]float64, 2)
+		a := -1 + 0.2 - 0.4
+		for j := range 2 {
+			x1[j] = float64(x[j]) + eta*(1-sigmoid(a))*float64(w[j])
+		}
+		a1 := -1 + x1[0] - x1[1]
+		for j := range 2 {
+			sign := math.Copysign(1, x1[j]-float64(x[j]))
+			want := x1[j] + eta*(1-sigmoid(a1))*float64(w[j]) - eta*lam*float64(c.w[j])*sign
+			if got := float64(res.X[j]); math.Abs(got-want) > 1e-6*max(1, math.Abs(want)) {
+				t.Errorf("%s, feature %d: %v after two steps, want %v", c.name, j, got, want)
+			}
+		}
 	}
 }
 
@@ -116,11 +133,7 @@ func TestPaperCodeSetSizeIsGatedAndFollowsTheEmptySetRule(t *testing.T) {
 		}
 	}
 	check("paper's Ω", search(Ingredients{Calibrated: cal}), false)
-	train := &data.Dataset{X: []float32{0, 0, 1, 2, 3, 1}, Y: []int{0, 1, 0}, FeatureNames: []string{"a", "b"}, ClassNames: []string{"0", "1"}}
-	in, err := Ingredients{Calibrated: cal}.WithPaperCode(train)
-	if err != nil {
-		t.Fatal(err)
-	}
+	in := Ingredients{Calibrated: cal}.WithPaperCode()
 	if cal.Opts.EmptySetRule {
 		t.Error("WithPaperCode changed the caller's calibrated classifier")
 	}
@@ -182,6 +195,96 @@ func TestPaperCodeECCCoL1HalvesTheSampleDistance(t *testing.T) {
 			if got := float64(res.X[j]); math.Abs(got-want) > 1e-6 {
 				t.Errorf("paper code %v, feature %d: %v after one step, want %v", tc.paperCode, j, got, want)
 			}
+		}
+	}
+}
+
+// The authors' ECCCo-L1 penalty (ECCCo.jl's generator: nsamples = 10, nmin = 1) pulled towards the single
+// lowest-energy of its 10 samples and divided by 10: ‖x′ − s₀‖₁/10. The first step on a logistic model,
+// by hand: x₁ = x + η(1 − σ(a))·w − η·λ·sign(x − s₀)/10; the other nine samples (all on the far side in
+// feature 1) must not pull.
+func TestPaperCodeECCCoL1PullsTowardsTheLowestSampleOverTen(t *testing.T) {
+	b := testBackend(t)
+	w := []float32{1, -1}
+	clf := logistic(w, -1)
+	x := []float32{0.2, 0.4}
+	eta, lam := 0.1, 0.8
+	class1 := []float32{1, 1} // s₀, the lowest energy: right of x in feature 0, above it in feature 1
+	for range 9 {
+		class1 = append(class1, -2, -2)
+	}
+	all := &energy.TargetSamples{D: 2, Chains: 10, Samples: [][]float32{make([]float32, 20), class1}}
+	lowest, err := all.Lowest(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lowest.Kept() != 1 || lowest.Chains != 10 || lowest.Samples[1][0] != 1 || lowest.Samples[1][1] != 1 {
+		t.Fatalf("Lowest(1) = %+v", lowest)
+	}
+	g, err := ByName("ECCCo-L1 (no CP)", Params{StepSize: eta, Cost: 0.3, Energy: lam}, Ingredients{Samples: lowest}.WithPaperCode())
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Search(context.Background(), b, clf, g, Request{Factuals: x, Targets: []int{1}, MaxIterations: 1, Rule: MaxIterations})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := -1 + 0.2 - 0.4
+	sign := []float64{-1, -1} // sign(x − s₀)
+	for j := range 2 {
+		want := float64(x[j]) + eta*(1-sigmoid(a))*float64(w[j]) - eta*lam*sign[j]/10
+		if got := float64(res.X[j]); math.Abs(got-want) > 1e-6 {
+			t.Errorf("feature %d: %v after one step, want %v", j, got, want)
+		}
+	}
+}
+
+// ECCCo-L1 (no EBM) in the authors' code still evaluated its distance to the samples, with λ = 0: the
+// paper-code generator carries that penalty with weight 0 (so the metric knows the sampler was built) and
+// searches exactly as ECCCo (no EBM); the paper's generator has no such penalty.
+func TestPaperCodeECCCoL1NoEBMCarriesAZeroWeightSamplePenalty(t *testing.T) {
+	ts := &energy.TargetSamples{D: 2, Chains: 10, Samples: [][]float32{{0, 0}, {1, 1}}}
+	cal := &conformal.Calibrated{QHat: 0.1, Opts: conformal.DefaultOptions()}
+	p := Params{StepSize: 0.1, Cost: 0.1, SetSize: 0.2, Energy: 0.5}
+	has := func(in Ingredients) (found bool, weight float64) {
+		g, err := ByName("ECCCo-L1 (no EBM)", p, in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, pen := range g.Penalties {
+			if pen.Name == "samples" {
+				return true, pen.Weight
+			}
+		}
+		return false, 0
+	}
+	if found, _ := has(Ingredients{Calibrated: cal, Samples: ts}); found {
+		t.Error("the paper's ECCCo-L1 (no EBM) has a samples penalty")
+	}
+	if found, w := has(Ingredients{Calibrated: cal, Samples: ts}.WithPaperCode()); !found || w != 0 {
+		t.Errorf("the paper-code ECCCo-L1 (no EBM): samples penalty %v with weight %v, want one with weight 0", found, w)
+	}
+}
+
+// Schut's JSMA search under the authors' stopping rule (GeneratorConditionsAll) goes on past p = 0.5 until
+// |∂CE/∂x| = 1 − p < 0.01. By hand, on a one-feature logistic model σ(x) from x = −0.15 with η = 0.1: the
+// threshold is reached after 2 steps (x = 0.05), the generic conditions after 48 (x = 4.65, 1 − σ = 0.0095;
+// at 4.55 it is 0.0105).
+func TestGeneratorConditionsAllStopsSchutOnSmallGradients(t *testing.T) {
+	b := testBackend(t)
+	clf := logistic([]float32{1}, 0)
+	g := Schut(Params{StepSize: 0.1})
+	for _, c := range []struct {
+		rule  Rule
+		iters int
+		x     float64
+	}{{GeneratorConditions, 2, 0.05}, {GeneratorConditionsAll, 48, 4.65}} {
+		res, err := Search(context.Background(), b, clf, g, Request{Factuals: []float32{-0.15}, Targets: []int{1}, Rule: c.rule})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Iterations[0] != c.iters || !res.Converged[0] || math.Abs(float64(res.X[0])-c.x) > 1e-4 {
+			t.Errorf("rule %d: %d iterations (converged %v) to x = %v, want %d to %v", c.rule, res.Iterations[0], res.Converged[0], res.X[0], c.iters, c.x)
 		}
 	}
 }

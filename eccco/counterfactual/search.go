@@ -33,6 +33,15 @@ const (
 	DecisionThreshold
 	// MaxIterations never stops early.
 	MaxIterations
+	// GeneratorConditionsAll is GeneratorConditions for every generator, JSMA ones included: p(y⁺|x′) ≥ γ
+	// and every |∂objective/∂x′| < τ. It is how the authors' runs stopped Schut: CE.jl's GreedyGenerator is
+	// a GradientBasedGenerator with a JSMADescent optimiser (src/generators/gradient_based/generators.jl:39-41),
+	// and converge_when = :generator_conditions (src/counterfactuals/convergence.jl:33-34) asks of it
+	// threshold_reached and conditions_satisfied (gradient_based/utils.jl:61-70: all |∇| < τ after
+	// mutability), with no exception for JSMA; otherwise it stops after MaxIterations steps. Its gradient
+	// is Schut's objective, the cross-entropy, which shrinks only as p(y⁺|x′) → 1. For other generators it
+	// is GeneratorConditions.
+	GeneratorConditionsAll
 )
 
 // Request is a batch of factuals to explain, searched together.
@@ -106,7 +115,7 @@ func (r *Request) validate(clf models.Classifier) (b int, err error) {
 		return 0, fmt.Errorf("counterfactual: threshold γ = %v, must lie in (0, 1)", r.Threshold)
 	case !(r.GradientTol > 0):
 		return 0, fmt.Errorf("counterfactual: gradient tolerance τ = %v, must be positive", r.GradientTol)
-	case r.Rule < GeneratorConditions || r.Rule > MaxIterations:
+	case r.Rule < GeneratorConditions || r.Rule > GeneratorConditionsAll:
 		return 0, fmt.Errorf("counterfactual: unknown convergence rule %d", r.Rule)
 	}
 	for i, v := range r.Factuals {
@@ -310,7 +319,7 @@ func stepGraph(clf models.Classifier, g *Generator, q Request, d int) func(*mode
 		switch {
 		case q.Rule == MaxIterations:
 			conv = ZerosLike(valid)
-		case q.Rule == GeneratorConditions && g.JSMA == nil:
+		case q.Rule == GeneratorConditionsAll || (q.Rule == GeneratorConditions && g.JSMA == nil):
 			small := LessThan(ReduceMax(Abs(effGrad), -1), Scalar(gr, effGrad.DType(), q.GradientTol))
 			conv = LogicalAnd(valid, small)
 		}

@@ -61,7 +61,9 @@
 // step; and ranking by −log softmax_y rather than −logit_y (RankByLogSoftmax). Its samples sit around one
 // random point per call rather than spread over the class. ExtremaPrior is the other reading of that
 // sampler's prior (the data's overall range for every feature); PaperCodeClassOptions documents why the
-// benchmark uses mean ± 3 sd.
+// benchmark uses mean ± 3 sd. PaperCodeL1ClassOptions is the same sampler as ECCCo.jl's generator built it
+// for the ECCCo-L1 family (10 chains of 100 steps, src/generator.jl:22-24); TargetSamples.Lowest picks the
+// one sample its penalty pulled towards.
 //
 // # JEM training
 //
@@ -69,6 +71,7 @@
 // the recipe of the authors' code: per minibatch, SGLD samples of one random class from the replay buffer
 // (5% fresh from the prior), and the loss CE + (E(x_data) − E(x̂)) + λ·(E(x_data)² + E(x̂)²), skipping
 // (and counting) steps whose loss is not finite. In a JEM ensemble each member has its own data order,
-// classes, buffer and samples drawn from its own energy. PaperJEMOptions gives the paper's settings per
-// data set (table_ebm_params.tex).
+// classes, buffer and samples drawn from its own energy; with JEMOptions.BaggingFraction (the authors'
+// code: 0.8, MLJEnsembles' default) each member also trains on its own bag of rows (models.Bags).
+// PaperJEMOptions gives the paper's settings per data set (table_ebm_params.tex).
 package energy

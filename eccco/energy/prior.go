@@ -49,6 +49,32 @@ func PriorFromData(ds *data.Dataset) (Prior, error) {
 	return p, p.Validate()
 }
 
+// ScalarPrior returns the prior of the authors' inference sampler (ECCCo.jl's prior_sampling_space,
+// src/utils.jl:66-73): one range for every feature, from the smallest mean − 3 sd to the largest mean + 3 sd
+// of any feature of ds (sample sd), i.e. the envelope of PriorFromData's boxes. For standardised tabular
+// data it is about [−3, 3] for every feature, like PriorFromData; for the synthetic sets it is wider.
+func ScalarPrior(ds *data.Dataset) (Prior, error) {
+	if ds == nil || ds.N() == 0 || ds.D() == 0 {
+		return Prior{}, fmt.Errorf("prior: empty data set")
+	}
+	std := data.FitStandardizer(ds)
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for j := range ds.D() {
+		sd := std.Scale[j]
+		if ds.N() < 2 {
+			sd = 0
+		}
+		lo = math.Min(lo, std.Mean[j]-PriorWidthSD*sd)
+		hi = math.Max(hi, std.Mean[j]+PriorWidthSD*sd)
+	}
+	d := ds.D()
+	p := Prior{Lower: make([]float32, d), Upper: make([]float32, d)}
+	for j := range d {
+		p.Lower[j], p.Upper[j] = float32(lo), float32(hi)
+	}
+	return p, p.Validate()
+}
+
 // ExtremaPrior returns every feature uniform over the same range, the smallest to the largest value of
 // any feature in ds: one reading of the prior of the authors' inference sampler (ECCCo.jl's
 // EnergySampler, Uniform(extrema(X))). PaperCodeClassOptions says why the benchmark uses PriorFromData.

@@ -42,6 +42,10 @@ type SGLD struct {
 	StepsPerCall int
 	// Lower and Upper, when not nil, clamp every feature after every step (length D each).
 	Lower, Upper []float32
+	// ClampAtEnd clamps to Lower and Upper only once, after the last step, instead of after every step:
+	// the authors' sampler (JointEnergyModels v0.1.3 src/Samplers/Samplers.jl:50 clamps the result of
+	// mcmc_samples, whose steps, l.166-170, do not clamp).
+	ClampAtEnd bool
 }
 
 // DefaultSGLD returns the paper's biased sampler: φ = 2, σ = 0.01, J = 500, no clipping or clamping.
@@ -167,7 +171,7 @@ func (sp *Sampler) stepExec(k int) (*model.Exec, error) {
 	cfg, d := sp.cfg, sp.d
 	e, err := model.NewExec(sp.backend, model.NewStore(), func(_ *model.Scope, x, y, noise *Node) *Node {
 		var lo, hi *Node
-		if cfg.Lower != nil {
+		if cfg.Lower != nil && !cfg.ClampAtEnd {
 			g, b := x.Graph(), x.Shape().Dimensions[0]
 			lo = BroadcastToDims(Reshape(Const(g, cfg.Lower), 1, d), b, d)
 			hi = BroadcastToDims(Reshape(Const(g, cfg.Upper), 1, d), b, d)
@@ -243,6 +247,11 @@ func (sp *Sampler) Run(ctx context.Context, x0 []float32, y []int32, seed uint64
 		done += kk
 	}
 	samples = tensors.MustCopyFlatData[float32](xT)
+	if sp.cfg.ClampAtEnd && sp.cfg.Lower != nil {
+		for i, v := range samples {
+			samples[i] = min(max(v, sp.cfg.Lower[i%sp.d]), sp.cfg.Upper[i%sp.d])
+		}
+	}
 	energies, err = sp.Energies(samples, y)
 	if err != nil {
 		return nil, nil, err

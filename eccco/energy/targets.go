@@ -24,6 +24,23 @@ type TargetSamples struct {
 // Kept returns the number of samples per class, n.
 func (ts *TargetSamples) Kept() int { return len(ts.Samples[0]) / ts.D }
 
+// Lowest returns the first n samples of every class (the n lowest-energy ones when the samples came from
+// SampleTargets, which keeps them in ascending order of energy), with Chains unchanged: the samples the
+// authors' ECCCo-L1 penalty pulled towards (n = 1 of 10 chains). n outside [1, Kept()] is an error.
+func (ts *TargetSamples) Lowest(n int) (*TargetSamples, error) {
+	if n < 1 || n > ts.Kept() {
+		return nil, fmt.Errorf("target samples: the lowest %d of %d samples", n, ts.Kept())
+	}
+	out := &TargetSamples{D: ts.D, Chains: ts.Chains}
+	if out.Chains == 0 {
+		out.Chains = ts.Kept()
+	}
+	for _, s := range ts.Samples {
+		out.Samples = append(out.Samples, append([]float32(nil), s[:n*ts.D]...))
+	}
+	return out, nil
+}
+
 // NewTargetSamples collects SamplePerClass output for a model of d features: element k of per must be
 // class k, and every class must hold the same positive number of d-feature rows.
 func NewTargetSamples(per []*ClassSamples, d int) (*TargetSamples, error) {
@@ -52,14 +69,18 @@ func NewTargetSamples(per []*ClassSamples, d int) (*TargetSamples, error) {
 // metric for a model trained on train. The paper's setting (paperCode false): DefaultClassOptions with
 // the prior of the training data, 50 chains keeping the 25 lowest-energy ones for the synthetic data sets
 // and 10 chains all kept otherwise. The authors' code (paperCode true): PaperCodeClassOptions with the
-// same prior, 50 chains keeping 25 on every data set.
+// one-range prior of ScalarPrior(train), 50 chains keeping 25 on every data set.
 func TargetSampleOptions(dataset string, train *data.Dataset, paperCode bool) (ClassOptions, error) {
+	if paperCode {
+		prior, err := ScalarPrior(train)
+		if err != nil {
+			return ClassOptions{}, err
+		}
+		return PaperCodeClassOptions(prior), nil
+	}
 	prior, err := PriorFromData(train)
 	if err != nil {
 		return ClassOptions{}, err
-	}
-	if paperCode {
-		return PaperCodeClassOptions(prior), nil
 	}
 	opts := DefaultClassOptions(prior)
 	switch dataset {

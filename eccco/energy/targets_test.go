@@ -10,7 +10,8 @@ import (
 
 // The samples behind unfaithfulness and ECCCo-L1: the paper's setting keeps 25 of 50 chains for the
 // synthetic sets and all of 10 elsewhere, all started from their own prior draw; the authors' code keeps
-// 25 of 50 everywhere, 95 % of chains from one shared start, ranked by −log softmax, in the same prior box.
+// 25 of 50 everywhere, 95 % of chains from one shared start, ranked by −log softmax, from one range for
+// every feature (ScalarPrior), clamped once at the end.
 func TestTargetSampleOptions(t *testing.T) {
 	train := &data.Dataset{Name: "t", FeatureNames: []string{"a", "b"}, ClassNames: []string{"0", "1"},
 		X: []float32{0, 1, 2, 3, 4, 5}, Y: []int{0, 1, 0}}
@@ -33,9 +34,21 @@ func TestTargetSampleOptions(t *testing.T) {
 		if o.Chains != c.chains || o.Keep != c.keep || o.SharedStart != c.shared || o.RankByLogSoftmax != c.paperCode || o.SGLD.BatchMeanGrad != c.paperCode {
 			t.Errorf("%s paperCode=%v: %d/%d chains, shared %v, log-softmax %v, batch mean %v", c.dataset, c.paperCode, o.Keep, o.Chains, o.SharedStart, o.RankByLogSoftmax, o.SGLD.BatchMeanGrad)
 		}
-		// mean ± 3 sd of feature a (0, 2, 4: mean 2, sample sd 2) is [−4, 8].
-		if math.Abs(float64(o.Prior.Lower[0])+4) > 1e-5 || math.Abs(float64(o.Prior.Upper[0])-8) > 1e-5 {
-			t.Errorf("%s paperCode=%v: prior of feature a [%v, %v], want [−4, 8]", c.dataset, c.paperCode, o.Prior.Lower[0], o.Prior.Upper[0])
+		// mean ± 3 sd of feature a (0, 2, 4: mean 2, sample sd 2) is [−4, 8], of b (1, 3, 5) [−3, 9]; their
+		// envelope, the authors' one range, [−4, 9].
+		want := [][2]float64{{-4, 8}, {-3, 9}}
+		if c.paperCode {
+			want = [][2]float64{{-4, 9}, {-4, 9}}
+		}
+		for j, w := range want {
+			if math.Abs(float64(o.Prior.Lower[j])-w[0]) > 1e-5 || math.Abs(float64(o.Prior.Upper[j])-w[1]) > 1e-5 ||
+				o.SGLD.Lower[j] != o.Prior.Lower[j] || o.SGLD.Upper[j] != o.Prior.Upper[j] {
+				t.Errorf("%s paperCode=%v: prior of feature %d [%v, %v] (clamp [%v, %v]), want %v", c.dataset, c.paperCode, j,
+					o.Prior.Lower[j], o.Prior.Upper[j], o.SGLD.Lower[j], o.SGLD.Upper[j], w)
+			}
+		}
+		if o.SGLD.ClampAtEnd != c.paperCode {
+			t.Errorf("%s paperCode=%v: clamp at the end %v", c.dataset, c.paperCode, o.SGLD.ClampAtEnd)
 		}
 	}
 }

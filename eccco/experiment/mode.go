@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/eccco-go/eccco-go/eccco/conformal"
 	"github.com/eccco-go/eccco-go/eccco/counterfactual"
 	"github.com/eccco-go/eccco-go/eccco/data"
 	"github.com/eccco-go/eccco-go/eccco/energy"
@@ -20,17 +21,27 @@ type Mode string
 const (
 	// Paper follows the paper's text and equations (the default).
 	Paper Mode = "paper"
-	// AuthorsCode reproduces what the authors' code did where it changes a reported number:
-	//   - JEM training (energy.JEMOptions.WithPaperCode): energies of the softmax output, conditioned on
-	//     the minibatch's first label;
-	//   - the generators (counterfactual.Ingredients.WithPaperCode): MAD-weighted Wachter cost, Ω gated
-	//     below p = 0.5 with ConformalPrediction.jl's empty-set rule, ECCCo-L1's distance divided by the
-	//     chains drawn;
-	//   - the SGLD samples behind unfaithfulness and ECCCo-L1 (energy.PaperCodeClassOptions: a shared
+	// AuthorsCode reproduces what the authors' code did where it changes a reported number. Each cause is
+	// a switch of its own package, documented there with the authors' file and line; this mode sets them
+	// all, here and nowhere else:
+	//   - JEM training (JEMOptions → energy.JEMOptions.WithPaperCode): −logit energies conditioned on the
+	//     minibatch's first label (softmax energies, energy.JEMOptions.SoftmaxEnergy, are an option);
+	//   - model fitting and calibration (FitCalibration → conformal.InductiveSplit): models fitted on the
+	//     first half of the training split in file order, calibrated on the second half; ensemble members
+	//     on 80 % bags (BaggingFraction → models.TrainOptions/energy.JEMOptions.BaggingFraction);
+	//   - the generators (Ingredients → counterfactual.Ingredients.WithPaperCode): Ω gated below p = 0.5
+	//     with ConformalPrediction.jl's empty-set rule; the ECCCo-L1 family as ECCCo.jl built it (below).
+	//     Wachter's cost stays the plain L1 distance: the authors' runs never applied the MAD weights;
+	//   - Schut's stopping rule (SearchRule → counterfactual.GeneratorConditionsAll): p ≥ 0.5 and every
+	//     |∂CE/∂x| < 0.01, or 100 steps;
+	//   - the SGLD samples behind unfaithfulness (SampleOptions → energy.PaperCodeClassOptions: a shared
 	//     start, steps of at most 0.01, ranked by −log softmax, 50 chains keeping 25);
-	//   - the metrics (metrics.PaperCodeOptions: 100 nearest neighbours for implausibility, halved
-	//     unfaithfulness, gated uncertainty, uncropped SSIM), and ECCCo-L1's unfaithfulness measured
-	//     against the samples its own penalty used.
+	//   - the ECCCo-L1 family's own sampler (L1SampleOptions → energy.PaperCodeL1ClassOptions: 10 chains
+	//     of 100 steps): its penalty pulls towards the lowest-energy sample divided by 10, and its
+	//     unfaithfulness is summed over those 10 samples and divided by 50 (OwnSamplesMetrics →
+	//     metrics.Options.UnfaithfulnessDivisor), for ECCCo-L1 (no EBM) too (UnfaithfulnessAgainstOwnSamples);
+	//   - the metrics (MetricsOptions → metrics.PaperCodeOptions: 100 nearest neighbours for
+	//     implausibility, halved unfaithfulness, gated uncertainty, uncropped SSIM).
 	AuthorsCode Mode = "authors-code"
 )
 
@@ -80,24 +91,91 @@ func (m Mode) JEMOptions(o energy.JEMOptions) energy.JEMOptions {
 }
 
 // Objective names how a model of this kind is trained in the mode; it is recorded in the model's
-// provenance.
+// provenance (with FitDescription in its split).
 func (m Mode) Objective(kind models.Kind) string {
+	bags := ""
+	if m.BaggingFraction(kind) > 0 {
+		bags = fmt.Sprintf(", members on %g %% bags", 100*m.BaggingFraction(kind))
+	}
 	switch {
 	case kind != models.KindJEM && kind != models.KindJEMEnsemble:
+		if bags != "" {
+			return "cross-entropy (authors' code" + bags + ")"
+		}
 		return "cross-entropy"
 	case m.IsAuthorsCode():
-		return "jem (authors' code: softmax energies, first-label conditioning)"
+		return "jem (authors' code: −logit energies, first-label conditioning" + bags + ")"
 	}
 	return "jem"
 }
 
-// Ingredients returns the generators' ingredients switched to the mode (the authors' code:
-// counterfactual.Ingredients.WithPaperCode with train's MAD weights).
-func (m Mode) Ingredients(in counterfactual.Ingredients, train *data.Dataset) (counterfactual.Ingredients, error) {
-	if !m.IsAuthorsCode() {
-		return in, nil
+// BaggingFraction is the share of the fitting rows each member of an ensemble of the kind trains on: 0
+// (all of them) in the paper mode; models.PaperCodeBaggingFraction (0.8, MLJEnsembles' default) for the
+// authors' ensembles.
+func (m Mode) BaggingFraction(kind models.Kind) float64 {
+	if m.IsAuthorsCode() && (kind == models.KindMLPEnsemble || kind == models.KindJEMEnsemble) {
+		return models.PaperCodeBaggingFraction
 	}
-	return in.WithPaperCode(train)
+	return 0
+}
+
+// FitCalibration returns the rows a model is fitted on and the rows it is calibrated on. The paper:
+// the whole training split, and cal nil (counterfactual.PaperIngredients calibrates on a seeded random
+// half of it). The authors' code: conformal.InductiveSplit(train, 0.5), the first half of the training
+// split in file order and the second half.
+func (m Mode) FitCalibration(train *data.Dataset) (fit, cal *data.Dataset, err error) {
+	if !m.IsAuthorsCode() {
+		return train, nil, nil
+	}
+	return conformal.InductiveSplit(train, conformal.PaperCodeTrainRatio)
+}
+
+// FitDescription is what the model's provenance adds to the split's description in the mode: "" for the
+// paper; for the authors' code the fitting and calibration rows of FitCalibration.
+func (m Mode) FitDescription(train *data.Dataset) (string, error) {
+	fit, cal, err := m.FitCalibration(train)
+	if err != nil || cal == nil {
+		return "", err
+	}
+	return fmt.Sprintf("; fitted on the first %d training rows in file order, calibrated on the last %d (authors' code: inductive split)", fit.N(), cal.N()), nil
+}
+
+// Ingredients returns the generators' ingredients switched to the mode (the authors' code:
+// counterfactual.Ingredients.WithPaperCode).
+func (m Mode) Ingredients(in counterfactual.Ingredients) counterfactual.Ingredients {
+	if !m.IsAuthorsCode() {
+		return in
+	}
+	return in.WithPaperCode()
+}
+
+// SearchRule is the stopping rule of the counterfactual search in the mode: the paper's
+// counterfactual.GeneratorConditions (Schut stops at the decision threshold), or
+// counterfactual.GeneratorConditionsAll (the authors' code: Schut too waits for small gradients).
+func (m Mode) SearchRule() counterfactual.Rule {
+	if m.IsAuthorsCode() {
+		return counterfactual.GeneratorConditionsAll
+	}
+	return counterfactual.GeneratorConditions
+}
+
+// FactualsFromTraining reports whether the benchmark's factuals are drawn as the authors' benchmark drew
+// them (Experiment.Factuals): training rows predicted as labels drawn once for all runs. The paper mode
+// draws test rows.
+func (m Mode) FactualsFromTraining() bool { return m.IsAuthorsCode() }
+
+// L1SampleOptions returns the sampler of the ECCCo-L1 family's own samples in the authors'-code mode
+// (energy.PaperCodeL1ClassOptions with energy.ScalarPrior of the training data); ok is false in the paper mode,
+// where ECCCo-L1's samples are those of counterfactual.PaperIngredients.
+func (m Mode) L1SampleOptions(train *data.Dataset) (opts energy.ClassOptions, ok bool, err error) {
+	if !m.IsAuthorsCode() {
+		return energy.ClassOptions{}, false, nil
+	}
+	prior, err := energy.ScalarPrior(train)
+	if err != nil {
+		return energy.ClassOptions{}, false, err
+	}
+	return energy.PaperCodeL1ClassOptions(prior), true, nil
 }
 
 // SampleOptions returns the conditional SGLD sampler behind the unfaithfulness metric and ECCCo-L1's
@@ -133,17 +211,33 @@ func (m Mode) MetricsOptions(train *data.Dataset) metrics.Options {
 }
 
 // UnfaithfulnessAgainstOwnSamples reports whether a generator's unfaithfulness is measured against the
-// SGLD samples its own penalty pulled towards (the authors' code, for ECCCo-L1 and its no-CP ablation: its
-// distance_from_energy kept the sampler in the explanation and the metric reused it) rather than against
-// an independent draw.
+// samples of its own penalty's sampler (all of them, not only the one it pulled towards) rather than
+// against an independent draw: in the authors'-code mode, every generator with a "samples" penalty, of
+// any weight — ECCCo-L1, its no-CP ablation and ECCCo-L1 (no EBM), whose penalty ran with λ = 0. ECCCo.jl's
+// distance_from_energy cached its sampler in the explanation (src/penalties.jl:116) and the metric reused
+// it (l.121); CE.jl evaluated every penalty whatever its λ (src/generators/complexity.jl:55).
 func (m Mode) UnfaithfulnessAgainstOwnSamples(g *counterfactual.Generator) bool {
 	if !m.IsAuthorsCode() {
 		return false
 	}
 	for _, p := range g.Penalties {
-		if p.Name == "samples" && p.Weight != 0 {
+		if p.Name == "samples" {
 			return true
 		}
 	}
 	return false
+}
+
+// PaperCodeUnfaithfulnessDivisor is the n = 50 by which the authors' unfaithfulness metric divided its
+// summed distances (ECCCo.jl src/penalties.jl:93,134).
+const PaperCodeUnfaithfulnessDivisor = 50
+
+// OwnSamplesMetrics returns the metrics' options o for a generator scored against its own samples
+// (UnfaithfulnessAgainstOwnSamples): in the authors'-code mode the summed distance is divided by 50
+// (metrics.Options.UnfaithfulnessDivisor), whatever the number of samples.
+func (m Mode) OwnSamplesMetrics(o metrics.Options) metrics.Options {
+	if m.IsAuthorsCode() {
+		o.UnfaithfulnessDivisor = PaperCodeUnfaithfulnessDivisor
+	}
+	return o
 }

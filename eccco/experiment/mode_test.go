@@ -1,20 +1,32 @@
 package experiment
 
 import (
+	"context"
 	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
 	"testing"
 
+	"github.com/eccco-go/eccco-go/eccco/backend"
 	"github.com/eccco-go/eccco-go/eccco/conformal"
 	"github.com/eccco-go/eccco-go/eccco/counterfactual"
+	"github.com/eccco-go/eccco-go/eccco/data"
 	"github.com/eccco-go/eccco-go/eccco/energy"
+	"github.com/eccco-go/eccco-go/eccco/metrics"
+	"github.com/eccco-go/eccco-go/eccco/models"
+	. "github.com/gomlx/gomlx/core/graph" //nolint:revive
+	"github.com/gomlx/gomlx/ml/model"
 )
 
-// In the authors'-code mode ECCCo-L1 and its no-CP ablation are scored against the samples their penalty
-// used; every other generator, and every generator in the paper mode, against an independent draw.
+// In the authors'-code mode the ECCCo-L1 family — ECCCo-L1, its no-CP ablation and ECCCo-L1 (no EBM),
+// whose penalty ran with λ = 0 — is scored against the samples of its own sampler; every other
+// generator, and every generator in the paper mode, against an independent draw.
 func TestUnfaithfulnessAgainstOwnSamples(t *testing.T) {
 	own := &energy.TargetSamples{Samples: [][]float32{{0, 0}, {1, 1}}, D: 2}
 	cal := &conformal.Calibrated{QHat: 0.1, Opts: conformal.DefaultOptions()}
-	in := counterfactual.Ingredients{Calibrated: cal, Samples: own}
+	in := AuthorsCode.Ingredients(counterfactual.Ingredients{Calibrated: cal, Samples: own})
 	p, err := counterfactual.PaperParams("moons")
 	if err != nil {
 		t.Fatal(err)
@@ -27,12 +39,95 @@ func TestUnfaithfulnessAgainstOwnSamples(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		wantOwn := name == "ECCCo-L1" || name == "ECCCo-L1 (no CP)"
+		wantOwn := name == "ECCCo-L1" || name == "ECCCo-L1 (no CP)" || name == "ECCCo-L1 (no EBM)"
 		if got := AuthorsCode.UnfaithfulnessAgainstOwnSamples(gen); got != wantOwn {
 			t.Errorf("%s in the authors'-code mode: against its own samples = %v, want %v", name, got, wantOwn)
 		}
-		if Paper.UnfaithfulnessAgainstOwnSamples(gen) {
+		paperGen, err := counterfactual.ByName(name, p, Paper.Ingredients(counterfactual.Ingredients{Calibrated: cal, Samples: own}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if Paper.UnfaithfulnessAgainstOwnSamples(paperGen) || Paper.UnfaithfulnessAgainstOwnSamples(gen) {
 			t.Errorf("%s in the paper mode: scored against its own samples", name)
+		}
+	}
+	if got := AuthorsCode.OwnSamplesMetrics(metrics.Options{}).UnfaithfulnessDivisor; got != 50 {
+		t.Errorf("authors' code: the own samples' unfaithfulness is divided by %d, want 50", got)
+	}
+	if got := Paper.OwnSamplesMetrics(metrics.Options{}).UnfaithfulnessDivisor; got != 0 {
+		t.Errorf("paper: divisor %d, want 0 (the mean)", got)
+	}
+}
+
+// The authors'-code Wachter cost is the plain L1 distance (their runs never applied the MAD weights). A
+// worked example through the mode's ingredients: a classifier with zero logits (CE = log 2 everywhere),
+// factual (0, 0), λ = 0.1: the objective at (1, −2) is log 2 + 0.3 and at (0.5, 0.25) log 2 + 0.075.
+func TestAuthorsCodeWachterCostIsPlainL1(t *testing.T) {
+	b, err := backend.Shared()
+	if err != nil {
+		t.Fatal(err)
+	}
+	clf := models.FromFunc(model.NewStore(), func(_ *model.Scope, x *Node) *Node {
+		return MulScalar(Slice(x, AxisRange(), AxisRange(0, 2)), 0)
+	}, 2, 2)
+	for _, mode := range Modes() {
+		in := mode.Ingredients(counterfactual.Ingredients{})
+		if in.MADWeights != nil {
+			t.Errorf("%s: MAD weights set", mode)
+		}
+		g, err := counterfactual.ByName("Wachter", counterfactual.Params{StepSize: 0.05, Cost: 0.1}, in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := counterfactual.ObjectiveField(b, clf, g, []float32{0, 0}, 1, []float32{1, -2, 0.5, 0.25})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, want := range []float64{math.Ln2 + 0.3, math.Ln2 + 0.075} {
+			if math.Abs(f.Objective[i]-want) > 1e-6 {
+				t.Errorf("%s: Wachter's objective at point %d = %v, want %v", mode, i, f.Objective[i], want)
+			}
+		}
+	}
+}
+
+// Each switch of the mode: Schut's stopping rule, the fitting and calibration rows, the ensembles' bags.
+func TestModeSwitches(t *testing.T) {
+	if Paper.SearchRule() != counterfactual.GeneratorConditions || AuthorsCode.SearchRule() != counterfactual.GeneratorConditionsAll {
+		t.Errorf("search rules %v, %v", Paper.SearchRule(), AuthorsCode.SearchRule())
+	}
+	train := &data.Dataset{FeatureNames: []string{"i"}, ClassNames: []string{"a", "b"}}
+	for i := range 6 {
+		train.X = append(train.X, float32(i))
+		train.Y = append(train.Y, i/4)
+	}
+	fit, cal, err := Paper.FitCalibration(train)
+	if err != nil || fit != train || cal != nil {
+		t.Errorf("paper: fit on %v, calibrate on %v (%v); want the whole split and a random half", fit, cal, err)
+	}
+	fit, cal, err = AuthorsCode.FitCalibration(train)
+	if err != nil || !slices.Equal(fit.X, []float32{0, 1, 2}) || !slices.Equal(cal.X, []float32{3, 4, 5}) {
+		t.Errorf("authors' code: fit on %v, calibrate on %v (%v); want the halves in file order", fit, cal, err)
+	}
+	if d, _ := Paper.FitDescription(train); d != "" {
+		t.Errorf("paper: fit description %q", d)
+	}
+	if d, _ := AuthorsCode.FitDescription(train); !strings.Contains(d, "first 3") {
+		t.Errorf("authors' code: fit description %q", d)
+	}
+	if o := AuthorsCode.JEMOptions(energy.JEMOptions{SoftmaxEnergy: true}); !o.FirstLabelEnergy || o.SoftmaxEnergy {
+		t.Errorf("authors' code JEM training: first label %v, softmax energy %v; want −logit energies of the first label", o.FirstLabelEnergy, o.SoftmaxEnergy)
+	}
+	if o := Paper.JEMOptions(energy.JEMOptions{}); o.FirstLabelEnergy || o.SoftmaxEnergy {
+		t.Errorf("paper JEM training changed: %+v", o)
+	}
+	for _, k := range []models.Kind{models.KindMLP, models.KindJEM, models.KindMLPEnsemble, models.KindJEMEnsemble} {
+		ens := k == models.KindMLPEnsemble || k == models.KindJEMEnsemble
+		if got := AuthorsCode.BaggingFraction(k); (got == 0.8) != ens {
+			t.Errorf("authors' code, %s: bagging fraction %v", k, got)
+		}
+		if got := Paper.BaggingFraction(k); got != 0 {
+			t.Errorf("paper, %s: bagging fraction %v", k, got)
 		}
 	}
 }
@@ -49,5 +144,99 @@ func TestParseMode(t *testing.T) {
 	}
 	if err := Mode("compat").Validate(); !errors.Is(err, ErrInvalid) {
 		t.Errorf("Mode(compat).Validate() = %v: an alias is not a stored mode", err)
+	}
+}
+
+// In the authors'-code mode a model is fitted on the first half of the training split in file order and
+// says so in its provenance, so that a model trained before that switch is ErrMismatch, not reused; its
+// calibration uses the second half. The ECCCo-L1 family draws its own 10 samples per class, pulls towards
+// the lowest, and ECCCo-L1 (no EBM)'s unfaithfulness is the sum over those 10 divided by 50.
+func TestAuthorsCodeRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains a model")
+	}
+	ctx := context.Background()
+	dir := t.TempDir()
+	e := quick(t, "linearly-separable", dir, func(o *Options) { o.Mode = AuthorsCode })
+	train := e.Split().Train
+	fit, err := e.FitRows()
+	if err != nil {
+		t.Fatal(err)
+	}
+	half := int(math.RoundToEven(float64(train.N()) / 2))
+	if fit.N() != half || !slices.Equal(fit.X, train.X[:half*train.D()]) || !slices.Equal(fit.Y, train.Y[:half]) {
+		t.Fatalf("fit rows: %d, want the first %d training rows in file order", fit.N(), half)
+	}
+	m, err := e.Model(ctx, models.KindMLP)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := m.Provenance(); !strings.Contains(p.Split, fmt.Sprintf("first %d training rows in file order", half)) {
+		t.Errorf("provenance split %q does not record the fitting rows", p.Split)
+	}
+	// A model saved before the switch (the same, but its split without the fitting rows) is refused.
+	old := m.Provenance()
+	old.Split = e.splitDescription()
+	m.SetProvenance(old)
+	stale := quick(t, "linearly-separable", t.TempDir(), func(o *Options) { o.Mode = AuthorsCode })
+	if err := m.Save(stale.ModelDir(models.KindMLP)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := stale.Model(ctx, models.KindMLP); !errors.Is(err, ErrMismatch) {
+		t.Errorf("a model fitted on the whole split: err = %v, want ErrMismatch", err)
+	}
+
+	// The factuals: training rows, predicted as labels drawn once for every run (CE.jl's benchmark).
+	f1, err := e.Factuals(ctx, models.KindMLP, 1, 30)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f2, err := e.Factuals(ctx, models.KindMLP, 2, 30)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !f1.Train || !slices.Equal(f1.Predicted, f2.Predicted) || !slices.Equal(f1.Targets, f2.Targets) || slices.Equal(f1.Rows, f2.Rows) {
+		t.Errorf("runs 1 and 2: labels %v / %v, targets %v / %v, rows %v / %v: want the same labels and targets, other rows",
+			f1.Predicted, f2.Predicted, f1.Targets, f2.Targets, f1.Rows, f2.Rows)
+	}
+	pred, err := models.Predict(e.Backend(), m, f1.X)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, r := range f1.Rows {
+		if !slices.Equal(f1.X[i*train.D():(i+1)*train.D()], train.Row(r)) || pred[i] != f1.Predicted[i] || f1.Targets[i] == pred[i] {
+			t.Errorf("factual %d: training row %d predicted %d, label %d, target %d", i, r, pred[i], f1.Predicted[i], f1.Targets[i])
+		}
+	}
+
+	gens, err := ParseGenerators("ECCCo-L1", "ECCCo-L1 (no EBM)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := e.Run(ctx, models.KindMLP, 1, 4, gens...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	own := r.OwnSamples
+	if own == nil || own.Kept() != 10 || own.Chains != 10 {
+		t.Fatalf("own samples %+v, want 10 of 10 per class", own)
+	}
+	if s := r.Ingredients.Samples; s.Kept() != 1 || s.Chains != 10 || !slices.Equal(s.Samples[1], own.Samples[1][:train.D()]) {
+		t.Errorf("the penalty's samples %+v, want the lowest of the 10, divided by 10 chains", s)
+	}
+	x, err := r.Explain(ctx, gens[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := train.D()
+	for i, s := range x.Scores {
+		cf, tgt := x.Result.X[i*d:(i+1)*d], r.Factuals.Targets[i]
+		var sum float64
+		for j := range 10 {
+			sum += metrics.Euclidean(cf, own.Samples[tgt][j*d:(j+1)*d])
+		}
+		if math.Abs(s.Unfaithfulness-sum/50) > 1e-9 {
+			t.Errorf("row %d: ECCCo-L1 (no EBM) unfaithfulness %v, want Σ over the 10 own samples / 50 = %v", i, s.Unfaithfulness, sum/50)
+		}
 	}
 }

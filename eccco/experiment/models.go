@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/eccco-go/eccco-go/eccco/data"
 	"github.com/eccco-go/eccco-go/eccco/energy"
 	"github.com/eccco-go/eccco-go/eccco/internal/progress"
 	"github.com/eccco-go/eccco-go/eccco/models"
@@ -70,8 +71,19 @@ func (e *Experiment) Provenance(kind models.Kind) (models.Provenance, error) {
 	if err != nil {
 		return models.Provenance{}, err
 	}
-	return models.Provenance{Dataset: e.dataset, Seed: e.opts.Seed, Split: e.splitDescription(),
+	fitDesc, err := e.opts.Mode.FitDescription(e.split.Train)
+	if err != nil {
+		return models.Provenance{}, err
+	}
+	return models.Provenance{Dataset: e.dataset, Seed: e.opts.Seed, Split: e.splitDescription() + fitDesc,
 		Mode: e.opts.Mode.String(), Kind: kind, Training: t}, nil
+}
+
+// FitRows are the rows the experiment's models are fitted on: the training split (the paper), or its
+// first half in file order (the authors' code; Mode.FitCalibration).
+func (e *Experiment) FitRows() (*data.Dataset, error) {
+	fit, _, err := e.opts.Mode.FitCalibration(e.split.Train)
+	return fit, err
 }
 
 // Model returns the model of a kind: loaded from ModelDir(kind) if a matching one is saved there,
@@ -177,6 +189,11 @@ func (e *Experiment) TrainModel(ctx context.Context, kind models.Kind) (*Trained
 		return nil, err
 	}
 	t := prov.Training
+	fit, err := e.FitRows()
+	if err != nil {
+		return nil, err
+	}
+	bagging := e.opts.Mode.BaggingFraction(kind)
 	desc := fmt.Sprintf("%s %s", e.dataset, kind)
 	bar := progress.New(e.opts.Progress, t.Epochs, desc, "epochs")
 	onEpoch := func(s models.EpochStats) {
@@ -190,14 +207,15 @@ func (e *Experiment) TrainModel(ctx context.Context, kind models.Kind) (*Trained
 			return nil, err
 		}
 		jo.Epochs, jo.BatchSize, jo.LearningRate, jo.OnEpoch = t.Epochs, t.BatchSize, t.LearningRate, onEpoch
-		hist, err = energy.TrainJEM(ctx, e.backend, m, e.split.Train, e.opts.Mode.JEMOptions(jo))
+		jo.BaggingFraction = bagging // the prior stays that of the whole training split, as in the authors' code
+		hist, err = energy.TrainJEM(ctx, e.backend, m, fit, e.opts.Mode.JEMOptions(jo))
 		bar.Finish()
 		if err != nil {
 			return nil, fmt.Errorf("training the %s %s: %w", e.dataset, kind, err)
 		}
 	} else {
-		hist, err = models.Train(ctx, e.backend, m, e.split.Train, models.TrainOptions{Epochs: t.Epochs, BatchSize: t.BatchSize,
-			LearningRate: t.LearningRate, Seed: e.opts.Seed, OnEpoch: onEpoch})
+		hist, err = models.Train(ctx, e.backend, m, fit, models.TrainOptions{Epochs: t.Epochs, BatchSize: t.BatchSize,
+			LearningRate: t.LearningRate, Seed: e.opts.Seed, BaggingFraction: bagging, OnEpoch: onEpoch})
 		bar.Finish()
 		if err != nil {
 			return nil, fmt.Errorf("training the %s %s: %w", e.dataset, kind, err)
@@ -240,8 +258,12 @@ func (e *Experiment) Score(m *models.Model, kind models.Kind) (*Performance, err
 	}
 	pub, ok := models.Published(e.dataset, kind)
 	p := m.Provenance()
+	fit, err := e.FitRows()
+	if err != nil {
+		return nil, err
+	}
 	return &Performance{Dataset: e.dataset, Kind: kind, Scores: s, Published: pub, HasPublished: ok,
-		TrainRows: e.split.Train.N(), TestRows: e.split.Test.N(), Epochs: p.Training.Epochs, TrainSeconds: p.Training.Seconds}, nil
+		TrainRows: fit.N(), TestRows: e.split.Test.N(), Epochs: p.Training.Epochs, TrainSeconds: p.Training.Seconds}, nil
 }
 
 // Fingerprint is a short hash of a model's trainable weights (by variable path, in path order): two

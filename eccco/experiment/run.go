@@ -29,10 +29,13 @@ func SeedFor(seed uint64, parts ...string) uint64 {
 	return h.Sum64()
 }
 
-// Factuals are the test rows a run explains and the target class of each.
+// Factuals are the rows a run explains and the target class of each.
 type Factuals struct {
-	// Rows are indices into the test split.
+	// Rows are indices into the test split, or into the training split when Train is set.
 	Rows []int
+	// Train reports that Rows index the training split: the factuals of the authors'-code mode
+	// (Mode.FactualsFromTraining).
+	Train bool
 	// X holds the rows' features, row-major.
 	X []float32
 	// Predicted is the model's class for each row; Targets a class other than it.
@@ -47,13 +50,63 @@ func (f *Factuals) N() int { return len(f.Rows) }
 // model does not predict for it (seeded by (seed, data set, kind, run)). These are the benchmark's: for
 // the same seed, the first n factuals of run r are the same in `eccco explain` and `eccco bench`. n
 // larger than the test split takes all of it.
+//
+// In the authors'-code mode the factuals are drawn as CE.jl's benchmark drew them instead
+// (Mode.FactualsFromTraining): n factual labels, each with a target among the other classes, drawn once
+// for every run and model (seeded by (seed, data set, n)); then for each run and model, factual i is a
+// training row drawn uniformly (with replacement) among those the model predicts as label i (seeded by
+// (seed, data set, kind, run)).
 func (e *Experiment) Factuals(ctx context.Context, kind models.Kind, run, n int) (*Factuals, error) {
 	if run < 1 || n < 1 {
 		return nil, fmt.Errorf("%w: run %d with %d factuals (both must be at least 1)", ErrInvalid, run, n)
 	}
+	if e.opts.Mode.FactualsFromTraining() {
+		return e.trainingFactuals(ctx, kind, run, n)
+	}
 	test := e.split.Test
 	rng := data.NewRand(SeedFor(e.opts.Seed, e.dataset, "factuals", fmt.Sprint(run)))
 	return e.factualRows(ctx, kind, run, rng.Perm(test.N())[:min(n, test.N())], -1)
+}
+
+// trainingFactuals draws the factuals of the authors' benchmark: CE.jl's benchmark ran without test_data,
+// so it drew from the training split (src/evaluation/benchmark.jl:219); the factual labels and targets are
+// drawn once, before the runs (l.225-236), and each factual is a random row predicted as its label, drawn
+// per run and model (l.258-274).
+func (e *Experiment) trainingFactuals(ctx context.Context, kind models.Kind, run, n int) (*Factuals, error) {
+	m, err := e.Model(ctx, kind)
+	if err != nil {
+		return nil, err
+	}
+	train := e.split.Train
+	k := train.K()
+	pred, err := models.Predict(e.backend, m, train.X)
+	if err != nil {
+		return nil, fmt.Errorf("predicting the training rows of %s %s: %w", e.dataset, kind, err)
+	}
+	byLabel := make([][]int, k)
+	for i, p := range pred {
+		byLabel[p] = append(byLabel[p], i)
+	}
+	lrng := data.NewRand(SeedFor(e.opts.Seed, e.dataset, "factual labels", fmt.Sprint(n)))
+	rng := data.NewRand(SeedFor(e.opts.Seed, e.dataset, string(kind), "factuals", fmt.Sprint(run)))
+	f := &Factuals{Train: true}
+	for range n {
+		label := lrng.IntN(k)
+		target := lrng.IntN(k - 1)
+		if target >= label {
+			target++
+		}
+		rows := byLabel[label]
+		if len(rows) == 0 {
+			return nil, fmt.Errorf("the %s %s predicts no training row as class %d, so no factual of that class can be drawn (the authors' benchmark fails here too)", e.dataset, kind, label)
+		}
+		r := rows[rng.IntN(len(rows))]
+		f.Rows = append(f.Rows, r)
+		f.X = append(f.X, train.Row(r)...)
+		f.Predicted = append(f.Predicted, label)
+		f.Targets = append(f.Targets, target)
+	}
+	return f, nil
 }
 
 // FactualRows is Factuals for chosen test rows: targets are drawn as for run r, or all set to target when
@@ -121,6 +174,11 @@ type Run struct {
 	// search paths in each Explanation's Result (for figures).
 	MaxIterations int
 	RecordPath    bool
+	// OwnSamples are, in the authors'-code mode, every sample of the ECCCo-L1 family's own sampler (10
+	// per class, lowest energy first; Ingredients.Samples holds the lowest one, which its penalty pulled
+	// towards), against which that family's unfaithfulness is measured
+	// (Mode.UnfaithfulnessAgainstOwnSamples). nil otherwise.
+	OwnSamples *energy.TargetSamples
 }
 
 type runKey struct {
@@ -191,29 +249,56 @@ func (e *Experiment) RunFor(ctx context.Context, kind models.Kind, run int, f *F
 		}
 		names = append(names, name)
 	}
+	// In the authors'-code mode the ECCCo-L1 family's samples come from its own sampler (below), not from
+	// PaperIngredients.
+	mode := e.opts.Mode
+	l1Opts, l1Own, err := mode.L1SampleOptions(train)
+	if err != nil {
+		return nil, err
+	}
+	needL1 := false
+	if l1Own {
+		kept := names[:0:0]
+		for _, name := range names {
+			switch name {
+			case "ECCCo-L1", "ECCCo-L1 (no CP)", "ECCCo-L1 (no EBM)":
+				needL1 = true
+			default:
+				kept = append(kept, name)
+			}
+		}
+		names = kept
+	}
 	if len(names) == 0 {
 		names = []string{"ECCCo"} // the calibration only
 	}
 	runName := fmt.Sprint(run)
 	ingredientSeed := SeedFor(e.opts.Seed, e.dataset, string(kind), "ingredients", runName)
-	in, err := counterfactual.PaperIngredients(ctx, e.backend, m, e.dataset, train, latent, ingredientSeed, names...)
+	_, cal, err := mode.FitCalibration(train)
+	if err != nil {
+		return nil, err
+	}
+	in, err := counterfactual.PaperIngredientsWith(ctx, e.backend, m, e.dataset, train, latent, ingredientSeed,
+		counterfactual.IngredientOptions{Calibration: cal}, names...)
 	if err != nil {
 		return nil, fmt.Errorf("preparing run %d of the %s %s: %w", run, e.dataset, kind, err)
 	}
 	in.PCA = e.pca
-	if in, err = e.opts.Mode.Ingredients(in, train); err != nil {
-		return nil, err
-	}
-	// The unfaithfulness samples, drawn once for the run; in the authors' code mode ECCCo-L1's samples
-	// come from the same sampler as the metric's, as in their code.
-	opts, err := e.opts.Mode.SampleOptions(e.dataset, train)
-	if err != nil {
-		return nil, err
-	}
-	if e.opts.Mode.IsAuthorsCode() && in.Samples != nil {
-		if in.Samples, err = energy.SampleTargets(ctx, e.backend, m, opts, ingredientSeed); err != nil {
+	in = mode.Ingredients(in)
+	if needL1 {
+		// The authors' ECCCo-L1 penalty pulled towards the lowest-energy sample of its own 10 chains; the
+		// metric reused all 10 (energy.PaperCodeL1ClassOptions).
+		if r.OwnSamples, err = energy.SampleTargets(ctx, e.backend, m, l1Opts, ingredientSeed); err != nil {
+			return nil, fmt.Errorf("sampling for the ECCCo-L1 family of the %s %s: %w", e.dataset, kind, err)
+		}
+		if in.Samples, err = r.OwnSamples.Lowest(energy.PaperCodeL1Lowest); err != nil {
 			return nil, err
 		}
+	}
+	// The unfaithfulness samples, drawn once for the run.
+	opts, err := mode.SampleOptions(e.dataset, train)
+	if err != nil {
+		return nil, err
 	}
 	ts, err := energy.SampleTargets(ctx, e.backend, m, opts, SeedFor(e.opts.Seed, e.dataset, string(kind), "unfaithfulness", runName))
 	if err != nil {
@@ -303,15 +388,17 @@ func (r *Run) Explain(ctx context.Context, g Generator) (*Explanation, error) {
 	lo, hi := e.split.Train.Bounds()
 	start := time.Now()
 	res, err := counterfactual.Search(ctx, e.backend, r.Model, gen, counterfactual.Request{Factuals: r.Factuals.X,
-		Targets: r.Factuals.Targets, Lower: lo, Upper: hi, MaxIterations: r.MaxIterations, RecordPath: r.RecordPath})
+		Targets: r.Factuals.Targets, Lower: lo, Upper: hi, MaxIterations: r.MaxIterations, RecordPath: r.RecordPath,
+		Rule: e.opts.Mode.SearchRule()})
 	if err != nil {
 		return nil, fmt.Errorf("explaining the %s %s with %s: %w", e.dataset, r.Kind, g.Name, err)
 	}
 	elapsed := time.Since(start)
 	ev := r.Evaluator
-	if e.opts.Mode.UnfaithfulnessAgainstOwnSamples(gen) && r.Ingredients.Samples != nil {
+	if e.opts.Mode.UnfaithfulnessAgainstOwnSamples(gen) && r.OwnSamples != nil {
 		own := *ev
-		own.Samples = r.Ingredients.Samples
+		own.Samples = r.OwnSamples
+		own.Options = e.opts.Mode.OwnSamplesMetrics(own.Options)
 		ev = &own
 	}
 	scores, err := ev.Evaluate(r.Factuals.X, res.X, r.Factuals.Targets)

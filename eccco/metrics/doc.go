@@ -21,15 +21,19 @@
 // samples drawn once per model, target class and run (energy.TargetSamples, e.g. from
 // energy.SampleTargets) and shares them among that run's counterfactuals: every counterfactual is still
 // compared with an independent draw from the same sampler, so the expected metric is the same, at a
-// fraction of the cost (the paper's appendix says as much). One exception in the authors' code: for
-// ECCCo-L1, whose penalty draws SGLD samples itself, the metric reused those very samples (the sampler is
-// stored in the explanation); the benchmark's compatibility mode does the same (go doc
-// ./eccco/benchmark Experiment), which lowers ECCCo-L1's reported unfaithfulness.
+// fraction of the cost (the paper's appendix says as much). One exception in the authors' code: for the
+// ECCCo-L1 family, whose penalty drew SGLD samples itself (10 chains of 100 steps, cached in the
+// explanation: ECCCo.jl src/penalties.jl:116), the metric reused those very samples, all 10 of them
+// (l.121), and still divided their summed distance by its own n = 50 (l.134): Options.UnfaithfulnessDivisor.
+// The authors'-code mode of the experiment layer does the same (experiment.Mode), for ECCCo-L1 (no EBM)
+// too, whose penalty ran with λ = 0: that family's reported unfaithfulness is a fifth of the mean distance
+// to its samples, the other generators' half of theirs.
 //
 // # Paper-code compatibility
 //
 // Options holds the switches that reproduce the authors' code where it changes a reported number
-// (PaperCodeOptions sets all three):
+// (PaperCodeOptions sets the first three; the authors'-code mode adds UnfaithfulnessDivisor = 50 for the
+// ECCCo-L1 family):
 //
 //   - ImplausibilityNearest = 100: the code averages over the 100 nearest target-class training rows, not
 //     over all of them (or a random subsample, as the text says); this lowers implausibility.
@@ -37,6 +41,8 @@
 //     unfaithfulness is half the mean distance.
 //   - GateUncertainty: the code sets Ω to 0 wherever p(y⁺|x′) < 0.5, which lowers the uncertainty of
 //     invalid counterfactuals.
+//   - UnfaithfulnessDivisor = 50: the summed distance divided by 50 whatever the number of samples (the
+//     ECCCo-L1 family's 10: ECCCo.jl src/penalties.jl:121,134).
 //
 // For images the code also averaged the SSIM map over all 28×28 pixels (Julia's assess_ssim, crop =
 // false) where the standard (scikit-image) SSIM averages the 18×18 interior that no padding reaches:
@@ -44,8 +50,9 @@
 //
 // The samples themselves are the other half of the story: the authors' sampler started about 95 % of
 // its chains at one prior draw, moved them at most 0.01 per step and ranked them by −log softmax
-// (energy.PaperCodeClassOptions). The benchmark's compatibility mode draws the metric's samples (and
-// ECCCo-L1's) with it (energy.TargetSampleOptions). Because the benchmark samples once per model,
+// (energy.PaperCodeClassOptions). The benchmark's compatibility mode draws the metric's samples with it
+// (energy.TargetSampleOptions), and the ECCCo-L1 family's with its 10-chain, 100-step variant
+// (energy.PaperCodeL1ClassOptions). Because the benchmark samples once per model,
 // class and run, where the code drew a fresh shared start for every counterfactual, the expected metric
 // is the same but the spread of run means is larger (German Credit MLP, Wachter: sd of run means 0.36
 // against the published 0.06).

@@ -26,6 +26,12 @@ type Options struct {
 	// HalveUnfaithfulness divides the summed distance to the n_E SGLD samples by 2·n_E instead of n_E,
 	// as the authors' code did (its reported unfaithfulness is half the mean distance).
 	HalveUnfaithfulness bool
+	// UnfaithfulnessDivisor, when positive, divides the summed distance to the n_E SGLD samples by it
+	// instead of by n_E (HalveUnfaithfulness is then ignored). The authors' metric always divided by its
+	// n = 50 (ECCCo.jl src/penalties.jl:134), whatever number of samples it summed over: 25 of its own
+	// sampler (HalveUnfaithfulness), or the 10 of the sampler that the ECCCo-L1 family's penalty had cached
+	// (l.116, l.121), so that family's unfaithfulness is Σ over 10 samples / 50 = the mean / 5.
+	UnfaithfulnessDivisor int
 	// GateUncertainty sets Ω to 0 where p(y⁺|x′) < 0.5, as the authors' code did.
 	GateUncertainty bool
 	// Threshold is γ of validity, p(y⁺|x′) ≥ γ; 0 means DefaultThreshold (0.5).
@@ -86,6 +92,8 @@ func (e *Evaluator) Evaluate(factuals, cfs []float32, targets []int) ([]Scores, 
 	switch {
 	case b == 0 || len(cfs) != b*d || len(factuals) != b*d:
 		return nil, fmt.Errorf("metrics: %d counterfactual and %d factual values for %d targets of %d features", len(cfs), len(factuals), b, d)
+	case e.Options.UnfaithfulnessDivisor < 0:
+		return nil, fmt.Errorf("metrics: UnfaithfulnessDivisor = %d, must not be negative", e.Options.UnfaithfulnessDivisor)
 	case e.Train.D() != d:
 		return nil, fmt.Errorf("metrics: training data has %d features, the model %d", e.Train.D(), d)
 	case e.Samples != nil && (e.Samples.D != d || len(e.Samples.Samples) != k):
@@ -138,7 +146,10 @@ func (e *Evaluator) Evaluate(factuals, cfs []float32, targets []int) ([]Scores, 
 			if s.Unfaithfulness, err = MeanDistance(x, e.Samples.Samples[t], dist, 0); err != nil {
 				return nil, err
 			}
-			if o.HalveUnfaithfulness {
+			switch n := len(e.Samples.Samples[t]) / d; {
+			case o.UnfaithfulnessDivisor > 0:
+				s.Unfaithfulness = s.Unfaithfulness * float64(n) / float64(o.UnfaithfulnessDivisor)
+			case o.HalveUnfaithfulness:
 				s.Unfaithfulness /= 2
 			}
 		}

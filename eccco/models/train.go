@@ -27,8 +27,42 @@ type TrainOptions struct {
 	// Seed fixes the order of minibatches (each ensemble member gets its own order). The same seed, data
 	// and model give the same weights.
 	Seed uint64
+	// BaggingFraction, when positive, trains every member of an ensemble on its own bag of
+	// floor(BaggingFraction·N) rows drawn without replacement (Bags), as MLJEnsembles' EnsembleModel did
+	// with its default bagging_fraction = 0.8 for the authors' ensembles (ECCCo.jl
+	// experiments/models/default_models.jl:74,90): PaperCodeBaggingFraction. 0 trains every member on all
+	// rows (the paper's text). Single models ignore it.
+	BaggingFraction float64
 	// OnEpoch, if set, is called after every epoch (e.g. to advance a progress bar).
 	OnEpoch func(EpochStats)
+}
+
+// PaperCodeBaggingFraction is MLJEnsembles' default bagging_fraction, with which the authors' ensembles
+// were fitted.
+const PaperCodeBaggingFraction = 0.8
+
+// Bags returns, for each of members ensemble members, the rows of its bag: floor(fraction·n) distinct
+// rows of 0 … n−1 drawn at random (seeded), as MLJEnsembles drew them (StatsBase.sample without
+// replacement of n_train = floor(bagging_fraction·n) rows). It returns nil (every member on all rows) when
+// fraction is 0 or 1 or there is a single member; a fraction outside [0, 1] or a bag that would be empty
+// is an error.
+func Bags(n, members int, fraction float64, seed uint64) ([][]int, error) {
+	if !(fraction >= 0 && fraction <= 1) {
+		return nil, fmt.Errorf("bagging fraction %v, must lie in [0, 1]", fraction)
+	}
+	if fraction == 0 || fraction == 1 || members < 2 {
+		return nil, nil
+	}
+	size := int(math.Floor(fraction * float64(n)))
+	if size < 1 {
+		return nil, fmt.Errorf("bagging fraction %v of %d rows leaves an empty bag", fraction, n)
+	}
+	rng := data.NewRand(seed ^ 0xBA66ED0B5)
+	bags := make([][]int, members)
+	for i := range bags {
+		bags[i] = rng.Perm(n)[:size]
+	}
+	return bags, nil
 }
 
 // EpochStats summarises one finished epoch.
@@ -76,7 +110,11 @@ func Train(ctx context.Context, backend compute.Backend, m *Model, ds *data.Data
 	}
 	defer step.Finalize()
 
-	batches := newMemberBatches(ds, members, opts.BatchSize, opts.Seed)
+	bags, err := Bags(ds.N(), members, opts.BaggingFraction, opts.Seed)
+	if err != nil {
+		return nil, fmt.Errorf("training %s: %w", m.spec.Kind, err)
+	}
+	batches := newMemberBatches(ds, members, opts.BatchSize, opts.Seed, bags)
 	hist := &History{}
 	start := time.Now()
 	for epoch := 1; epoch <= opts.Epochs; epoch++ {
@@ -140,23 +178,29 @@ func (m *Model) ensembleLoss(scope *model.Scope, x, y *Node, k int, rowLoss func
 	return MulScalar(ReduceAllMean(perRow), float64(dims[0]))
 }
 
-// memberBatches serves, for every ensemble member, minibatches in that member's own shuffled order,
-// packed as x [M, B, D] and y [M, B] tensors.
+// memberBatches serves, for every ensemble member, minibatches in that member's own shuffled order (of
+// its bag, when bags are given), packed as x [M, B, D] and y [M, B] tensors.
 type memberBatches struct {
 	ds        *data.Dataset
 	size      int
 	perms     [][]int
+	bags      [][]int
 	rngs      []*rand.Rand
+	rows      int // rows per member and epoch
 	dims, num int
 }
 
-func newMemberBatches(ds *data.Dataset, members, size int, seed uint64) *memberBatches {
-	mb := &memberBatches{ds: ds, size: min(size, ds.N()), dims: ds.D()}
+func newMemberBatches(ds *data.Dataset, members, size int, seed uint64, bags [][]int) *memberBatches {
+	rows := ds.N()
+	if bags != nil {
+		rows = len(bags[0])
+	}
+	mb := &memberBatches{ds: ds, size: min(size, rows), dims: ds.D(), bags: bags, rows: rows}
 	for i := range members {
 		mb.rngs = append(mb.rngs, data.NewRand(seed+uint64(i)*0x9E3779B97F4A7C15))
 		mb.perms = append(mb.perms, nil)
 	}
-	mb.num = (ds.N() + mb.size - 1) / mb.size
+	mb.num = (rows + mb.size - 1) / mb.size
 	return mb
 }
 
@@ -164,13 +208,18 @@ func (mb *memberBatches) numBatches() int { return mb.num }
 
 func (mb *memberBatches) shuffle() {
 	for i, r := range mb.rngs {
-		mb.perms[i] = r.Perm(mb.ds.N())
+		mb.perms[i] = r.Perm(mb.rows)
+		if mb.bags != nil {
+			for j, p := range mb.perms[i] {
+				mb.perms[i][j] = mb.bags[i][p]
+			}
+		}
 	}
 }
 
 func (mb *memberBatches) batch(b int) (x, y *tensors.Tensor) {
 	start := b * mb.size
-	end := min(start+mb.size, mb.ds.N())
+	end := min(start+mb.size, mb.rows)
 	n, d, members := end-start, mb.dims, len(mb.perms)
 	xs := make([]float32, members*n*d)
 	ys := make([]int32, members*n)
