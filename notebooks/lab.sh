@@ -10,6 +10,9 @@ home="${ECCCO_NOTEBOOKS_HOME:-$root/.notebooks}"
   "$root/notebooks/setup.sh"
 }
 export PATH="$home/bin:$PATH"
+# JUPYTER_PATH comes first in Jupyter's search: this venv's gonb kernel wins over any other "gonb" the user
+# has installed, and the user's other kernels stay listed.
+export JUPYTER_PATH="$home/venv/share/jupyter${JUPYTER_PATH:+:$JUPYTER_PATH}"
 asroot=(); [ "$(id -u)" = 0 ] && asroot=(--allow-root)  # Jupyter refuses root without it (containers, CI)
 cd "$root/notebooks"
 exec "$home/venv/bin/jupyter" lab --ServerApp.root_dir="$root/notebooks" "${asroot[@]}" "$@"
