@@ -8,12 +8,14 @@
 #                            (paper/model-performance.{md,csv,tex}: Table 5), then the benchmark of every
 #                            generator on every available data set (50 runs of 100 factuals; 10 runs for
 #                            images) with the result tables and the comparison with the published numbers
-#                            in paper/results/. Many hours on 2 cores; resumable: run it again and it goes
+#                            in paper/results/, and every figure of the paper (figures/: PNG, SVG, PDF).
+#                            Many hours on 2 cores; resumable: run it again and it goes
 #                            on where it stopped (saved models are reused, finished units skipped).
 #   ./reproduce.sh --quick   the same pipeline in minutes, written to runs/quick/ (nothing under paper/ is
 #                            touched): 5-epoch models on the synthetic sets and German Credit, scored and
-#                            used by a small benchmark (2 runs of 20 factuals). Every model it trains is
-#                            used by both steps; a smoke profile, not a result.
+#                            used by a small benchmark (2 runs of 20 factuals), and every figure from
+#                            5-epoch models (LeNet-5: 1 epoch) into figures/. Every model it trains is used;
+#                            a smoke profile, not a result.
 #   --mode paper             run the paper's equations instead of the authors' code (results then go to
 #                            runs/paper-mode/, never over the committed authors'-code results).
 #
@@ -37,7 +39,7 @@ while [ $# -gt 0 ]; do
     --quick) profile=quick ;;
     --mode) shift; mode="${1:-}" ;;
     --mode=*) mode="${1#--mode=}" ;;
-    -h|--help) sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,/^set -euo/p' "$0" | grep '^#' | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "reproduce.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
   shift
@@ -66,7 +68,9 @@ if [ "$profile" = quick ]; then
   bin/eccco perf --data "$sets" --skip-missing --models mlp,mlp-ensemble,jem,jem-ensemble "${common[@]}" --out "$out/perf"
   echo "== counterfactual benchmark (quick: 2 runs of 20 factuals)"
   bin/eccco bench --data "$sets" --skip-missing --runs 2 --factuals 20 "${common[@]}" --out "$out/bench"
-  echo "quick results: $out/perf/perf.md, $out/bench/tables/, $out/bench/tables/comparison.md"
+  echo "== figures (quick: 5-epoch models, LeNet-5 1 epoch)"
+  bin/eccco figures "${common[@]}" --lenet-epochs 1 --results "$out/bench" --out figures
+  echo "quick results: $out/perf/perf.md, $out/bench/tables/, $out/bench/tables/comparison.md, figures/ (from quick models)"
   exit 0
 fi
 
@@ -79,6 +83,8 @@ echo "== model performance (paper, Table 5)"
 bin/eccco perf --data all --models mlp,mlp-ensemble,jem,jem-ensemble,lenet --mode "$mode" --out "$perf_out"
 echo "== counterfactual benchmark (paper, Tables 1-2 and the appendix tables)"
 bin/eccco bench --data all --mode "$mode" --out "$bench_out"
+echo "== figures"
+bin/eccco figures --mode "$mode" --results "$bench_out" --out figures
 if [ "$publish" = yes ]; then
   mkdir -p paper/results
   for f in perf.md perf.csv perf.tex; do cp "$perf_out/$f" "paper/model-performance.${f#perf.}"; done

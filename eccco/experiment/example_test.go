@@ -83,7 +83,12 @@ func ExampleExperiment_Run() {
 		differ = differ && f.Targets[i] != f.Predicted[i]
 	}
 	fmt.Println("run", r.Index, "factuals:", f.N(), "targets differ from predictions:", differ)
-	fmt.Println("calibrated:", r.Ingredients.Calibrated != nil, "SGLD samples for unfaithfulness:", r.Evaluator.Samples != nil)
+	samples, err := r.Samples(ctx) // drawn on first use
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println("calibrated:", r.Ingredients.Calibrated != nil, "SGLD samples for unfaithfulness:", samples != nil)
 
 	g, err := r.Generator(eccco)
 	if err != nil {
@@ -208,7 +213,7 @@ func ExampleMode() {
 	// "compat" → authors-code (authors' code: true) <nil>
 	// "authors-code" → authors-code (authors' code: true) <nil>
 	// paper        MLP: cross-entropy  JEM: jem
-	// authors-code MLP: cross-entropy  JEM: jem (authors' code: softmax energies, first-label conditioning)
+	// authors-code MLP: cross-entropy  JEM: jem (authors' code: −logit energies, first-label conditioning)
 	// true
 }
 

@@ -168,8 +168,6 @@ type Run struct {
 	Factuals *Factuals
 	// Ingredients are what the generators need, in the experiment's mode.
 	Ingredients counterfactual.Ingredients
-	// Evaluator scores counterfactuals with the six metrics; its Samples are an independent SGLD draw.
-	Evaluator *metrics.Evaluator
 	// MaxIterations bounds each search (0: counterfactual.DefaultMaxIterations); RecordPath keeps the
 	// search paths in each Explanation's Result (for figures).
 	MaxIterations int
@@ -179,6 +177,37 @@ type Run struct {
 	// towards), against which that family's unfaithfulness is measured
 	// (Mode.UnfaithfulnessAgainstOwnSamples). nil otherwise.
 	OwnSamples *energy.TargetSamples
+	// SkipMetrics makes Explain return the counterfactuals unscored (Explanation.Scores nil), so that the
+	// unfaithfulness samples are never drawn: for figures, which show counterfactuals, not metrics.
+	SkipMetrics bool
+
+	evaluator  *metrics.Evaluator
+	sampleOpts energy.ClassOptions
+	sampleSeed uint64
+}
+
+// Samples are the model's conditional SGLD samples of every class behind the unfaithfulness metric
+// (seeded by the run; the sampler of the experiment's mode), drawn on first use.
+func (r *Run) Samples(ctx context.Context) (*energy.TargetSamples, error) {
+	ev, err := r.Evaluator(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return ev.Samples, nil
+}
+
+// Evaluator scores counterfactuals of the run with the six metrics; its Samples are an independent SGLD
+// draw, made on first use.
+func (r *Run) Evaluator(ctx context.Context) (*metrics.Evaluator, error) {
+	if r.evaluator.Samples == nil {
+		e := r.Experiment
+		ts, err := energy.SampleTargets(ctx, e.backend, r.Model, r.sampleOpts, r.sampleSeed)
+		if err != nil {
+			return nil, fmt.Errorf("sampling for the unfaithfulness of the %s %s: %w", e.dataset, r.Kind, err)
+		}
+		r.evaluator.Samples = ts
+	}
+	return r.evaluator, nil
 }
 
 type runKey struct {
@@ -295,17 +324,14 @@ func (e *Experiment) RunFor(ctx context.Context, kind models.Kind, run int, f *F
 			return nil, err
 		}
 	}
-	// The unfaithfulness samples, drawn once for the run.
+	// The unfaithfulness samples, drawn on first use.
 	opts, err := mode.SampleOptions(e.dataset, train)
 	if err != nil {
 		return nil, err
 	}
-	ts, err := energy.SampleTargets(ctx, e.backend, m, opts, SeedFor(e.opts.Seed, e.dataset, string(kind), "unfaithfulness", runName))
-	if err != nil {
-		return nil, fmt.Errorf("sampling for the unfaithfulness of the %s %s: %w", e.dataset, kind, err)
-	}
 	r.Ingredients = in
-	r.Evaluator = &metrics.Evaluator{Backend: e.backend, Model: m, Calibrated: in.Calibrated, Train: train, Samples: ts,
+	r.sampleOpts, r.sampleSeed = opts, SeedFor(e.opts.Seed, e.dataset, string(kind), "unfaithfulness", runName)
+	r.evaluator = &metrics.Evaluator{Backend: e.backend, Model: m, Calibrated: in.Calibrated, Train: train,
 		Options: e.opts.Mode.MetricsOptions(train)}
 	clear(e.runs) // keep one prepared run: a benchmark walks through many
 	e.runs[key] = r
@@ -394,18 +420,24 @@ func (r *Run) Explain(ctx context.Context, g Generator) (*Explanation, error) {
 		return nil, fmt.Errorf("explaining the %s %s with %s: %w", e.dataset, r.Kind, g.Name, err)
 	}
 	elapsed := time.Since(start)
-	ev := r.Evaluator
+	x := &Explanation{Generator: g, Kind: r.Kind, Run: r.Index, Factuals: r.Factuals, Result: res, Search: elapsed}
+	if r.SkipMetrics {
+		return x, nil
+	}
+	ev, err := r.Evaluator(ctx)
+	if err != nil {
+		return nil, err
+	}
 	if e.opts.Mode.UnfaithfulnessAgainstOwnSamples(gen) && r.OwnSamples != nil {
 		own := *ev
 		own.Samples = r.OwnSamples
 		own.Options = e.opts.Mode.OwnSamplesMetrics(own.Options)
 		ev = &own
 	}
-	scores, err := ev.Evaluate(r.Factuals.X, res.X, r.Factuals.Targets)
-	if err != nil {
+	if x.Scores, err = ev.Evaluate(r.Factuals.X, res.X, r.Factuals.Targets); err != nil {
 		return nil, fmt.Errorf("scoring %s's counterfactuals: %w", g.Name, err)
 	}
-	return &Explanation{Generator: g, Kind: r.Kind, Run: r.Index, Factuals: r.Factuals, Result: res, Scores: scores, Search: elapsed}, nil
+	return x, nil
 }
 
 // Explain is the short way: n factuals of run 1 of a model, explained by each generator (all prepared

@@ -23,6 +23,9 @@ type Summary struct {
 func (x *Explanation) Summary() Summary {
 	s := Summary{Generator: x.Generator.Name, N: len(x.Scores)}
 	if s.N == 0 {
+		s.N = x.Factuals.N()
+		nan := math.NaN()
+		s.Validity, s.Unfaithfulness, s.Implausibility, s.Uncertainty, s.Cost, s.Redundancy = nan, nan, nan, nan, nan, nan
 		return s
 	}
 	n := float64(s.N)

@@ -7,8 +7,9 @@
 //	eccco vae --data D [--epochs N]          # train REVISE's VAE for a data set, report its reconstruction error, save it
 //	eccco perf [--data all] [--models ...]   # train and score models on every available data set, compare with the paper
 //	eccco sample --data D --model M --class K # SGLD samples of class K from a saved model
-//	eccco bench --data D|all [--runs N] [--shard i/N] [--compat] # the paper's benchmark and tables
+//	eccco bench --data D|all [--runs N] [--shard i/N] [--mode M] # the paper's benchmark and tables
 //	eccco tables --in DIR                    # the tables (and comparison with the paper) from results
+//	eccco figures [--only NAME] [--out DIR]  # the paper's figures as PNG, SVG and PDF
 //	eccco explain --data D --model M --generator G [--index i] [--target t] [--n N] # counterfactuals
 //	eccco backend                            # which GoMLX backend runs, which are compiled in
 //
@@ -41,6 +42,7 @@ func commands() []command {
 		{"explain", "find counterfactual explanations for test rows with any generator of the paper", runExplain},
 		{"bench", "run the paper's benchmark (resumable, shardable) and write the result tables", runBench},
 		{"tables", "aggregate benchmark results into the paper's tables and compare with the published ones", runTables},
+		{"figures", "make the paper's figures (PNG, SVG, PDF), training or loading the models they need", runFigures},
 		{"sample", "draw SGLD samples of a class from a saved model (CSV, and a PNG grid for images)", runSample},
 		{"backend", "show the GoMLX backend in use and the ones compiled in", runBackend},
 	}

@@ -1,0 +1,112 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/eccco-go/eccco-go/eccco/benchmark"
+	"github.com/eccco-go/eccco-go/eccco/data"
+	"github.com/eccco-go/eccco-go/eccco/figures"
+	"github.com/eccco-go/eccco-go/eccco/internal/progress"
+)
+
+func runFigures(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("figures", "figures [--only NAME,...] [--list] [--out figures] [--results DIR] [--mode paper|authors-code] [flags]", stderr)
+	only := fs.String("only", "", "comma-separated figure names (default: every figure whose data sets are available; see --list)")
+	list := fs.Bool("list", false, "list the figures (name, the paper's label, caption) and exit")
+	out := fs.String("out", "figures", "directory for NAME.png, NAME.svg and NAME.pdf")
+	results := fs.String("results", "", "benchmark directory holding results.csv, for the metric charts (default: none, the charts are skipped)")
+	var ef expFlags
+	ef.register(fs, "")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("figures: unexpected arguments %v", fs.Args())
+	}
+	specs := figures.Catalog()
+	if *only != "" {
+		var err error
+		if specs, err = figures.Lookup(splitList(*only)...); err != nil {
+			return fmt.Errorf("figures: %w", err)
+		}
+	}
+	if *list {
+		for _, s := range specs {
+			label := s.Label
+			if label == "" {
+				label = "(beyond the paper)"
+			}
+			fmt.Fprintf(stdout, "%-28s %-22s %s\n", s.Name, label, s.Caption)
+		}
+		return nil
+	}
+	opts, err := ef.options(stderr)
+	if err != nil {
+		return fmt.Errorf("figures: %w", err)
+	}
+	env := figures.NewEnv(opts)
+	if *results != "" {
+		if env.Results, err = benchmark.ReadCSV(filepath.Join(*results, "results.csv")); err != nil {
+			return fmt.Errorf("figures: %w", err)
+		}
+	}
+	explicit := *only != ""
+	var todo []figures.Spec
+	for _, s := range specs {
+		if reason := unavailable(s, env, ef.dataDir); reason != "" {
+			if explicit {
+				return fmt.Errorf("figures: %s: %s", s.Name, reason)
+			}
+			if !strings.HasPrefix(s.Name, "bench-") {
+				fmt.Fprintf(stderr, "skipping %s: %s\n", s.Name, reason)
+			}
+			continue
+		}
+		todo = append(todo, s)
+	}
+	bar := progress.New(stderr, len(todo), "figures", "figures")
+	written := 0
+	for _, s := range todo {
+		bar.Describe(s.Name)
+		start := time.Now()
+		paths, err := s.Write(ctx, env, *out)
+		if err != nil {
+			bar.Finish()
+			return fmt.Errorf("figures: %w", err)
+		}
+		bar.Add(1)
+		written++
+		fmt.Fprintf(stdout, "%-28s %5.1f s  %s\n", s.Name, time.Since(start).Seconds(), strings.Join(paths, " "))
+	}
+	bar.Finish()
+	fmt.Fprintf(stdout, "wrote %d figures to %s (%s mode, seed %d)\n", written, *out, opts.Mode, opts.Seed)
+	return nil
+}
+
+// unavailable says why a figure cannot be made here ("" if it can).
+func unavailable(s figures.Spec, env *figures.Env, dataDir string) string {
+	for _, d := range s.Datasets {
+		ok, err := data.Present(d, dataDir)
+		if err != nil {
+			return err.Error()
+		}
+		if !ok {
+			return fmt.Sprintf("%s is not available here (eccco data fetch %s)", d, d)
+		}
+	}
+	if strings.HasPrefix(s.Name, "bench-") {
+		if env.Results == nil {
+			return figures.ErrNoResults.Error() + " (pass --results DIR)"
+		}
+		if _, err := s.Make(context.Background(), env); err != nil && !errors.Is(err, figures.ErrNoResults) {
+			return err.Error()
+		}
+	}
+	return ""
+}

@@ -1,0 +1,349 @@
+package figures
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"github.com/eccco-go/eccco-go/eccco/benchmark"
+	"github.com/eccco-go/eccco-go/eccco/conformal"
+	"github.com/eccco-go/eccco-go/eccco/counterfactual"
+	"github.com/eccco-go/eccco-go/eccco/data"
+	"github.com/eccco-go/eccco-go/eccco/energy"
+	"github.com/eccco-go/eccco-go/eccco/experiment"
+	"github.com/eccco-go/eccco-go/eccco/models"
+)
+
+// The functions in this file make the paper's figures from an experiment (package experiment): they
+// train or load what they need, pick their factuals deterministically (the first clean test rows of a
+// class, experiment.TestRowsOf), and hand plain data to the drawing functions of this package.
+
+// POCGenerators are the four generator flavours of Fig. 2 (fig:poc), in its panel order.
+var POCGenerators = []string{"Wachter", "ECCCo (no EBM)", "ECCCo (no CP)", "ECCCo"}
+
+// FieldPoints is the number of grid points per axis of the gradient fields.
+const FieldPoints = 20
+
+// SurfacePoints is the number of grid points per axis of the conformal surfaces (fig:cp-diff).
+const SurfacePoints = 80
+
+// Synthetic is what the 2-D figures of one synthetic data set and model show: one factual of class
+// From turned into class To by each generator, the generators' objectives over the plane, the
+// model's SGLD samples of every class, and its conformal surfaces.
+type Synthetic struct {
+	Data       Labelled
+	ClassNames []string
+	Panels     []GeneratorPanel
+	// Samples are the model's conditional SGLD samples per class (the unfaithfulness samples of run 1).
+	Samples [][]float32
+	// Grid holds the conformal quantities over the plane for class To.
+	Grid     *conformal.Grid
+	From, To int
+	// Results are the searches behind the panels, in panel order.
+	Results []*experiment.Explanation
+}
+
+// plane returns the training data's bounding box, widened by 5 % on each side.
+func plane(e *experiment.Experiment) (x, y [2]float64) {
+	lo, hi := e.Split().Train.Bounds()
+	pad := func(a, b float32) [2]float64 {
+		d := 0.05 * float64(b-a)
+		return [2]float64{float64(a) - d, float64(b) + d}
+	}
+	return pad(lo[0], hi[0]), pad(lo[1], hi[1])
+}
+
+// SyntheticData computes what Fig. 2 (fig:poc), fig:poc-gen and fig:cp-diff show for a 2-D data set: the
+// first clean test row of class 1 (the paper's orange) explained into class 0 (blue) by gens (nil:
+// POCGenerators), with paths recorded.
+func SyntheticData(ctx context.Context, e *experiment.Experiment, kind models.Kind, gens []string) (*Synthetic, error) {
+	train := e.Split().Train
+	if train.D() != 2 {
+		return nil, fmt.Errorf("figures: %s has %d features; the plane figures need 2", e.Dataset(), train.D())
+	}
+	if gens == nil {
+		gens = POCGenerators
+	}
+	g, err := experiment.ParseGenerators(gens...)
+	if err != nil {
+		return nil, err
+	}
+	const from, to = 1, 0
+	rows, err := e.TestRowsOf(ctx, kind, from, 1)
+	if err != nil {
+		return nil, err
+	}
+	f, err := e.FactualRows(ctx, kind, 1, rows, to)
+	if err != nil {
+		return nil, err
+	}
+	r, err := e.RunFor(ctx, kind, 1, f, g...)
+	if err != nil {
+		return nil, err
+	}
+	r.RecordPath, r.SkipMetrics = true, true
+	xr, yr := plane(e)
+	var pts []float32
+	for iy := range FieldPoints {
+		for ix := range FieldPoints {
+			pts = append(pts, float32(xr[0]+(xr[1]-xr[0])*float64(ix)/(FieldPoints-1)), float32(yr[0]+(yr[1]-yr[0])*float64(iy)/(FieldPoints-1)))
+		}
+	}
+	s := &Synthetic{Data: Labelled{X: train.X, Y: train.Y}, ClassNames: train.ClassNames, From: from, To: to}
+	samples, err := r.Samples(ctx)
+	if err != nil {
+		return nil, err
+	}
+	s.Samples = samples.Samples
+	for _, gen := range g {
+		x, err := r.Explain(ctx, gen)
+		if err != nil {
+			return nil, err
+		}
+		value, err := r.Generator(gen)
+		if err != nil {
+			return nil, err
+		}
+		field, err := counterfactual.ObjectiveField(e.Backend(), r.Model, value, f.X, to, pts)
+		if err != nil {
+			return nil, fmt.Errorf("figures: the objective field of %s: %w", gen.Name, err)
+		}
+		s.Results = append(s.Results, x)
+		s.Panels = append(s.Panels, GeneratorPanel{Generator: gen.Name, Field: &VectorField{Points: field.Points, Vectors: field.NegGradient},
+			Path: Path{Steps: x.Result.Paths[0], From: from, To: to}, Samples: s.Samples[to]})
+	}
+	if s.Grid, err = conformal.GridValues(e.Backend(), r.Ingredients.Calibrated, xr, yr, SurfacePoints, to, conformal.LossOptions{}); err != nil {
+		return nil, fmt.Errorf("figures: conformal surfaces: %w", err)
+	}
+	return s, nil
+}
+
+// POC draws Fig. 2 (fig:poc) from SyntheticData.
+func (s *Synthetic) POC() (Figure, error) { return POC(s.Data, s.Panels, s.ClassNames) }
+
+// POCGen draws fig:poc-gen: the SGLD samples (stars) over the data.
+func (s *Synthetic) POCGen() (Figure, error) { return POCGen(s.Data, s.Samples, s.ClassNames) }
+
+// CPDiff draws fig:cp-diff: prediction-set size, smooth set size and the configurable classification
+// loss over the plane.
+func (s *Synthetic) CPDiff() (Figure, error) {
+	sf := func(z [][]float64, label string, levels ...float64) Surface {
+		return Surface{X: s.Grid.X, Y: s.Grid.Y, Z: z, Label: label, Levels: levels}
+	}
+	return CPDiff(&s.Data, sf(s.Grid.SetSize, "set size", 1.5), sf(s.Grid.SmoothSetSize, "smooth set size"),
+		sf(s.Grid.Loss, "classification loss"), s.ClassNames)
+}
+
+// imageShape returns the experiment's image height and width, or an error for non-image data.
+func imageShape(e *experiment.Experiment) (int, int, error) {
+	img := e.Split().Train.Image
+	if img == nil {
+		return 0, 0, fmt.Errorf("figures: %s is not an image data set", e.Dataset())
+	}
+	return img.Height, img.Width, nil
+}
+
+// Transformation draws one factual of class from, turned into class to by each generator, as a row of
+// images titled with the generator and p(y⁺|x′): Fig. 1 (fig:motiv: a 9 into a 7 by Wachter, Schut and
+// REVISE for the MNIST MLP) and Fig. 3 (fig:mnist-bmk: a 3 into a 5 by ECCCo, ECCCo+, REVISE, Schut and
+// Wachter for LeNet-5).
+func Transformation(ctx context.Context, e *experiment.Experiment, kind models.Kind, from, to int, gens ...string) (Figure, error) {
+	h, w, err := imageShape(e)
+	if err != nil {
+		return Figure{}, err
+	}
+	g, err := experiment.ParseGenerators(gens...)
+	if err != nil {
+		return Figure{}, err
+	}
+	rows, err := e.TestRowsOf(ctx, kind, from, 1)
+	if err != nil {
+		return Figure{}, err
+	}
+	f, err := e.FactualRows(ctx, kind, 1, rows, to)
+	if err != nil {
+		return Figure{}, err
+	}
+	r, err := e.RunFor(ctx, kind, 1, f, g...)
+	if err != nil {
+		return Figure{}, err
+	}
+	r.SkipMetrics = true
+	names := e.Split().Train.ClassNames
+	images := [][]float32{f.X}
+	titles := []string{fmt.Sprintf("factual\n%s", names[from])}
+	for _, gen := range g {
+		x, err := r.Explain(ctx, gen)
+		if err != nil {
+			return Figure{}, err
+		}
+		images = append(images, x.Result.X)
+		titles = append(titles, fmt.Sprintf("%s\np(%s) = %.2f", gen.Name, names[to], x.Result.Probability[0]))
+	}
+	grid, err := ImageRow(images, titles, h, w)
+	if err != nil {
+		return Figure{}, err
+	}
+	return grid.Figure()
+}
+
+// CounterfactualGrid draws the appendix's 10 × 10 MNIST grids (fig:mnist-eccco-*, fig:mnist-revise-*):
+// one clean test image of each class on the diagonal and, across its row, its counterfactual into every
+// other class by the generator — all 90 searched in one batch.
+func CounterfactualGrid(ctx context.Context, e *experiment.Experiment, kind models.Kind, generator string) (Figure, error) {
+	h, w, err := imageShape(e)
+	if err != nil {
+		return Figure{}, err
+	}
+	g, err := experiment.ParseGenerators(generator)
+	if err != nil {
+		return Figure{}, err
+	}
+	test := e.Split().Test
+	k := test.K()
+	originals := make([][]float32, k)
+	var rows, targets []int
+	for c := range k {
+		r, err := e.TestRowsOf(ctx, kind, c, 1)
+		if err != nil {
+			return Figure{}, err
+		}
+		originals[c] = test.Row(r[0])
+		for t := range k {
+			if t != c {
+				rows, targets = append(rows, r[0]), append(targets, t)
+			}
+		}
+	}
+	f, err := e.FactualRows(ctx, kind, 1, rows, -1)
+	if err != nil {
+		return Figure{}, err
+	}
+	f.Targets = targets
+	r, err := e.RunFor(ctx, kind, 1, f, g...)
+	if err != nil {
+		return Figure{}, err
+	}
+	r.SkipMetrics = true
+	x, err := r.Explain(ctx, g[0])
+	if err != nil {
+		return Figure{}, err
+	}
+	d := h * w
+	cfs := make([][][]float32, k)
+	for i := range f.N() {
+		c, t := i/(k-1), targets[i]
+		if cfs[c] == nil {
+			cfs[c] = make([][]float32, k)
+		}
+		cfs[c][t] = x.Result.X[i*d : (i+1)*d]
+	}
+	grid, err := CounterfactualMatrix(originals, cfs, test.ClassNames, h, w)
+	if err != nil {
+		return Figure{}, err
+	}
+	return grid.Figure()
+}
+
+// GeneratedImages draws fig:mnist-gen: the model's conditional SGLD samples of every class, one row
+// per class (the sampler of the experiment's mode: energy.DefaultClassOptions or
+// energy.PaperCodeClassOptions from the training data's prior).
+func GeneratedImages(ctx context.Context, e *experiment.Experiment, kind models.Kind, perClass int) (Figure, error) {
+	h, w, err := imageShape(e)
+	if err != nil {
+		return Figure{}, err
+	}
+	m, err := e.Model(ctx, kind)
+	if err != nil {
+		return Figure{}, err
+	}
+	train := e.Split().Train
+	prior, err := energy.PriorFromData(train)
+	if err != nil {
+		return Figure{}, err
+	}
+	opts := e.Mode().ClassOptions(prior)
+	opts.Keep = min(perClass, opts.Chains)
+	per, err := energy.SamplePerClass(ctx, e.Backend(), m, opts, experiment.SeedFor(e.Seed(), e.Dataset(), string(kind), "figure samples"))
+	if err != nil {
+		return Figure{}, fmt.Errorf("figures: sampling the %s: %w", kind, err)
+	}
+	samples := make([][][]float32, len(per))
+	d := h * w
+	for c, s := range per {
+		for i := 0; i+d <= len(s.X); i += d {
+			samples[c] = append(samples[c], s.X[i:i+d])
+		}
+	}
+	grid, err := SampleGrid(samples, train.ClassNames, h, w)
+	if err != nil {
+		return Figure{}, err
+	}
+	return grid.Figure()
+}
+
+// VAEReconstructions draws fig:vae-rec: n test images drawn at random (seeded) above their
+// reconstructions by REVISE's VAE.
+func VAEReconstructions(ctx context.Context, e *experiment.Experiment, n int) (Figure, error) {
+	h, w, err := imageShape(e)
+	if err != nil {
+		return Figure{}, err
+	}
+	v, err := e.VAE(ctx)
+	if err != nil {
+		return Figure{}, err
+	}
+	test := e.Split().Test
+	if n < 1 {
+		return Figure{}, fmt.Errorf("%w: %d images", experiment.ErrInvalid, n)
+	}
+	rows := data.NewRand(experiment.SeedFor(e.Seed(), e.Dataset(), "vae reconstructions")).Perm(test.N())[:min(n, test.N())]
+	var x []float32
+	for _, r := range rows {
+		x = append(x, test.Row(r)...)
+	}
+	rec, err := v.Reconstruct(e.Backend(), x)
+	if err != nil {
+		return Figure{}, err
+	}
+	d := test.D()
+	var orig, recs [][]float32
+	for i := range rows {
+		orig = append(orig, x[i*d:(i+1)*d])
+		recs = append(recs, rec[i*d:(i+1)*d])
+	}
+	grid, err := Reconstructions(orig, recs, min(n, 10), h, w)
+	if err != nil {
+		return Figure{}, err
+	}
+	return grid.Figure()
+}
+
+// BenchmarkChart draws one metric of a data set's benchmark cells (subset "all") per generator and model,
+// mean ± sd of the run means, as in the paper's tables.
+func BenchmarkChart(cells []benchmark.Cell, dataset, metric string) (Figure, error) {
+	var series []MetricSeries
+	index := map[string]int{}
+	var gens []string
+	seenGen := map[string]bool{}
+	for _, c := range cells {
+		if c.Dataset != dataset || c.Metric != metric || c.Subset != "all" || math.IsNaN(c.Mean) {
+			continue
+		}
+		i, ok := index[c.Model]
+		if !ok {
+			i = len(series)
+			index[c.Model] = i
+			series = append(series, MetricSeries{Name: c.Model})
+		}
+		series[i].Values = append(series[i].Values, MetricValue{Generator: c.Generator, Mean: c.Mean, SD: c.SD})
+		if !seenGen[c.Generator] {
+			seenGen[c.Generator] = true
+			gens = append(gens, c.Generator)
+		}
+	}
+	if len(series) == 0 {
+		return Figure{}, fmt.Errorf("figures: no %s cells of %s in the results", metric, dataset)
+	}
+	return MetricChart(fmt.Sprintf("%s: %s", dataset, metric), series, gens)
+}
