@@ -7,6 +7,7 @@ require (
 	github.com/gomlx/compute v0.1.5
 	github.com/gomlx/go-xla v0.4.4
 	github.com/gomlx/gomlx v0.28.5
+	github.com/janpfeifer/gonb v0.11.5
 	github.com/schollz/progressbar/v3 v3.19.0
 	golang.org/x/text v0.35.0
 	gonum.org/v1/gonum v0.16.0
@@ -30,7 +31,6 @@ require (
 	github.com/google/uuid v1.6.0 // indirect
 	github.com/gx-org/backend v0.3.0 // indirect
 	github.com/gx-org/gx v0.6.1 // indirect
-	github.com/janpfeifer/gonb v0.11.5 // indirect
 	github.com/janpfeifer/must v0.2.0 // indirect
 	github.com/mattn/go-colorable v0.1.14 // indirect
 	github.com/mattn/go-isatty v0.0.20 // indirect

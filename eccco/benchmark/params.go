@@ -12,10 +12,17 @@ import (
 	"github.com/eccco-go/eccco-go/eccco/models"
 )
 
-// WriteParameterTables writes the paper's three parameter tables, from the values the code uses, as
-// Markdown and LaTeX into dir: params-models (table_params.tex: architecture and training),
-// params-ebm (table_ebm_params.tex: JEM training) and params-generators (table_gen_params.tex).
-func WriteParameterTables(dir string) error {
+// ParameterTable is one of the paper's parameter tables, rendered from the values the code uses.
+type ParameterTable struct {
+	// Name is the file stem: params-models, params-ebm or params-generators.
+	Name, Caption   string
+	Markdown, LaTeX string
+}
+
+// ParameterTables renders the paper's three parameter tables from the values the code uses:
+// params-models (table_params.tex: architecture and training), params-ebm (table_ebm_params.tex: JEM
+// training) and params-generators (table_gen_params.tex).
+func ParameterTables() ([]ParameterTable, error) {
 	type table struct {
 		name, caption string
 		header        []string
@@ -31,20 +38,21 @@ func WriteParameterTables(dir string) error {
 	for _, name := range data.Names() {
 		s, err := models.PaperSettings(name)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		tm.rows = append(tm.rows, []string{name, fmt.Sprint(s.Hidden), fmt.Sprint(s.Layers), s.Activation, fmt.Sprint(s.EnsembleSize), fmt.Sprint(s.Epochs), fmt.Sprint(s.BatchSize)})
 		j, err := energy.PaperJEMSettings(name)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		te.rows = append(te.rows, []string{name, fmt.Sprint(j.SGLDSteps), fmt.Sprint(j.Samples), fmt.Sprint(j.Lambda)})
 		p, err := counterfactual.PaperParams(name)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		tg.rows = append(tg.rows, []string{name, fmt.Sprint(p.StepSize), fmt.Sprint(p.Cost), fmt.Sprint(p.SetSize), fmt.Sprint(p.Energy), fmt.Sprint(p.Ridge)})
 	}
+	var out []ParameterTable
 	for _, t := range []table{tm, te, tg} {
 		var md, tex strings.Builder
 		md.WriteString("| " + strings.Join(t.header, " | ") + " |\n|" + strings.Repeat("---|", len(t.header)) + "\n")
@@ -55,10 +63,22 @@ func WriteParameterTables(dir string) error {
 			tex.WriteString(strings.Join(r, " & ") + "\\\\\n")
 		}
 		tex.WriteString("\\bottomrule\n\\end{tabular}\n\\end{table}\n")
-		if err := atomicfile.WriteFile(filepath.Join(dir, t.name+".md"), []byte(md.String()), 0o644); err != nil {
+		out = append(out, ParameterTable{Name: t.name, Caption: t.caption, Markdown: md.String(), LaTeX: tex.String()})
+	}
+	return out, nil
+}
+
+// WriteParameterTables writes ParameterTables as Markdown and LaTeX into dir (NAME.md, NAME.tex).
+func WriteParameterTables(dir string) error {
+	tables, err := ParameterTables()
+	if err != nil {
+		return err
+	}
+	for _, t := range tables {
+		if err := atomicfile.WriteFile(filepath.Join(dir, t.Name+".md"), []byte(t.Markdown), 0o644); err != nil {
 			return err
 		}
-		if err := atomicfile.WriteFile(filepath.Join(dir, t.name+".tex"), []byte(tex.String()), 0o644); err != nil {
+		if err := atomicfile.WriteFile(filepath.Join(dir, t.Name+".tex"), []byte(t.LaTeX), 0o644); err != nil {
 			return err
 		}
 	}

@@ -283,3 +283,16 @@ func renderTable(dataset, subset string, cells []Cell) (md, tex string) {
 	t.WriteString("\\bottomrule\n\\end{tabular}\n\\end{table}\n")
 	return m.String(), t.String()
 }
+
+// TableMarkdown renders one of the paper's result tables (a data set's cells of one subset: "all" or
+// "valid") as Markdown, as WriteTables writes it.
+func TableMarkdown(cells []Cell, dataset, subset string) string {
+	var sel []Cell
+	for _, c := range cells {
+		if c.Dataset == dataset && c.Subset == subset {
+			sel = append(sel, c)
+		}
+	}
+	md, _ := renderTable(dataset, subset, sel)
+	return md
+}
