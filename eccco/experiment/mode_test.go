@@ -240,3 +240,41 @@ func TestAuthorsCodeRun(t *testing.T) {
 		}
 	}
 }
+
+// In the authors'-code mode the fitting half of image data holds every class (our vision training split is
+// grouped by class, so its first half in file order would hold half of them), and tabular data keep file
+// order.
+func TestFitCalibrationHalves(t *testing.T) {
+	mk := func(image bool) *data.Dataset {
+		d := &data.Dataset{Name: "grouped", FeatureNames: []string{"a"}, ClassNames: []string{"0", "1", "2", "3"}}
+		for k := range 4 {
+			for range 25 {
+				d.X = append(d.X, float32(len(d.Y)))
+				d.Y = append(d.Y, k)
+			}
+		}
+		if image {
+			d.Image = &data.ImageShape{Height: 1, Width: 1, Channels: 1}
+		}
+		return d
+	}
+	fit, cal, err := AuthorsCode.FitCalibration(mk(true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fit.ClassCounts(); slices.Contains(got, 0) || fit.N() != 50 || cal.N() != 50 {
+		t.Errorf("images: fitting half has class counts %v (%d rows), calibration %d rows; want every class, 50/50", got, fit.N(), cal.N())
+	}
+	fit, _, err = AuthorsCode.FitCalibration(mk(false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range fit.N() {
+		if fit.X[i] != float32(i) {
+			t.Fatalf("tabular: fitting row %d is file row %v, want file order", i, fit.X[i])
+		}
+	}
+	if fit, cal, _ := Paper.FitCalibration(mk(true)); fit.N() != 100 || cal != nil {
+		t.Errorf("paper mode: fit on %d rows, cal %v; want all 100 and none", fit.N(), cal)
+	}
+}
