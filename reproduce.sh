@@ -69,7 +69,7 @@ if [ "$profile" = quick ]; then
   echo "== counterfactual benchmark (quick: 2 runs of 20 factuals)"
   bin/eccco bench --data "$sets" --skip-missing --runs 2 --factuals 20 "${common[@]}" --out "$out/bench"
   echo "== figures (quick: 5-epoch models, LeNet-5 1 epoch)"
-  bin/eccco figures "${common[@]}" --lenet-epochs 1 --results "$out/bench" --out figures
+  bin/eccco figures --mode paper --epochs 5 --lenet-epochs 1 --models-dir "$out/models" --results "$out/bench" --out figures
   echo "quick results: $out/perf/perf.md, $out/bench/tables/, $out/bench/tables/comparison.md, figures/ (from quick models)"
   exit 0
 fi
@@ -84,7 +84,7 @@ bin/eccco perf --data all --models mlp,mlp-ensemble,jem,jem-ensemble,lenet --mod
 echo "== counterfactual benchmark (paper, Tables 1-2 and the appendix tables)"
 bin/eccco bench --data all --mode "$mode" --out "$bench_out"
 echo "== figures"
-bin/eccco figures --mode "$mode" --results "$bench_out" --out figures
+bin/eccco figures --mode paper --results "$bench_out" --out figures   # the paper's concepts, in its equations
 if [ "$publish" = yes ]; then
   mkdir -p paper/results
   for f in perf.md perf.csv perf.tex; do cp "$perf_out/$f" "paper/model-performance.${f#perf.}"; done

@@ -178,7 +178,7 @@ func Transformation(ctx context.Context, e *experiment.Experiment, kind models.K
 			return Figure{}, err
 		}
 		images = append(images, x.Result.X)
-		titles = append(titles, fmt.Sprintf("%s\np(%s) = %.2f", gen.Name, names[to], x.Result.Probability[0]))
+		titles = append(titles, fmt.Sprintf("%s\np=%.2f", gen.Name, x.Result.Probability[0]))
 	}
 	grid, err := ImageRow(images, titles, h, w)
 	if err != nil {

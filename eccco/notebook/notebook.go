@@ -6,7 +6,7 @@
 //
 //	%%
 //	defer gonbui.Sync()
-//	e := notebook.Must(experiment.Open("moons", notebook.Options(full)))
+//	e := notebook.Must(experiment.Open("moons", notebook.Options(full)))   // AuthorsOptions: the authors' code
 //	gens := notebook.Must(experiment.ParseGenerators("ECCCo", "Wachter"))
 //	xs := notebook.Must(e.Explain(ctx, models.KindJEM, 20, gens...))
 //	notebook.Markdown(experiment.SummaryTable(xs))
@@ -31,16 +31,22 @@ const QuickEnv = "ECCCO_QUICK"
 // the notebook asks for the full ones.
 func Quick(full bool) bool { return !full || os.Getenv(QuickEnv) == "1" }
 
-// Options are the experiment options of the notebooks, in the authors'-code mode (the mode of the
-// published numbers, and of ./reproduce.sh, whose models the notebooks reuse):
+// Options are the experiment options of the notebooks in the paper's equations (the mode of the figures):
 //   - quick (full false, or ECCCO_QUICK=1): 5-epoch models (LeNet-5: 1 epoch) in runs/quick/models, the
 //     models of ./reproduce.sh --quick;
 //   - full: the paper's training settings, in runs/models, the models of ./reproduce.sh.
 //
 // Training progress goes to standard error, one line per 10 %.
-func Options(full bool) experiment.Options {
+func Options(full bool) experiment.Options { return OptionsFor(experiment.Paper, full) }
+
+// AuthorsOptions are Options in the authors'-code mode: the mode of the published numbers and of the
+// benchmark of ./reproduce.sh.
+func AuthorsOptions(full bool) experiment.Options { return OptionsFor(experiment.AuthorsCode, full) }
+
+// OptionsFor are Options in a mode.
+func OptionsFor(mode experiment.Mode, full bool) experiment.Options {
 	_ = os.Setenv("ECCCO_PROGRESS", "lines")
-	o := experiment.Options{Mode: experiment.AuthorsCode, Progress: os.Stderr, Log: os.Stderr}
+	o := experiment.Options{Mode: mode, Progress: os.Stderr, Log: os.Stderr}
 	if Quick(full) {
 		o.ModelsDir = filepath.Join(root(), "runs", "quick", "models")
 		o.Training = experiment.Training{Epochs: 5, LeNetEpochs: 1}
