@@ -30,6 +30,9 @@
 //	xs, _ := e.Explain(ctx, models.KindJEM, 20, gens...)
 //	fmt.Println(experiment.SummaryTable(xs))
 //
+// PaperSettings gathers every per-data-set choice of the paper (architecture, training, JEM, generator
+// parameters, latent size, VAE, runs) in one place.
+//
 // Everything is deterministic for a seed (SeedFor derives the seed of each random step from the
 // experiment's seed and what the step is for).
 package experiment
