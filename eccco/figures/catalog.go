@@ -21,6 +21,8 @@ type Env struct {
 	Options experiment.Options
 	// Results are benchmark rows for the metric charts; nil skips those charts.
 	Results []benchmark.Row
+	// DPI is the resolution of the PNG files Write makes (0: DefaultDPI, 300).
+	DPI int
 
 	exps  map[string]*experiment.Experiment
 	synth map[string]*Synthetic
@@ -228,6 +230,9 @@ func (s Spec) Write(ctx context.Context, env *Env, dir string) ([]string, error)
 	fig, err := s.Make(ctx, env)
 	if err != nil {
 		return nil, fmt.Errorf("figure %s: %w", s.Name, err)
+	}
+	if env.DPI > 0 {
+		fig.DPI = env.DPI
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("figure %s: %w", s.Name, err)

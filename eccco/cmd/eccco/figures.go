@@ -20,6 +20,7 @@ func runFigures(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	only := fs.String("only", "", "comma-separated figure names (default: every figure whose data sets are available; see --list)")
 	list := fs.Bool("list", false, "list the figures (name, the paper's label, caption) and exit")
 	out := fs.String("out", "figures", "directory for NAME.png, NAME.svg and NAME.pdf")
+	dpi := fs.Int("dpi", 0, "resolution of the PNG files (0: 300)")
 	results := fs.String("results", "", "benchmark directory holding results.csv, for the metric charts (default: none, the charts are skipped)")
 	var ef expFlags
 	ef.register(fs, "")
@@ -50,7 +51,11 @@ func runFigures(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return fmt.Errorf("figures: %w", err)
 	}
+	if *dpi < 0 {
+		return fmt.Errorf("figures: --dpi %d must not be negative", *dpi)
+	}
 	env := figures.NewEnv(opts)
+	env.DPI = *dpi
 	if *results != "" {
 		if env.Results, err = benchmark.ReadCSV(filepath.Join(*results, "results.csv")); err != nil {
 			return fmt.Errorf("figures: %w", err)
