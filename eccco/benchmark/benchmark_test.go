@@ -241,3 +241,46 @@ func TestExplainMatchesBenchmark(t *testing.T) {
 		}
 	}
 }
+
+// Adding to a result directory units computed with other model weights, or under a generator name whose
+// definition changed, is refused (ErrManifest) before any unit is written; merging such shards too.
+func TestManifestRefusesOtherModelsAndGenerators(t *testing.T) {
+	dir := t.TempDir()
+	gens, err := experiment.ParseGenerators("Wachter")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := Protocol{Dataset: "circles", Models: []models.Kind{models.KindMLP}, Generators: gens, Runs: 2, Factuals: 4, Seed: 3}
+	ctx := context.Background()
+	a := newRunner(t, filepath.Join(dir, "out"), filepath.Join(dir, "models-a"))
+	a.Training = experiment.Training{Epochs: 2}
+	if err := a.Run(ctx, p, Shard{1, 2}); err != nil {
+		t.Fatal(err)
+	}
+	// The same protocol with models trained otherwise (3 epochs: other weights) into the same directory.
+	b := newRunner(t, a.Out, filepath.Join(dir, "models-b"))
+	b.Training = experiment.Training{Epochs: 3}
+	b.OnUnit = func(_, _ int, u Unit, skipped bool) {
+		if !skipped {
+			t.Errorf("unit %s computed with other weights", u)
+		}
+	}
+	if err := b.Run(ctx, p, Shard{2, 2}); !errors.Is(err, ErrManifest) {
+		t.Errorf("other weights: err = %v, want ErrManifest", err)
+	}
+	// A generator name with another definition.
+	q := p
+	q.Generators = []experiment.Generator{{Name: "Wachter", Paper: "Wachter", Set: map[string]float64{"cost": 1}}}
+	if err := a.Run(ctx, q, Shard{2, 2}); !errors.Is(err, ErrManifest) {
+		t.Errorf("redefined generator: err = %v, want ErrManifest", err)
+	}
+	// Merging a shard computed with other weights.
+	c := newRunner(t, filepath.Join(dir, "other"), filepath.Join(dir, "models-b"))
+	c.Training = experiment.Training{Epochs: 3}
+	if err := c.Run(ctx, p, Shard{2, 2}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.MergeDirs(c.Out); !errors.Is(err, ErrManifest) {
+		t.Errorf("merging other weights: err = %v, want ErrManifest", err)
+	}
+}
