@@ -12,7 +12,7 @@
 #                            Many hours on 2 cores; resumable: run it again and it goes
 #                            on where it stopped (saved models are reused, finished units skipped).
 #   ./reproduce.sh --quick   the same pipeline in minutes, written to runs/quick/ (nothing under paper/ is
-#                            touched): 5-epoch models on the synthetic sets and German Credit, scored and
+#                            touched): 5-epoch models on the three synthetic sets, scored and
 #                            used by a small benchmark (2 runs of 20 factuals), and every figure from
 #                            5-epoch models (LeNet-5: 1 epoch) into figures/. Every model it trains is used;
 #                            a smoke profile, not a result.
@@ -63,7 +63,10 @@ if [ "$profile" = quick ]; then
   out=runs/quick
   [ "$mode" = paper ] && out=runs/quick-paper-mode
   common=(--mode "$mode" --epochs 5 --models-dir "$out/models")
-  sets=linearly-separable,moons,circles,german-credit
+  # German Credit is left out: in the authors'-code mode its models are fitted on a class-sorted half of the
+  # data, and 5-epoch models predict a single class, so no factual of the other one can be drawn (the
+  # authors' benchmark stops there too).
+  sets=linearly-separable,moons,circles
   echo "== model performance (quick: 5 epochs)"
   bin/eccco perf --data "$sets" --skip-missing --models mlp,mlp-ensemble,jem,jem-ensemble "${common[@]}" --out "$out/perf"
   echo "== counterfactual benchmark (quick: 2 runs of 20 factuals)"
