@@ -7,6 +7,7 @@ import (
 
 	"github.com/eccco-go/eccco-go/eccco/counterfactual"
 	"github.com/eccco-go/eccco-go/eccco/data"
+	"github.com/eccco-go/eccco-go/eccco/experiment"
 	"github.com/eccco-go/eccco-go/eccco/vae"
 )
 
@@ -14,7 +15,9 @@ import (
 var _ counterfactual.LatentMap = (*vae.VAE)(nil)
 
 // runVAE trains the paper's VAE for a data set (the latent space REVISE searches in), reports its test
-// reconstruction error next to that of predicting the training mean, and saves it.
+// reconstruction error next to that of predicting the training mean, and saves it. Without --out it uses
+// the experiment's VAE: a matching one saved where explain and bench look is loaded and reported, not
+// trained again (--replace retrains it).
 func runVAE(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("vae", "vae --data NAME [--vae-epochs N] [--seed S] [--out DIR] [--mode paper|authors-code]", stderr)
 	dataset := fs.String("data", "", "data set (see 'eccco data list')")
@@ -33,6 +36,14 @@ func runVAE(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return fmt.Errorf("vae: %w", err)
 	}
 	dir := *out
+	if dir == "" && !*replace {
+		// The experiment's VAE: loaded if a matching one is saved, else trained and saved.
+		v, err := e.VAE(ctx)
+		if err != nil {
+			return fmt.Errorf("vae: %w", err)
+		}
+		return reportVAE(stdout, e, v, "in "+e.VAEDir())
+	}
 	if dir == "" {
 		dir = e.VAEDir()
 	}
@@ -45,6 +56,26 @@ func runVAE(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return fmt.Errorf("vae: %w", err)
 	}
+	if err := reportVAE(stdout, e, v, ""); err != nil {
+		return err
+	}
+	if dir == "none" {
+		return nil
+	}
+	save := v.Save
+	if *replace {
+		save = v.Replace
+	}
+	if err := save(dir); err != nil {
+		return fmt.Errorf("vae: %w", err)
+	}
+	fmt.Fprintf(stdout, "saved to %s\n", dir)
+	return nil
+}
+
+// reportVAE prints a VAE's architecture, training and test reconstruction error (where: "" for a VAE just
+// trained, else where it is saved).
+func reportVAE(stdout io.Writer, e *experiment.Experiment, v *vae.VAE, where string) error {
 	split := e.Split()
 	mse, err := v.ReconstructionError(e.Backend(), split.Test)
 	if err != nil {
@@ -57,17 +88,9 @@ func runVAE(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		1000*secs/float64(prov.Training.Epochs), e.Backend().Name())
 	fmt.Fprintf(stdout, "test (%d rows): reconstruction MSE %.4f per feature; predicting the training mean: %.4f\n",
 		split.Test.N(), mse, meanPredictionMSE(split.Train, split.Test))
-	if dir == "none" {
-		return nil
+	if where != "" {
+		fmt.Fprintf(stdout, "saved %s\n", where)
 	}
-	save := v.Save
-	if *replace {
-		save = v.Replace
-	}
-	if err := save(dir); err != nil {
-		return fmt.Errorf("vae: %w", err)
-	}
-	fmt.Fprintf(stdout, "saved to %s\n", dir)
 	return nil
 }
 

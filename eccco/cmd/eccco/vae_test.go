@@ -72,3 +72,18 @@ func TestVAELatentSizesMatchPCA(t *testing.T) {
 		}
 	}
 }
+
+// Without --out, vae uses the experiment's VAE: the first run trains and saves it where explain and bench
+// look, a second run loads and reports it instead of refusing or training again.
+func TestVAEDefaultLoadsWhatIsSaved(t *testing.T) {
+	t.Setenv("ECCCO_PROGRESS", "0")
+	args := []string{"vae", "--data", "circles", "--epochs", "2", "--models-dir", t.TempDir()}
+	out, stderr, err := runCLI(t, args...)
+	if err != nil || !strings.Contains(stderr, "training one") || !strings.Contains(out, "reconstruction MSE") {
+		t.Fatalf("first run: %v\n%s\n%s", err, out, stderr)
+	}
+	out, stderr, err = runCLI(t, args...)
+	if err != nil || strings.Contains(stderr, "training") || !strings.Contains(stderr, "loaded") || !strings.Contains(out, "reconstruction MSE") {
+		t.Errorf("second run: %v\n%s\n%s", err, out, stderr)
+	}
+}
