@@ -1,10 +1,14 @@
 package benchmark
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime/debug"
+	"slices"
+	"strings"
 
 	"github.com/eccco-go/eccco-go/eccco/data"
 	"github.com/eccco-go/eccco-go/eccco/internal/atomicfile"
@@ -53,9 +57,91 @@ func WriteReport(dir string, rows []Row, published string) (*Report, error) {
 		return rep, nil
 	}
 	cmp := Compare(rep.Cells, pub)
+	cmp.Provenance = provenance(dir, len(rows))
 	if err := atomicfile.WriteFile(filepath.Join(dir, "comparison.md"), []byte(cmp.Markdown()), 0o644); err != nil {
 		return nil, fmt.Errorf("writing the comparison: %w", err)
 	}
 	rep.Comparison = &cmp
 	return rep, nil
+}
+
+// provenance describes where the results behind a report came from: the build's commit (as Go records it
+// for a build inside a git checkout), the protocol version, the number of counterfactuals, and the
+// settings of each data set's units (their manifests, when the tables sit in a benchmark directory's
+// tables/ folder).
+func provenance(tablesDir string, counterfactuals int) string {
+	commit := "unknown commit"
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		var rev, modified string
+		for _, s := range bi.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				rev = s.Value
+			case "vcs.modified":
+				modified = s.Value
+			}
+		}
+		if rev != "" {
+			commit = "commit " + rev[:min(12, len(rev))]
+			if modified == "true" {
+				commit += " (with uncommitted changes)"
+			}
+		}
+	}
+	if commit == "unknown commit" {
+		if rev := gitHead(); rev != "" {
+			commit = "commit " + rev[:min(12, len(rev))] + " (the checkout's HEAD)"
+		}
+	}
+	parts := []string{fmt.Sprintf("tables written by eccco-go %s (protocol %d) from %d counterfactuals", commit, ProtocolVersion, counterfactuals)}
+	manifests, _ := filepath.Glob(filepath.Join(filepath.Dir(tablesDir), "units", "*", "experiment.json"))
+	slices.Sort(manifests)
+	for _, path := range manifests {
+		raw, err := os.ReadFile(path)
+		if err != nil {
+			continue
+		}
+		var m Manifest
+		if json.Unmarshal(raw, &m) != nil {
+			continue
+		}
+		m.fill()
+		parts = append(parts, fmt.Sprintf("%s: mode %s, seed %d, %d factuals per run, units of protocol %d", m.Dataset, m.Mode, m.Seed, m.Factuals, m.Protocol))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// gitHead reads the commit of the checkout that holds the working directory from its .git folder (for
+// builds without Go's VCS stamp, e.g. under -buildvcs=false); "" when there is none.
+func gitHead() string {
+	wd, err := os.Getwd()
+	if err != nil {
+		return ""
+	}
+	root, ok := data.ModuleRoot(wd)
+	if !ok {
+		return ""
+	}
+	gitDir := filepath.Join(root, ".git")
+	head, err := os.ReadFile(filepath.Join(gitDir, "HEAD"))
+	if err != nil {
+		return ""
+	}
+	ref, isRef := strings.CutPrefix(strings.TrimSpace(string(head)), "ref: ")
+	if !isRef {
+		return ref
+	}
+	if rev, err := os.ReadFile(filepath.Join(gitDir, filepath.FromSlash(ref))); err == nil {
+		return strings.TrimSpace(string(rev))
+	}
+	packed, err := os.ReadFile(filepath.Join(gitDir, "packed-refs"))
+	if err != nil {
+		return ""
+	}
+	for _, line := range strings.Split(string(packed), "\n") {
+		if rev, name, ok := strings.Cut(line, " "); ok && name == ref {
+			return rev
+		}
+	}
+	return ""
 }
