@@ -14,8 +14,9 @@
 #   ./reproduce.sh --quick   the same pipeline in minutes, written to runs/quick/ (nothing under paper/ is
 #                            touched): 5-epoch models on the three synthetic sets, scored and
 #                            used by a small benchmark (2 runs of 20 factuals), and every figure from
-#                            5-epoch models (LeNet-5: 1 epoch) into figures/. Every model it trains is used;
-#                            a smoke profile, not a result.
+#                            5-epoch models (LeNet-5: 1 epoch) into figures/, then the notebooks executed
+#                            headless (HTML copies in runs/notebooks/html/; skipped where notebooks/setup.sh
+#                            cannot install JupyterLab). Every model it trains is used; a smoke profile.
 #   --mode paper             run the paper's equations instead of the authors' code (results then go to
 #                            runs/paper-mode/, never over the committed authors'-code results).
 #
@@ -49,6 +50,15 @@ case "$mode" in
   *) echo "reproduce.sh: --mode must be authors-code or paper, not '$mode'" >&2; exit 2 ;;
 esac
 
+notebooks_step() {
+  echo "== notebooks: executed headless with the quick settings (HTML copies in runs/notebooks/html/)"
+  if notebooks/setup.sh >/dev/null 2>&1; then
+    ECCCO_NOTEBOOKS=1 go test ./notebooks -count=1 -run TestNotebooks -timeout 120m
+  else
+    echo "(notebooks skipped: their tool chain could not be installed here; see notebooks/README.md)"
+  fi
+}
+
 mkdir -p bin
 go build -o bin/eccco ./eccco/cmd/eccco
 bin/eccco backend
@@ -73,6 +83,7 @@ if [ "$profile" = quick ]; then
   bin/eccco bench --data "$sets" --skip-missing --runs 2 --factuals 20 "${common[@]}" --out "$out/bench"
   echo "== figures (quick: 5-epoch models, LeNet-5 1 epoch)"
   bin/eccco figures --mode paper --epochs 5 --lenet-epochs 1 --models-dir "$out/models" --results "$out/bench" --out figures
+  notebooks_step
   echo "quick results: $out/perf/perf.md, $out/bench/tables/, $out/bench/tables/comparison.md, figures/ (from quick models)"
   exit 0
 fi
@@ -88,6 +99,7 @@ echo "== counterfactual benchmark (paper, Tables 1-2 and the appendix tables)"
 bin/eccco bench --data all --mode "$mode" --out "$bench_out"
 echo "== figures"
 bin/eccco figures --mode paper --results "$bench_out" --out figures   # the paper's concepts, in its equations
+notebooks_step
 if [ "$publish" = yes ]; then
   mkdir -p paper/results
   for f in perf.md perf.csv perf.tex; do cp "$perf_out/$f" "paper/model-performance.${f#perf.}"; done
