@@ -94,14 +94,7 @@ func (e *Experiment) Model(ctx context.Context, kind models.Kind) (*models.Model
 	if m, ok := e.models[kind]; ok {
 		return m, nil
 	}
-	if err := e.CheckKind(kind); err != nil {
-		return nil, err
-	}
-	want, err := e.Provenance(kind)
-	if err != nil {
-		return nil, err
-	}
-	spec, err := models.SpecFor(kind, e.dataset, e.split.Train.D(), e.split.Train.K())
+	want, spec, err := e.plan(kind)
 	if err != nil {
 		return nil, err
 	}
@@ -129,6 +122,20 @@ func (e *Experiment) Model(ctx context.Context, kind models.Kind) (*models.Model
 	}
 	e.models[kind] = m
 	return m, nil
+}
+
+// plan checks that the kind fits the data set and returns the provenance and architecture a model of it has
+// in this experiment.
+func (e *Experiment) plan(kind models.Kind) (models.Provenance, models.Spec, error) {
+	if err := e.CheckKind(kind); err != nil {
+		return models.Provenance{}, models.Spec{}, err
+	}
+	prov, err := e.Provenance(kind)
+	if err != nil {
+		return models.Provenance{}, models.Spec{}, err
+	}
+	spec, err := models.SpecFor(kind, e.dataset, e.split.Train.D(), e.split.Train.K())
+	return prov, spec, err
 }
 
 // checkSaved compares a saved model's provenance and architecture with what the experiment wants.
@@ -173,14 +180,7 @@ type Trained struct {
 // TrainModel trains a fresh model of the kind with the experiment's settings (the paper's unless
 // overridden) and records its provenance; it neither loads nor saves (Model does both).
 func (e *Experiment) TrainModel(ctx context.Context, kind models.Kind) (*Trained, error) {
-	if err := e.CheckKind(kind); err != nil {
-		return nil, err
-	}
-	prov, err := e.Provenance(kind)
-	if err != nil {
-		return nil, err
-	}
-	spec, err := models.SpecFor(kind, e.dataset, e.split.Train.D(), e.split.Train.K())
+	prov, spec, err := e.plan(kind)
 	if err != nil {
 		return nil, err
 	}

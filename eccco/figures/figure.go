@@ -3,9 +3,9 @@ package figures
 import (
 	"bytes"
 	"fmt"
+	"github.com/eccco-go/eccco-go/eccco/internal/atomicfile"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -304,40 +304,9 @@ func (f Figure) write(path string, encode func() ([]byte, error)) error {
 	return writeAtomic(path, b)
 }
 
-// writeAtomic writes data to a temporary file in path's directory (created if missing), syncs it and
-// renames it over path; on any failure the temporary file is removed and path is left as it was.
-func writeAtomic(path string, data []byte) (err error) {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	tmp, err := os.CreateTemp(dir, ".tmp-"+filepath.Base(path)+"-*")
-	if err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	if _, err = tmp.Write(data); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err = tmp.Chmod(0o644); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err = tmp.Sync(); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err = tmp.Close(); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err = os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	return nil
-}
+// writeAtomic writes data to path through the project's one atomic writer (a temporary file in the same
+// directory, synced and renamed; removed on failure), with ordinary permissions.
+func writeAtomic(path string, data []byte) error { return atomicfile.WriteFile(path, data, 0o644) }
 
 // grid returns rows × cols for n panels: one row up to 3 panels, otherwise as square as possible.
 func gridShape(n int) (rows, cols int) {

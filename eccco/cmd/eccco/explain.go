@@ -5,13 +5,14 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"strings"
 
 	"github.com/eccco-go/eccco-go/eccco/counterfactual"
 	"github.com/eccco-go/eccco-go/eccco/data"
 	"github.com/eccco-go/eccco-go/eccco/experiment"
+	"github.com/eccco-go/eccco-go/eccco/figures"
 	"github.com/eccco-go/eccco-go/eccco/models"
-	"github.com/eccco-go/eccco-go/eccco/plots"
 )
 
 func runExplain(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -36,6 +37,11 @@ func runExplain(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	if err := positive(map[string]int{"n": *n, "run": *runIdx, "max-iter": *maxIter}); err != nil {
 		return fmt.Errorf("explain: %w", err)
+	}
+	if *png != "" {
+		if _, err := os.Stat(*png); err == nil {
+			return fmt.Errorf("explain: %w: --png %s exists; choose another path (nothing is overwritten)", experiment.ErrInvalid, *png)
+		}
 	}
 	if *index >= 0 && *n != 1 {
 		return fmt.Errorf("explain: %w: --index and --n exclude each other", experiment.ErrInvalid)
@@ -100,19 +106,23 @@ func runExplain(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		if test.Image == nil {
 			return fmt.Errorf("explain: %w: --png needs an image data set", experiment.ErrInvalid)
 		}
-		var imgs [][]float32
 		d := test.D()
+		grid := &figures.ImageGrid{Height: test.Image.Height, Width: test.Image.Width, ColTitles: []string{"factual"}}
+		for _, x := range xs {
+			grid.ColTitles = append(grid.ColTitles, x.Generator.Name)
+		}
 		for i := range f.N() {
-			imgs = append(imgs, f.X[i*d:(i+1)*d])
+			row := [][]float32{f.X[i*d : (i+1)*d]}
 			for _, x := range xs {
-				imgs = append(imgs, x.Result.X[i*d:(i+1)*d])
+				row = append(row, x.Result.X[i*d:(i+1)*d])
 			}
+			grid.Cells = append(grid.Cells, row)
 		}
-		grid, err := plots.ImageGrid(imgs, test.Image.Height, test.Image.Width, 1+len(xs))
+		fig, err := grid.Figure()
 		if err != nil {
-			return err
+			return fmt.Errorf("explain: %w", err)
 		}
-		if err := plots.WritePNG(*png, grid); err != nil {
+		if err := fig.WritePNG(*png); err != nil {
 			return fmt.Errorf("explain: %w", err)
 		}
 		fmt.Fprintf(stdout, "wrote %s (per row: factual, then each generator's counterfactual)\n", *png)

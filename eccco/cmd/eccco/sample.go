@@ -13,9 +13,9 @@ import (
 
 	"github.com/eccco-go/eccco-go/eccco/energy"
 	"github.com/eccco-go/eccco-go/eccco/experiment"
+	"github.com/eccco-go/eccco-go/eccco/figures"
 	"github.com/eccco-go/eccco-go/eccco/internal/atomicfile"
 	"github.com/eccco-go/eccco-go/eccco/models"
-	"github.com/eccco-go/eccco-go/eccco/plots"
 )
 
 func runSample(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -134,15 +134,22 @@ func runSample(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	fmt.Fprintf(stdout, "wrote %s\n", *out)
 	if img := train.Image; img != nil {
-		rows := make([][]float32, len(pred))
-		for i := range rows {
-			rows[i] = s.X[i*img.Size() : (i+1)*img.Size()]
+		grid := &figures.ImageGrid{Height: img.Height, Width: img.Width}
+		for i := 0; i < len(pred); i += 5 {
+			var row [][]float32
+			for j := i; j < min(i+5, len(pred)); j++ {
+				row = append(row, s.X[j*img.Size():(j+1)*img.Size()])
+			}
+			for len(grid.Cells) > 0 && len(row) < 5 {
+				row = append(row, nil) // the last row, padded with empty cells
+			}
+			grid.Cells = append(grid.Cells, row)
 		}
-		grid, err := plots.ImageGrid(rows, img.Height, img.Width, 5)
+		fig, err := grid.Figure()
 		if err != nil {
 			return err
 		}
-		if err := plots.WritePNG(pngPath, grid); err != nil {
+		if err := fig.WritePNG(pngPath); err != nil {
 			return err
 		}
 		fmt.Fprintf(stdout, "wrote %s\n", pngPath)
