@@ -2,6 +2,7 @@ package experiment
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/eccco-go/eccco-go/eccco/conformal"
@@ -41,7 +42,10 @@ const (
 	//     unfaithfulness is summed over those 10 samples and divided by 50 (OwnSamplesMetrics →
 	//     metrics.Options.UnfaithfulnessDivisor), for ECCCo-L1 (no EBM) too (UnfaithfulnessAgainstOwnSamples);
 	//   - the metrics (MetricsOptions → metrics.PaperCodeOptions: 100 nearest neighbours for
-	//     implausibility, halved unfaithfulness, gated uncertainty, uncropped SSIM).
+	//     implausibility, halved unfaithfulness, gated uncertainty, uncropped SSIM);
+	//   - on images (experiments/mnist.jl, fmnist.jl): the MLP family with 128 swish units in one layer and
+	//     LeNet-5 with a same-padded second convolution (Spec), the search box of the noisy training
+	//     images' global range (SearchBounds), Schut with η = 0.1 (GeneratorParams).
 	AuthorsCode Mode = "authors-code"
 )
 
@@ -256,4 +260,66 @@ func (m Mode) OwnSamplesMetrics(o metrics.Options) metrics.Options {
 		o.UnfaithfulnessDivisor = PaperCodeUnfaithfulnessDivisor
 	}
 	return o
+}
+
+// The authors' vision settings (ECCCo.jl experiments/mnist.jl and fmnist.jl at the final commit).
+const (
+	// PaperCodeVisionHidden, PaperCodeVisionLayers and PaperCodeVisionActivation are the builder of every
+	// MLP-based vision model (MLP, MLP ensemble, JEM, JEM ensemble): default_builder(n_hidden = 128,
+	// n_layers = 1, activation = Flux.swish). The paper's table of model parameters prints the Experiment
+	// defaults (32 units, relu) instead.
+	PaperCodeVisionHidden     = 128
+	PaperCodeVisionLayers     = 1
+	PaperCodeVisionActivation = "swish"
+	// PaperCodeVisionSchutStep is Schut's η on images: the vision scripts run with use_variants = false,
+	// whose branch builds GreedyGenerator() with its defaults, η = 0.1 and n = 10 changes per feature
+	// (experiments/benchmarking/benchmarking.jl).
+	PaperCodeVisionSchutStep = 0.1
+)
+
+// Spec returns a model architecture switched to the mode for data shaped like train. The paper: spec as
+// it is (models.SpecFor). The authors' code, on images only: the MLP family with 128 swish units in one
+// hidden layer, and LeNet-5 with a same-padded second convolution (models.LeNet5Same; ECCCo.jl
+// experiments/models/additional_models.jl).
+func (m Mode) Spec(spec models.Spec, train *data.Dataset) models.Spec {
+	if !m.IsAuthorsCode() || train.Image == nil {
+		return spec
+	}
+	if spec.Kind == models.KindLeNet {
+		spec.Conv2Padding = models.PaddingSame
+		return spec
+	}
+	spec.Hidden, spec.Layers, spec.Activation = PaperCodeVisionHidden, PaperCodeVisionLayers, PaperCodeVisionActivation
+	return spec
+}
+
+// SearchBounds returns the box every counterfactual is clamped to. The paper: the split's domain
+// (data.Split.Lower/Upper: the training data's per-feature range; [−1, 1] for every pixel of an image).
+// The authors' code on images: one range for every pixel, the smallest and largest value of the noisy
+// training images (experiments/mnist.jl and fmnist.jl: counterfactual_data.domain =
+// fill((minimum(X), maximum(X)), D), "to account for noise added during pre-processing").
+func (m Mode) SearchBounds(split *data.Split) (lo, hi []float32) {
+	lo, hi = slices.Clone(split.Lower), slices.Clone(split.Upper)
+	train := split.Train
+	if !m.IsAuthorsCode() || train.Image == nil || len(train.X) == 0 {
+		return lo, hi
+	}
+	mn, mx := train.X[0], train.X[0]
+	for _, v := range train.X {
+		mn, mx = min(mn, v), max(mx, v)
+	}
+	for j := range lo {
+		lo[j], hi[j] = mn, mx
+	}
+	return lo, hi
+}
+
+// GeneratorParams returns a paper generator's hyper-parameters p switched to the mode for data shaped like
+// train, before a user's overrides. The authors' code on images: Schut's η is 0.1
+// (PaperCodeVisionSchutStep), so each pixel changes at most 10 times.
+func (m Mode) GeneratorParams(base string, p counterfactual.Params, train *data.Dataset) counterfactual.Params {
+	if m.IsAuthorsCode() && train.Image != nil && base == "Schut" {
+		p.StepSize = PaperCodeVisionSchutStep
+	}
+	return p
 }

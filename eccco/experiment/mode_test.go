@@ -278,3 +278,57 @@ func TestFitCalibrationHalves(t *testing.T) {
 		t.Errorf("paper mode: fit on %d rows, cal %v; want all 100 and none", fit.N(), cal)
 	}
 }
+
+// The authors' vision settings (experiments/mnist.jl, fmnist.jl) apply to images in the authors'-code mode
+// only: 128 swish units in one layer for the MLP family, LeNet-5 with a same-padded second convolution,
+// one search box for every pixel (the noisy images' global min and max), Schut's η = 0.1 (10 changes).
+func TestAuthorsVisionSwitches(t *testing.T) {
+	img := &data.Dataset{Name: "tiny", X: []float32{-1.02, 0.3, 0.99, -0.5, 0.1, 1.04}, Y: []int{0, 1, 0},
+		FeatureNames: []string{"a", "b"}, ClassNames: []string{"0", "1"}, Image: &data.ImageShape{Height: 1, Width: 2, Channels: 1}}
+	tab := &data.Dataset{Name: "tab", X: img.X, Y: img.Y, FeatureNames: img.FeatureNames, ClassNames: img.ClassNames}
+	mlp := models.Spec{Kind: models.KindJEMEnsemble, NumFeatures: 2, NumClasses: 2, Hidden: 32, Layers: 1, Activation: "relu", Members: 5}
+	if got := AuthorsCode.Spec(mlp, img); got.Hidden != 128 || got.Layers != 1 || got.Activation != "swish" || got.Members != 5 {
+		t.Errorf("authors' vision JEM ensemble: %+v, want 128 × 1 swish, 5 members", got)
+	}
+	for _, c := range []struct {
+		m Mode
+		d *data.Dataset
+	}{{Paper, img}, {AuthorsCode, tab}} {
+		if got := c.m.Spec(mlp, c.d); got != mlp {
+			t.Errorf("%s on %s changed the spec: %+v", c.m, c.d.Name, got)
+		}
+	}
+	lenet := models.Spec{Kind: models.KindLeNet, NumFeatures: 784, NumClasses: 10, Members: 1}
+	if got := AuthorsCode.Spec(lenet, img); got.Conv2Padding != models.PaddingSame || got.Hidden != 0 {
+		t.Errorf("authors' LeNet-5: %+v, want same padding and nothing else", got)
+	}
+	split := &data.Split{Train: img, Lower: []float32{-1, -1}, Upper: []float32{1, 1}}
+	lo, hi := AuthorsCode.SearchBounds(split)
+	if !slices.Equal(lo, []float32{-1.02, -1.02}) || !slices.Equal(hi, []float32{1.04, 1.04}) {
+		t.Errorf("authors' vision bounds %v %v, want [-1.02 -1.02] [1.04 1.04]", lo, hi)
+	}
+	lo, hi = Paper.SearchBounds(split) // the split's domain, [−1, 1] for images (not the noisy pixels' range)
+	if !slices.Equal(lo, []float32{-1, -1}) || !slices.Equal(hi, []float32{1, 1}) {
+		t.Errorf("paper bounds %v %v, want the split's [-1 -1] [1 1]", lo, hi)
+	}
+	tsplit := data.NewSplit(tab, tab, nil) // tabular: the training rows' per-feature range in both modes
+	for _, m := range Modes() {
+		lo, hi = m.SearchBounds(tsplit)
+		if !slices.Equal(lo, []float32{-1.02, -0.5}) || !slices.Equal(hi, []float32{0.99, 1.04}) {
+			t.Errorf("%s tabular bounds %v %v, want per-feature [-1.02 -0.5] [0.99 1.04]", m, lo, hi)
+		}
+	}
+	p := counterfactual.Params{StepSize: 0.05}
+	if got := AuthorsCode.GeneratorParams("Schut", p, img).StepSize; got != 0.1 {
+		t.Errorf("authors' vision Schut η = %g, want 0.1", got)
+	}
+	for _, c := range []struct {
+		m    Mode
+		base string
+		d    *data.Dataset
+	}{{Paper, "Schut", img}, {AuthorsCode, "Schut", tab}, {AuthorsCode, "Wachter", img}} {
+		if got := c.m.GeneratorParams(c.base, p, c.d).StepSize; got != 0.05 {
+			t.Errorf("%s %s on %s: η = %g, want 0.05", c.m, c.base, c.d.Name, got)
+		}
+	}
+}

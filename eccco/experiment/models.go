@@ -135,7 +135,11 @@ func (e *Experiment) plan(kind models.Kind) (models.Provenance, models.Spec, err
 		return models.Provenance{}, models.Spec{}, err
 	}
 	spec, err := models.SpecFor(kind, e.dataset, e.split.Train.D(), e.split.Train.K())
-	return prov, spec, err
+	if err != nil {
+		return prov, spec, err
+	}
+	spec = e.opts.Mode.Spec(spec, e.split.Train)
+	return prov, spec, spec.Validate()
 }
 
 // checkSaved compares a saved model's provenance and architecture with what the experiment wants.
@@ -166,7 +170,17 @@ func specDiff(want, have models.Spec) []string {
 	add("hidden layers", have.Layers, want.Layers)
 	add("activation", have.Activation, want.Activation)
 	add("members", have.Members, want.Members)
+	if have.Kind == models.KindLeNet {
+		add("second-convolution padding", orValid(have.Conv2Padding), orValid(want.Conv2Padding))
+	}
 	return d
+}
+
+func orValid(padding string) string {
+	if padding == "" {
+		return models.PaddingValid
+	}
+	return padding
 }
 
 // Trained is a model fitted by TrainModel, with what its training took.
@@ -309,6 +323,7 @@ func (e *Experiment) UseModel(dir string) (*models.Model, error) {
 	if err != nil {
 		return nil, err
 	}
+	spec = e.opts.Mode.Spec(spec, e.split.Train)
 	have := m.Provenance()
 	want.Training = have.Training // the caller chose this model: its training settings are its own
 	if err := checkSaved(dir, "model", want, have, specDiff(spec, m.Spec())); err != nil {

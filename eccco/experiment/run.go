@@ -365,7 +365,9 @@ func (r *Run) Generator(g Generator) (*counterfactual.Generator, error) {
 	if err := g.Validate(); err != nil {
 		return nil, err
 	}
-	p, err := g.Params(r.Experiment.Params())
+	base, _ := g.paper()
+	e := r.Experiment
+	p, err := g.Params(e.opts.Mode.GeneratorParams(base, e.Params(), e.split.Train))
 	if err != nil {
 		return nil, err
 	}
@@ -373,7 +375,6 @@ func (r *Run) Generator(g Generator) (*counterfactual.Generator, error) {
 	if g.Build != nil {
 		gen, err = g.Build(r.Ingredients, p)
 	} else {
-		base, _ := g.paper()
 		gen, err = counterfactual.ByName(base, p, r.Ingredients)
 	}
 	if err != nil {
@@ -411,7 +412,7 @@ func (r *Run) Explain(ctx context.Context, g Generator) (*Explanation, error) {
 	if r.MaxIterations < 0 {
 		return nil, fmt.Errorf("%w: max iterations %d must not be negative", ErrInvalid, r.MaxIterations)
 	}
-	lo, hi := e.split.Train.Bounds()
+	lo, hi := e.opts.Mode.SearchBounds(e.split)
 	start := time.Now()
 	res, err := counterfactual.Search(ctx, e.backend, r.Model, gen, counterfactual.Request{Factuals: r.Factuals.X,
 		Targets: r.Factuals.Targets, Lower: lo, Upper: hi, MaxIterations: r.MaxIterations, RecordPath: r.RecordPath,

@@ -69,6 +69,10 @@ type Spec struct {
 	Layers      int    `json:"layers"`     // number of hidden layers (MLP)
 	Activation  string `json:"activation"` // "relu" or "swish" (MLP)
 	Members     int    `json:"members"`    // ensemble size; 1 for a single model
+	// Conv2Padding is the padding of LeNet-5's second convolution: "" or "valid" (the paper's LeNet-5,
+	// 5×5×16 → 400 features) or "same" (the authors' lenet5, 7×7×16 = 784 features; ECCCo.jl
+	// experiments/models/additional_models.jl).
+	Conv2Padding string `json:"conv2_padding,omitempty"`
 	// Dataset records which data set the model was trained on (informational).
 	Dataset string `json:"dataset,omitempty"`
 }
@@ -92,6 +96,9 @@ func (s Spec) Validate() error {
 	case KindLeNet:
 		if s.NumFeatures != 28*28 {
 			return fmt.Errorf("model spec: LeNet-5 needs 28×28 inputs (784 features), got %d", s.NumFeatures)
+		}
+		if _, err := conv2Same(s.Conv2Padding); err != nil {
+			return err
 		}
 	default:
 		if s.Hidden <= 0 || s.Layers < 0 {
@@ -183,7 +190,7 @@ func (m *Model) MemberLogits(x *Node, i int) *Node { return m.memberLogits(m.sto
 
 func (m *Model) logitsIn(scope *model.Scope, x *Node) *Node {
 	if m.spec.Kind == KindLeNet {
-		return LeNet5(scope, x, m.spec.NumClasses)
+		return lenet5(scope, x, m.spec.NumClasses, m.spec.Conv2Padding == PaddingSame)
 	}
 	all := m.stackedLogits(scope, BroadcastPrefix(x, m.spec.Members)) // [M, B, K]
 	return ReduceMean(all, 0)
@@ -191,7 +198,7 @@ func (m *Model) logitsIn(scope *model.Scope, x *Node) *Node {
 
 func (m *Model) memberLogits(scope *model.Scope, x *Node, i int) *Node {
 	if m.spec.Kind == KindLeNet {
-		return LeNet5(scope, x, m.spec.NumClasses)
+		return lenet5(scope, x, m.spec.NumClasses, m.spec.Conv2Padding == PaddingSame)
 	}
 	all := m.stackedLogits(scope, BroadcastPrefix(x, m.spec.Members))
 	return Reshape(Slice(all, AxisElem(i)), x.Shape().Dimensions[0], m.spec.NumClasses)

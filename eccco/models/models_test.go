@@ -328,3 +328,33 @@ func TestDefaultBackendPredictsLargeEnsembleChunks(t *testing.T) {
 		t.Fatal("prediction did not finish in 60 s: the backend's executor deadlocked")
 	}
 }
+
+// The authors' LeNet-5 pads its second convolution too (Spec.Conv2Padding "same"): the pooled map is
+// 7×7×16 = 784 features, so the first dense layer has 784·120 + 120 weights instead of 400·120 + 120.
+func TestLeNet5SameShapes(t *testing.T) {
+	b := testBackend(t)
+	m, err := New(b, Spec{Kind: KindLeNet, NumFeatures: 784, NumClasses: 10, Members: 1, Conv2Padding: PaddingSame}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := Logits(b, m, make([]float32, 2*784))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out) != 20 {
+		t.Errorf("LeNet-5 (same) gave %d logits for 2 images, want 20", len(out))
+	}
+	want := (150 + 6) + (2400 + 16) + (784*120 + 120) + (10080 + 84) + (840 + 10)
+	got := 0
+	for v := range m.Store().IterVariables() {
+		if v.Trainable {
+			got += v.Shape().Size()
+		}
+	}
+	if got != want {
+		t.Errorf("LeNet-5 (same) has %d parameters, want %d", got, want)
+	}
+	if _, err := New(b, Spec{Kind: KindLeNet, NumFeatures: 784, NumClasses: 10, Members: 1, Conv2Padding: "full"}, 1); err == nil {
+		t.Error("an unknown padding was accepted")
+	}
+}
