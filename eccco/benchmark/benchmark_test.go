@@ -274,6 +274,12 @@ func TestManifestRefusesOtherModelsAndGenerators(t *testing.T) {
 	if err := a.Run(ctx, q, Shard{2, 2}); !errors.Is(err, ErrManifest) {
 		t.Errorf("redefined generator: err = %v, want ErrManifest", err)
 	}
+	// Unfaithfulness sampled per counterfactual into units sampled per run.
+	q = p
+	q.Sampling = experiment.PerCounterfactual
+	if err := a.Run(ctx, q, Shard{2, 2}); !errors.Is(err, ErrManifest) {
+		t.Errorf("other sampling: err = %v, want ErrManifest", err)
+	}
 	// Merging a shard computed with other weights.
 	c := newRunner(t, filepath.Join(dir, "other"), filepath.Join(dir, "models-b"))
 	c.Training = experiment.Training{Epochs: 3}

@@ -28,10 +28,13 @@ type Protocol struct {
 	// Mode is the paper's equations or the authors' code (experiment.Mode; the published numbers were
 	// computed by the authors' code). Models trained in one mode are never used by the other.
 	Mode experiment.Mode
+	// Sampling is how the unfaithfulness samples are drawn (experiment.Sampling): once per run ("", the
+	// default) or for every counterfactual, as the authors' code did.
+	Sampling experiment.Sampling
 }
 
 // PaperProtocol returns the paper's protocol for a data set: MLP, MLP ensemble, JEM and JEM ensemble
-// (plus LeNet-5 for images), every generator of the paper, 100 factuals per run, 50 runs (10 for images),
+// (plus LeNet-5 for images), every generator of the paper (the six of VisionGenerators for images), 100 factuals per run, 50 runs (10 for images),
 // seed 42, the paper's equations.
 func PaperProtocol(dataset string) (Protocol, error) {
 	if _, err := counterfactual.PaperParams(dataset); err != nil {
@@ -43,8 +46,23 @@ func PaperProtocol(dataset string) (Protocol, error) {
 	if dataset == "mnist" || dataset == "fashion-mnist" {
 		p.Runs = 10
 		p.Models = append(p.Models, models.KindLeNet)
+		p.Generators = VisionGenerators()
 	}
 	return p, nil
+}
+
+// VisionGenerators are the six generators of the paper's image tables (no ablations): ECCCo, ECCCo+,
+// ECCCo-L1, REVISE, Schut and Wachter, in the tables' order (the authors' vision scripts ran with
+// use_variants = false, ECCCo.jl experiments/mnist.jl and fmnist.jl).
+func VisionGenerators() []experiment.Generator {
+	var out []experiment.Generator
+	for _, g := range experiment.PaperGenerators() {
+		switch g.Name {
+		case "ECCCo", "ECCCo+", "ECCCo-L1", "REVISE", "Schut", "Wachter":
+			out = append(out, g)
+		}
+	}
+	return out
 }
 
 // Validate checks the protocol: a known data set, at least one model, valid generators with distinct
@@ -59,6 +77,9 @@ func (p Protocol) Validate() error {
 		return fmt.Errorf("%w: protocol %s: %d runs of %d factuals; both must be positive", experiment.ErrInvalid, p.Dataset, p.Runs, p.Factuals)
 	}
 	if err := p.Mode.Validate(); err != nil {
+		return err
+	}
+	if err := p.Sampling.Validate(); err != nil {
 		return err
 	}
 	if _, err := counterfactual.PaperParams(p.Dataset); err != nil {

@@ -60,7 +60,7 @@ func (r *Runner) logf(format string, args ...any) {
 
 // Open opens the protocol's data set in the experiment layer with the runner's settings.
 func (r *Runner) Open(p Protocol) (*experiment.Experiment, error) {
-	return experiment.Open(p.Dataset, experiment.Options{Backend: r.Backend, Mode: p.Mode, Seed: p.Seed, DataDir: r.DataDir,
+	return experiment.Open(p.Dataset, experiment.Options{Backend: r.Backend, Mode: p.Mode, Sampling: p.Sampling, Seed: p.Seed, DataDir: r.DataDir,
 		ModelsDir: r.ModelsDir, Training: r.Training, Progress: r.Progress, Log: r.Log})
 }
 
@@ -184,6 +184,8 @@ type Manifest struct {
 	Compat bool `json:"compat"`
 	// Mode is the experiment mode ("" in manifests written before it was recorded: read from Compat).
 	Mode string `json:"mode,omitempty"`
+	// Sampling is how the unfaithfulness samples were drawn (experiment.Sampling; "" is per-run).
+	Sampling string `json:"sampling,omitempty"`
 	// Generators maps each generator name to its definition (experiment.Generator.Describe).
 	Generators map[string]string `json:"generators,omitempty"`
 	// Models maps each model kind to the fingerprint of its weights (experiment.Fingerprint).
@@ -203,6 +205,10 @@ func (m *Manifest) fill() {
 func (m *Manifest) merge(o Manifest, where string) (changed bool, err error) {
 	m.fill()
 	o.fill()
+	if ms, os := experiment.Sampling(m.Sampling).String(), experiment.Sampling(o.Sampling).String(); ms != os {
+		return false, fmt.Errorf("%w: %s holds %s units with %s unfaithfulness samples; this would add %s ones; choose another --out",
+			ErrManifest, where, m.Dataset, ms, os)
+	}
 	if m.Protocol != o.Protocol || m.Dataset != o.Dataset || m.Seed != o.Seed || m.Factuals != o.Factuals || m.Mode != o.Mode {
 		return false, fmt.Errorf("%w: %s holds %s units of protocol %d, seed %d, %d factuals, mode %s; this would add protocol %d, seed %d, %d factuals, mode %s; choose another --out",
 			ErrManifest, where, m.Dataset, m.Protocol, m.Seed, m.Factuals, m.Mode, o.Protocol, o.Seed, o.Factuals, o.Mode)
@@ -263,6 +269,9 @@ func writeManifest(path string, m Manifest) error {
 func (r *Runner) claim(p Protocol, fingerprints map[string]string) error {
 	want := Manifest{Protocol: ProtocolVersion, Dataset: p.Dataset, Seed: p.Seed, Factuals: p.Factuals,
 		Compat: p.Mode.IsAuthorsCode(), Mode: p.Mode.String(), Generators: map[string]string{}, Models: fingerprints}
+	if p.Sampling == experiment.PerCounterfactual {
+		want.Sampling = p.Sampling.String()
+	}
 	for _, g := range p.Generators {
 		want.Generators[g.Name] = g.Describe()
 	}

@@ -3,9 +3,13 @@ package energy
 import (
 	"context"
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/eccco-go/eccco-go/eccco/data"
+	"github.com/eccco-go/eccco-go/eccco/models"
+	. "github.com/gomlx/gomlx/core/graph" //nolint:revive
+	"github.com/gomlx/gomlx/ml/model"
 )
 
 // The samples behind unfaithfulness and ECCCo-L1: the paper's setting keeps 25 of 50 chains for the
@@ -104,4 +108,61 @@ func TestSampleTargets(t *testing.T) {
 			}
 		}
 	}
+}
+
+// SampleEach gives every entry a set of its own: on two bumps with E(x|k) = ½‖x − c_k‖² each set sits at
+// its target's centre, two entries of the same class get different (independent) samples, and the same
+// seed gives the same sets.
+func TestSampleEach(t *testing.T) {
+	b := testBackend(t)
+	prior, err := NewPrior([]float32{-3, -3}, []float32{3, 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := DefaultClassOptions(prior)
+	opts.Chains, opts.Keep = 20, 10
+	targets := []int{1, 0, 1}
+	sets, err := SampleEach(context.Background(), b, bumps(), targets, opts, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sets) != 3 {
+		t.Fatalf("%d sets for 3 targets", len(sets))
+	}
+	centre := [][2]float64{{-1, 0}, {1, 0}}
+	for i, s := range sets {
+		if len(s) != 10*2 {
+			t.Fatalf("set %d holds %d values, want 10 samples of 2 features", i, len(s))
+		}
+		var mx, my float64
+		for r := range 10 {
+			mx, my = mx+float64(s[2*r])/10, my+float64(s[2*r+1])/10
+		}
+		if c := centre[targets[i]]; math.Hypot(mx-c[0], my-c[1]) > 0.05 {
+			t.Errorf("set %d (class %d): mean (%.3f, %.3f), want within 0.05 of %v", i, targets[i], mx, my, c)
+		}
+	}
+	if slices.Equal(sets[0], sets[2]) {
+		t.Error("two entries of class 1 got the same samples; want independent draws")
+	}
+	again, err := SampleEach(context.Background(), b, bumps(), targets, opts, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range sets {
+		if !slices.Equal(sets[i], again[i]) {
+			t.Errorf("set %d differs between two draws with one seed", i)
+		}
+	}
+	if _, err := SampleEach(context.Background(), b, bumps(), nil, opts, 7); err == nil {
+		t.Error("no targets: want an error")
+	}
+}
+
+// bumps has the logits −½‖x − c_k‖² for c₀ = (−1, 0) and c₁ = (1, 0): E(x|k) = ½‖x − c_k‖².
+func bumps() models.Classifier {
+	return models.FromFunc(model.NewStore(), func(_ *model.Scope, x *Node) *Node {
+		centres := ConvertDType(Const(x.Graph(), [][]float32{{-1, 0}, {1, 0}}), x.DType())
+		return MulScalar(ReduceSum(Square(Sub(ExpandAxes(x, 1), ExpandAxes(centres, 0))), -1), -0.5)
+	}, 2, 2)
 }

@@ -38,6 +38,9 @@ type Options struct {
 	Backend compute.Backend
 	// Mode chooses the paper's equations (the default) or the authors' code.
 	Mode Mode
+	// Sampling chooses how the unfaithfulness samples are drawn: PerRun ("", the default) or
+	// PerCounterfactual (as the authors' code did; costlier).
+	Sampling Sampling
 	// Seed fixes everything random: the data split, the models, factuals, targets, calibration and SGLD
 	// samples. 0 means DefaultSeed (42).
 	Seed uint64
@@ -116,6 +119,12 @@ func Open(dataset string, opts Options) (*Experiment, error) {
 		return nil, err
 	}
 	opts.Mode = opts.Mode.orDefault()
+	if err := opts.Sampling.Validate(); err != nil {
+		return nil, err
+	}
+	if opts.Sampling == "" {
+		opts.Sampling = PerRun
+	}
 	if err := opts.Training.Validate(); err != nil {
 		return nil, err
 	}

@@ -3,6 +3,7 @@ package experiment
 import (
 	"context"
 	"errors"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -229,5 +230,53 @@ func TestPaperSettings(t *testing.T) {
 	if moons.Models.Epochs != 500 || german.Generators.Ridge != 0.5 || mnist.Runs != 10 || moons.Runs != 50 || mnist.LatentDim != 28 {
 		t.Errorf("moons epochs %d (500), German ridge %g (0.5), MNIST runs %d (10), moons runs %d (50), MNIST latent %d (28)",
 			moons.Models.Epochs, german.Generators.Ridge, mnist.Runs, moons.Runs, mnist.LatentDim)
+	}
+}
+
+// Sampling per counterfactual changes only the unfaithfulness column (every other metric and the
+// counterfactuals themselves are the same), gives finite values near the per-run ones (both measure the
+// distance to samples of the same model), and is deterministic.
+func TestSamplingPerCounterfactual(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains a model")
+	}
+	dir := t.TempDir()
+	gens, err := ParseGenerators("Wachter", "ECCCo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	explain := func(s Sampling) []*Explanation {
+		e := quick(t, "moons", dir, func(o *Options) { o.Sampling = s })
+		xs, err := e.Explain(context.Background(), models.KindMLP, 8, gens...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return xs
+	}
+	run, each, again := explain(PerRun), explain(PerCounterfactual), explain(PerCounterfactual)
+	for g := range gens {
+		if !slices.Equal(run[g].Result.X, each[g].Result.X) {
+			t.Fatalf("%s: the counterfactuals differ between samplings", gens[g].Name)
+		}
+		var sumRun, sumEach float64
+		for i, a := range run[g].Scores {
+			b := each[g].Scores[i]
+			if a.Cost != b.Cost || a.Implausibility != b.Implausibility || a.Valid != b.Valid || a.Redundancy != b.Redundancy {
+				t.Errorf("%s row %d: a metric other than unfaithfulness changed: %+v vs %+v", gens[g].Name, i, a, b)
+			}
+			if math.IsNaN(b.Unfaithfulness) || b.Unfaithfulness != again[g].Scores[i].Unfaithfulness {
+				t.Errorf("%s row %d: per-counterfactual unfaithfulness %v, again %v", gens[g].Name, i, b.Unfaithfulness, again[g].Scores[i].Unfaithfulness)
+			}
+			sumRun, sumEach = sumRun+a.Unfaithfulness, sumEach+b.Unfaithfulness
+		}
+		if sumRun == sumEach {
+			t.Errorf("%s: per-counterfactual samples gave exactly the per-run unfaithfulness", gens[g].Name)
+		}
+		if r := sumEach / sumRun; r < 0.5 || r > 2 {
+			t.Errorf("%s: mean unfaithfulness per counterfactual %.3f vs per run %.3f; want the same scale", gens[g].Name, sumEach/8, sumRun/8)
+		}
+	}
+	if _, err := Open("moons", Options{Sampling: "per-row"}); !errors.Is(err, ErrInvalid) {
+		t.Errorf("unknown sampling: err = %v, want ErrInvalid", err)
 	}
 }

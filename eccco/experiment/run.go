@@ -425,17 +425,26 @@ func (r *Run) Explain(ctx context.Context, g Generator) (*Explanation, error) {
 	if r.SkipMetrics {
 		return x, nil
 	}
-	ev, err := r.Evaluator(ctx)
-	if err != nil {
+	own := e.opts.Mode.UnfaithfulnessAgainstOwnSamples(gen) && r.OwnSamples != nil
+	var ev *metrics.Evaluator
+	var each [][]float32
+	if e.opts.Sampling == PerCounterfactual && !own {
+		// Samples of its own for every counterfactual, independent across generators (seeded by the name).
+		ev = r.evaluator
+		seed := SeedFor(r.sampleSeed, "per-counterfactual", g.Name)
+		if each, err = energy.SampleEach(ctx, e.backend, r.Model, r.Factuals.Targets, r.sampleOpts, seed); err != nil {
+			return nil, fmt.Errorf("sampling for the unfaithfulness of %s's counterfactuals: %w", g.Name, err)
+		}
+	} else if ev, err = r.Evaluator(ctx); err != nil {
 		return nil, err
 	}
-	if e.opts.Mode.UnfaithfulnessAgainstOwnSamples(gen) && r.OwnSamples != nil {
-		own := *ev
-		own.Samples = r.OwnSamples
-		own.Options = e.opts.Mode.OwnSamplesMetrics(own.Options)
-		ev = &own
+	if own {
+		o := *ev
+		o.Samples = r.OwnSamples
+		o.Options = e.opts.Mode.OwnSamplesMetrics(o.Options)
+		ev = &o
 	}
-	if x.Scores, err = ev.Evaluate(r.Factuals.X, res.X, r.Factuals.Targets); err != nil {
+	if x.Scores, err = ev.EvaluateEach(r.Factuals.X, res.X, r.Factuals.Targets, each); err != nil {
 		return nil, fmt.Errorf("scoring %s's counterfactuals: %w", g.Name, err)
 	}
 	return x, nil

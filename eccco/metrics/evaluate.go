@@ -84,6 +84,13 @@ type Evaluator struct {
 // Evaluate scores counterfactuals cfs of factuals (both row-major, B rows) for their targets. The model
 // runs once over all B rows (probabilities and Ω in batched graph calls); distances are computed in Go.
 func (e *Evaluator) Evaluate(factuals, cfs []float32, targets []int) ([]Scores, error) {
+	return e.EvaluateEach(factuals, cfs, targets, nil)
+}
+
+// EvaluateEach is Evaluate with unfaithfulness measured, for each counterfactual i, against samples of its
+// own, rowSamples[i] (row-major, whole rows of D features; energy.SampleEach draws them) instead of the
+// shared Samples of its target class. nil rowSamples is Evaluate.
+func (e *Evaluator) EvaluateEach(factuals, cfs []float32, targets []int, rowSamples [][]float32) ([]Scores, error) {
 	if e.Model == nil || e.Backend == nil || e.Train == nil {
 		return nil, fmt.Errorf("metrics: the evaluator needs a backend, a model and training data")
 	}
@@ -102,6 +109,16 @@ func (e *Evaluator) Evaluate(factuals, cfs []float32, targets []int) ([]Scores, 
 	for i, t := range targets {
 		if t < 0 || t >= k {
 			return nil, fmt.Errorf("metrics: target %d of row %d is not a class (0 … %d)", t, i, k-1)
+		}
+	}
+	if rowSamples != nil {
+		if len(rowSamples) != b {
+			return nil, fmt.Errorf("metrics: %d sets of samples for %d counterfactuals", len(rowSamples), b)
+		}
+		for i, r := range rowSamples {
+			if len(r) == 0 || len(r)%d != 0 {
+				return nil, fmt.Errorf("metrics: the samples of counterfactual %d hold %d values, not whole rows of %d features", i, len(r), d)
+			}
 		}
 	}
 	o := e.Options
@@ -142,11 +159,18 @@ func (e *Evaluator) Evaluate(factuals, cfs []float32, targets []int) ([]Scores, 
 		if s.Implausibility, err = MeanDistance(x, byClass[t], dist, o.ImplausibilityNearest); err != nil {
 			return nil, err
 		}
-		if e.Samples != nil {
-			if s.Unfaithfulness, err = MeanDistance(x, e.Samples.Samples[t], dist, 0); err != nil {
+		var samples []float32
+		switch {
+		case rowSamples != nil:
+			samples = rowSamples[i]
+		case e.Samples != nil:
+			samples = e.Samples.Samples[t]
+		}
+		if samples != nil {
+			if s.Unfaithfulness, err = MeanDistance(x, samples, dist, 0); err != nil {
 				return nil, err
 			}
-			switch n := len(e.Samples.Samples[t]) / d; {
+			switch n := len(samples) / d; {
 			case o.UnfaithfulnessDivisor > 0:
 				s.Unfaithfulness = s.Unfaithfulness * float64(n) / float64(o.UnfaithfulnessDivisor)
 			case o.HalveUnfaithfulness:

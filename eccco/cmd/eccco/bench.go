@@ -22,7 +22,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	runs := fs.Int("runs", 0, "runs per data set (0: the paper's, 50; 10 for images)")
 	factuals := fs.Int("factuals", 0, "factuals per run (0: the paper's, 100)")
 	kinds := fs.String("models", "", "comma-separated models (default: the paper's for the data set)")
-	gens := fs.String("generators", "", "comma-separated generators, any case (default: all of the paper's)")
+	gens := fs.String("generators", "", "comma-separated generators, any case (default: the paper's for the data set: all ten, six for images)")
 	set := fs.String("set", "", "override generator hyper-parameters for every listed generator, e.g. energy=1,cost=0.5 (keys: "+strings.Join(experiment.ParamKeys(), ", ")+"); the generators are then named 'NAME [k=v …]'")
 	out := fs.String("out", filepath.Join("runs", "bench"), "result directory (units/, results.csv, tables/)")
 	shardFlag := fs.String("shard", "", "run only the i-th of N parts, e.g. 2/8 (then merge with --merge)")
@@ -72,14 +72,9 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		names = present
 	}
-	genList := experiment.PaperGenerators()
+	var genList []experiment.Generator // nil: each data set's paper generators (benchmark.PaperProtocol)
 	if *gens != "" {
 		if genList, err = experiment.ParseGenerators(splitList(*gens)...); err != nil {
-			return fmt.Errorf("bench: %w", err)
-		}
-	}
-	if *set != "" {
-		if genList, err = withOverrides(genList, *set); err != nil {
 			return fmt.Errorf("bench: %w", err)
 		}
 	}
@@ -99,7 +94,15 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		if err != nil {
 			return err
 		}
-		p.Seed, p.Mode, p.Generators = opts.Seed, opts.Mode, genList
+		p.Seed, p.Mode, p.Sampling = opts.Seed, opts.Mode, opts.Sampling
+		if genList != nil {
+			p.Generators = genList
+		}
+		if *set != "" {
+			if p.Generators, err = withOverrides(p.Generators, *set); err != nil {
+				return fmt.Errorf("bench: %w", err)
+			}
+		}
 		if *runs > 0 {
 			p.Runs = *runs
 		}

@@ -18,6 +18,7 @@ import (
 type expFlags struct {
 	mode      string
 	compat    bool // old alias of --mode authors-code
+	sampling  string
 	seed      uint64
 	dataDir   string
 	modelsDir string
@@ -30,6 +31,7 @@ func (f *expFlags) register(fs *flag.FlagSet, alias string) {
 	if alias != "" {
 		fs.BoolVar(&f.compat, alias, false, "alias of --mode authors-code (kept for older scripts)")
 	}
+	fs.StringVar(&f.sampling, "sampling", "per-run", "unfaithfulness samples: per-run (one set per class and run, shared) or per-counterfactual (a set for every counterfactual, as the authors' code drew them; costlier)")
 	fs.Uint64Var(&f.seed, "seed", experiment.DefaultSeed, "seed of everything random (data split, models, factuals, targets, samples)")
 	fs.StringVar(&f.dataDir, "dir", "", "data directory (default $ECCCO_DATA_DIR or data/cache in the repository)")
 	fs.StringVar(&f.modelsDir, "models-dir", "", "saved models, as DIR/MODE/seed-SEED/DATA/KIND; missing ones are trained and saved (default runs/models in the repository)")
@@ -61,6 +63,10 @@ func (f *expFlags) options(stderr io.Writer) (experiment.Options, error) {
 	if err != nil {
 		return experiment.Options{}, err
 	}
+	sampling, err := experiment.ParseSampling(f.sampling)
+	if err != nil {
+		return experiment.Options{}, err
+	}
 	t := f.training
 	if err := nonNegative(map[string]int{"epochs": t.Epochs, "lenet-epochs": t.LeNetEpochs, "vae-epochs": t.VAEEpochs, "batch-size": t.BatchSize}); err != nil {
 		return experiment.Options{}, err
@@ -76,7 +82,7 @@ func (f *expFlags) options(stderr io.Writer) (experiment.Options, error) {
 	if seed == 0 {
 		return experiment.Options{}, fmt.Errorf("%w: --seed 0 is reserved (it means the default, %d)", experiment.ErrInvalid, experiment.DefaultSeed)
 	}
-	return experiment.Options{Backend: b, Mode: mode, Seed: seed, DataDir: f.dataDir, ModelsDir: f.modelsDir,
+	return experiment.Options{Backend: b, Mode: mode, Sampling: sampling, Seed: seed, DataDir: f.dataDir, ModelsDir: f.modelsDir,
 		Training: f.training, Progress: stderr, Log: stderr}, nil
 }
 
