@@ -42,6 +42,7 @@ func commands() []command {
 		{"explain", "find counterfactual explanations for test rows with any generator of the paper", runExplain},
 		{"bench", "run the paper's benchmark (resumable, shardable) and write the result tables", runBench},
 		{"tables", "aggregate benchmark results into the paper's tables and compare with the published ones", runTables},
+		{"modes", "set benchmark results of two modes side by side and say where ECCCo's claims hold", runModes},
 		{"figures", "make the paper's figures (PNG, SVG, PDF), training or loading the models they need", runFigures},
 		{"sample", "draw SGLD samples of a class from a saved model (CSV, and a PNG grid for images)", runSample},
 		{"backend", "show the GoMLX backend in use and the ones compiled in", runBackend},
