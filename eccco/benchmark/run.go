@@ -84,6 +84,12 @@ func (r *Runner) Run(ctx context.Context, p Protocol, shard Shard) error {
 	}
 	fingerprinted := map[string]bool{}
 	units := shard.Select(p.Units())
+	tm := Timings{Dataset: p.Dataset}
+	defer func() {
+		if err := r.saveTimings(tm); err != nil {
+			r.logf("benchmark: could not record the stage timings of %s: %v", p.Dataset, err)
+		}
+	}()
 	for i, u := range units {
 		if err := ctx.Err(); err != nil {
 			return fmt.Errorf("benchmark interrupted before %s: %w", u, err)
@@ -98,7 +104,9 @@ func (r *Runner) Run(ctx context.Context, p Protocol, shard Shard) error {
 		if !fingerprinted[string(u.Model)] {
 			// Units computed with another model's weights must not be mixed in: record the weights'
 			// fingerprint, or check it against the one recorded.
+			t0 := time.Now()
 			m, err := ex.Model(ctx, u.Model)
+			tm.add("models", time.Since(t0))
 			if err != nil {
 				return fmt.Errorf("benchmark %s: %w", u, err)
 			}
@@ -112,10 +120,11 @@ func (r *Runner) Run(ctx context.Context, p Protocol, shard Shard) error {
 			fingerprinted[string(u.Model)] = true
 		}
 		start := time.Now()
-		rows, err := r.unit(ctx, ex, p, u)
+		rows, err := r.unit(ctx, ex, p, u, &tm)
 		if err != nil {
 			return fmt.Errorf("benchmark %s: %w", u, err)
 		}
+		tm.Units++
 		if err := WriteCSVAtomic(path, rows); err != nil {
 			return err
 		}
@@ -129,8 +138,10 @@ func (r *Runner) Run(ctx context.Context, p Protocol, shard Shard) error {
 }
 
 // unit explains the factuals of one unit with its generator and scores them.
-func (r *Runner) unit(ctx context.Context, ex *experiment.Experiment, p Protocol, u Unit) ([]Row, error) {
+func (r *Runner) unit(ctx context.Context, ex *experiment.Experiment, p Protocol, u Unit, tm *Timings) ([]Row, error) {
+	t0 := time.Now()
 	run, err := ex.Run(ctx, u.Model, u.Run, p.Factuals, p.Generators...)
+	tm.add("preparation", time.Since(t0))
 	if err != nil {
 		return nil, err
 	}
@@ -142,6 +153,9 @@ func (r *Runner) unit(ctx context.Context, ex *experiment.Experiment, p Protocol
 	if err != nil {
 		return nil, err
 	}
+	tm.add("search", x.Search)
+	tm.add("sampling", x.Sampling)
+	tm.add("metrics", x.Scoring)
 	f := x.Factuals
 	rows := make([]Row, len(x.Scores))
 	for i, s := range x.Scores {

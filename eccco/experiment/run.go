@@ -397,8 +397,10 @@ type Explanation struct {
 	Result *counterfactual.Result
 	// Scores are the six metrics of each counterfactual.
 	Scores []metrics.Scores
-	// Search is the time the search took (metrics excluded).
-	Search time.Duration
+	// Search is the time the search took (metrics excluded); Sampling the time spent drawing SGLD samples
+	// for unfaithfulness in this call (the run's shared draw on first use, or the per-counterfactual
+	// draws); Scoring the time of the six metrics.
+	Search, Sampling, Scoring time.Duration
 }
 
 // Explain searches counterfactuals of the run's factuals with a generator (all factuals in one batched
@@ -428,6 +430,7 @@ func (r *Run) Explain(ctx context.Context, g Generator) (*Explanation, error) {
 	own := e.opts.Mode.UnfaithfulnessAgainstOwnSamples(gen) && r.OwnSamples != nil
 	var ev *metrics.Evaluator
 	var each [][]float32
+	start = time.Now()
 	if e.opts.Sampling == PerCounterfactual && !own {
 		// Samples of its own for every counterfactual, independent across generators (seeded by the name).
 		ev = r.evaluator
@@ -444,9 +447,12 @@ func (r *Run) Explain(ctx context.Context, g Generator) (*Explanation, error) {
 		o.Options = e.opts.Mode.OwnSamplesMetrics(o.Options)
 		ev = &o
 	}
+	x.Sampling = time.Since(start)
+	start = time.Now()
 	if x.Scores, err = ev.EvaluateEach(r.Factuals.X, res.X, r.Factuals.Targets, each); err != nil {
 		return nil, fmt.Errorf("scoring %s's counterfactuals: %w", g.Name, err)
 	}
+	x.Scoring = time.Since(start)
 	return x, nil
 }
 

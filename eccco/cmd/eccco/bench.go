@@ -12,6 +12,7 @@ import (
 	"github.com/eccco-go/eccco-go/eccco/benchmark"
 	"github.com/eccco-go/eccco-go/eccco/data"
 	"github.com/eccco-go/eccco-go/eccco/experiment"
+	"github.com/eccco-go/eccco-go/eccco/internal/atomicfile"
 	"github.com/eccco-go/eccco-go/eccco/internal/progress"
 	"github.com/eccco-go/eccco-go/eccco/models"
 )
@@ -163,6 +164,24 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	fmt.Fprintf(stdout, "wrote %s (%d counterfactuals)\n", filepath.Join(*out, "results.csv"), len(rows))
+	var ts []benchmark.Timings
+	for _, p := range ps {
+		t, err := benchmark.ReadTimings(*out, p.Dataset)
+		if err != nil {
+			return err
+		}
+		if t.Units > 0 {
+			ts = append(ts, t)
+		}
+	}
+	if len(ts) > 0 {
+		md := benchmark.TimingsMarkdown(ts)
+		path := filepath.Join(*out, "timings.md")
+		if err := atomicfile.WriteFile(path, []byte("Benchmark wall time by stage (this shard's invocations; model training included in models):\n\n"+md), 0o644); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "time by stage (%s):\n%s", path, md)
+	}
 	return writeTables(stdout, stderr, rows, filepath.Join(*out, "tables"), *published)
 }
 
