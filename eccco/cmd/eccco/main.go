@@ -10,6 +10,7 @@
 //	eccco bench --data D|all [--runs N] [--shard i/N] [--mode M] # the paper's benchmark and tables
 //	eccco tables --in DIR                    # the tables (and comparison with the paper) from results
 //	eccco figures [--only NAME] [--out DIR]  # the paper's figures as PNG, SVG and PDF
+//	eccco report [--results DIR] [--quick]   # the reproduction report (LaTeX, Markdown, PDF) beside the paper's numbers
 //	eccco explain --data D --model M --generator G [--index i] [--target t] [--n N] # counterfactuals
 //	eccco backend                            # which GoMLX backend runs, which are compiled in
 //
@@ -44,6 +45,7 @@ func commands() []command {
 		{"tables", "aggregate benchmark results into the paper's tables and compare with the published ones", runTables},
 		{"modes", "set benchmark results of two modes side by side and say where ECCCo's claims hold", runModes},
 		{"figures", "make the paper's figures (PNG, SVG, PDF), training or loading the models they need", runFigures},
+		{"report", "write the reproduction report (LaTeX, Markdown, PDF) from results, model performance and figures", runReport},
 		{"sample", "draw SGLD samples of a class from a saved model (CSV, and a PNG grid for images)", runSample},
 		{"backend", "show the GoMLX backend in use and the ones compiled in", runBackend},
 	}

@@ -1,0 +1,61 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/eccco-go/eccco-go/eccco/data"
+	"github.com/eccco-go/eccco-go/eccco/report"
+)
+
+func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	root := "."
+	if wd, err := os.Getwd(); err == nil {
+		if r, ok := data.ModuleRoot(wd); ok {
+			root = r
+		}
+	}
+	at := func(p string) string { return filepath.Join(root, p) }
+	fs := newFlagSet("report", "report [--results DIR] [--perf FILE] [--figures DIR] [--stages FILE] [--out DIR] [--markdown FILE] [--pdf FILE] [--quick] [--replace]", stderr)
+	var cfg report.Config
+	fs.StringVar(&cfg.Results, "results", at("paper/results"), "benchmark results: a directory of `eccco bench --out` (results.csv, units/) or of its tables (cells.csv, comparison.md)")
+	fs.StringVar(&cfg.Perf, "perf", at("paper/model-performance.csv"), "model-performance CSV of `eccco perf` (\"\" for none)")
+	fs.StringVar(&cfg.Published, "published", "", "the paper's numbers (default paper/published-results.csv)")
+	fs.StringVar(&cfg.Figures, "figures", at("figures/gallery"), "directory of the figures as NAME.png (`eccco figures`; \"\" for none)")
+	fs.StringVar(&cfg.FigureNotes, "figure-notes", "", "Markdown with a note per figure (default: README.md beside a figures/gallery folder)")
+	fs.StringVar(&cfg.Readme, "readme", at("README.md"), "README with the \"Known differences\" section and the authors'-code switches (\"\" for none)")
+	fs.StringVar(&cfg.Stages, "stages", "", "stage timings of reproduce.sh (stages.tsv: stage, seconds, status) for the provenance")
+	fs.BoolVar(&cfg.Quick, "quick", false, "label the report as the quick profile's (title page and running header)")
+	fs.StringVar(&cfg.Out, "out", at("paper/report"), "directory for the LaTeX sources (NAME.tex and figures/)")
+	fs.StringVar(&cfg.Name, "name", "eccco-go", "file stem of the LaTeX source")
+	fs.StringVar(&cfg.Markdown, "markdown", at("paper/eccco-go.md"), "Markdown version (\"\" for none)")
+	fs.StringVar(&cfg.PDF, "pdf", at("paper/eccco-go.pdf"), "compiled PDF (\"\" to write the sources only); needs pdflatex (scripts/texlive-packages.txt)")
+	fs.BoolVar(&cfg.Replace, "replace", false, "overwrite files that eccco report did not generate")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("report: unexpected arguments %v", fs.Args())
+	}
+	out, err := report.Make(ctx, cfg)
+	if out != nil && out.Written != nil {
+		fmt.Fprintf(stdout, "wrote %s (%d figures under %s)\n", out.Written.TeX, len(out.Written.Figures), filepath.Join(cfg.Out, "figures"))
+		if out.Written.Markdown != "" {
+			fmt.Fprintf(stdout, "wrote %s\n", out.Written.Markdown)
+		}
+	}
+	if errors.Is(err, report.ErrNoTeX) {
+		return fmt.Errorf("the LaTeX sources are written but the PDF is not: %w", err)
+	}
+	if err != nil {
+		return err
+	}
+	if out.PDF != "" {
+		fmt.Fprintf(stdout, "wrote %s (%d pages)\n", out.PDF, out.Pages)
+	}
+	return nil
+}

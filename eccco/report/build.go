@@ -1,0 +1,813 @@
+package report
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/eccco-go/eccco-go/eccco/benchmark"
+	"github.com/eccco-go/eccco-go/eccco/data"
+	"github.com/eccco-go/eccco-go/eccco/figures"
+	"github.com/eccco-go/eccco-go/eccco/models"
+)
+
+// Inputs is everything the report is built from. Only Results is required; what is missing is said in the
+// document.
+type Inputs struct {
+	Results *Results
+	// Performance is the model-performance table (Table 5); nil leaves the section saying so.
+	Performance []Perf
+	// Published is the paper's result tables (paper/published-results.csv); nil leaves out the comparison.
+	Published []benchmark.Published
+	// FiguresDir holds the figures as NAME.png (or NAME.pdf), as `eccco figures` writes them; "" for none.
+	FiguresDir string
+	// FigureNotes says per figure what matches the paper's (ReadFigureNotes: the gallery's README).
+	FigureNotes map[string]Inline
+	// Differences is the README's text on what differs from the paper and why (ReadDifferences).
+	Differences *Differences
+	// Stages are reproduce.sh's stage timings (ReadStages); nil when none were given.
+	Stages []Stage
+	// Banner labels a document that does not follow the paper's protocol (QuickBanner); "" for the full one.
+	Banner     string
+	Provenance Provenance
+}
+
+// Provenance says where the report and its results come from.
+type Provenance struct {
+	Commit  string // the checkout's commit ("" when unknown)
+	Dirty   bool   // tracked files differ from Commit
+	Backend string // the GoMLX backend configured where the report was built
+	Machine Machine
+	// Profile names how the results were made, e.g. "full protocol" or "quick profile (reproduce.sh --quick)".
+	Profile string
+	// Sources are the input paths as given (results, performance, figures, stage timings, …) in order.
+	Sources [][2]string
+}
+
+// QuickBanner labels a quick-profile report with the epochs of its models (the largest in the
+// model-performance table; none given: without them).
+func QuickBanner(perf []Perf) string {
+	epochs := 0
+	for _, p := range perf {
+		epochs = max(epochs, p.Epochs)
+	}
+	if epochs == 0 {
+		return "QUICK PROFILE — not the paper's protocol"
+	}
+	return fmt.Sprintf("QUICK PROFILE — %d-epoch models, not the paper's protocol", epochs)
+}
+
+// figure places: the paper's figures by section of this report.
+var (
+	methodFigures   = []string{"fig1-motiv", "fig2-poc", "poc-gen", "cp-diff", "mnist-gen"}
+	resultFigures   = []string{"fig3-mnist-bmk"}
+	appendixFigures = []string{"mnist-eccco-lenet", "mnist-eccco-mlp", "mnist-eccco-mlp-ens", "mnist-eccco-jem", "mnist-eccco-jem-ens",
+		"mnist-revise-lenet", "mnist-revise-mlp", "mnist-revise-mlp-ens", "mnist-revise-jem", "mnist-revise-jem-ens", "vae-rec"}
+)
+
+// figureWidth is the printed width of each figure (fraction of the text width).
+var figureWidth = map[string]float64{"fig1-motiv": 0.55, "fig3-mnist-bmk": 0.8, "poc-gen": 0.5, "mnist-gen": 0.55, "vae-rec": 0.7, "fig2-poc": 0.9, "cp-diff": 0.9}
+
+// gridWidth is the width of the appendix's 10 × 10 MNIST grids: two to a page.
+const gridWidth = 0.42
+
+func datasetTitle(name string) string {
+	if info, err := data.Lookup(name); err == nil {
+		return info.Title
+	}
+	return name
+}
+
+func modelTitle(kind string) string {
+	if k, err := models.ParseKind(kind); err == nil {
+		return k.Title()
+	}
+	return kind
+}
+
+func datasetOrder(name string) int {
+	if i := slices.Index(data.Names(), name); i >= 0 {
+		return i
+	}
+	return 100
+}
+
+// ourDatasets lists the data sets of the cells in the paper's order.
+func ourDatasets(cells []benchmark.Cell) []string {
+	var ds []string
+	for _, c := range cells {
+		if !slices.Contains(ds, c.Dataset) {
+			ds = append(ds, c.Dataset)
+		}
+	}
+	sort.SliceStable(ds, func(i, j int) bool { return datasetOrder(ds[i]) < datasetOrder(ds[j]) })
+	return ds
+}
+
+func share(k, n int) string {
+	if n == 0 {
+		return "–"
+	}
+	return fmt.Sprintf("%d of %d (%.0f %%)", k, n, 100*float64(k)/float64(n))
+}
+
+func pct(k, n int) string {
+	if n == 0 {
+		return "–"
+	}
+	return fmt.Sprintf("%.0f %%", 100*float64(k)/float64(n))
+}
+
+func rho(r float64) string {
+	if math.IsNaN(r) {
+		return "–"
+	}
+	return strings.Replace(strconv.FormatFloat(r, 'f', 2, 64), "-", "−", 1)
+}
+
+func signed(x float64, prec int) string {
+	s := strconv.FormatFloat(x, 'f', prec, 64)
+	if strings.HasPrefix(s, "-") {
+		return "−" + s[1:]
+	}
+	return "+" + s
+}
+
+func joinWords(ws []string) string {
+	switch len(ws) {
+	case 0:
+		return ""
+	case 1:
+		return ws[0]
+	}
+	return strings.Join(ws[:len(ws)-1], ", ") + " and " + ws[len(ws)-1]
+}
+
+// Build assembles the report from its inputs.
+func Build(in Inputs) (*Document, error) {
+	if in.Results == nil || len(in.Results.Cells) == 0 {
+		return nil, fmt.Errorf("%w: the report needs the cells of a benchmark", ErrNoResults)
+	}
+	d := &Document{
+		Title:    "Faithful Model Explanations through Energy-Constrained Conformal Counterfactuals: a reproduction in Go",
+		Subtitle: "Results of eccco-go set beside the published numbers of Altmeyer, Farmanbar, van Deursen and Liem (AAAI-24)",
+		Banner:   in.Banner,
+		Header:   "eccco-go: ECCCo (AAAI-24) reproduced",
+		Figures:  map[string]string{},
+	}
+	b := &builder{in: in, d: d, specs: map[string]figures.Spec{}}
+	for _, s := range figures.Catalog() {
+		b.specs[s.Name] = s
+	}
+	if in.Published != nil {
+		cmp := benchmark.Compare(in.Results.Cells, in.Published)
+		b.cmp = &cmp
+	}
+	b.abstract()
+	b.introduction()
+	b.method()
+	b.experiments()
+	b.differences()
+	b.appendix()
+	return d, nil
+}
+
+type builder struct {
+	in    Inputs
+	d     *Document
+	cmp   *benchmark.Comparison
+	specs map[string]figures.Spec
+	// missing lists figures of the paper that the figures directory lacks.
+	missing []string
+}
+
+func (b *builder) datasetsText() string {
+	var ts []string
+	for _, ds := range ourDatasets(b.in.Results.Cells) {
+		ts = append(ts, datasetTitle(ds))
+	}
+	return joinWords(ts)
+}
+
+func (b *builder) within() (rounding, strict, n int) {
+	if b.cmp == nil {
+		return 0, 0, 0
+	}
+	for _, r := range b.cmp.Rows {
+		if r.Within {
+			rounding++
+		}
+		if r.WithinStrict {
+			strict++
+		}
+	}
+	return rounding, strict, len(b.cmp.Rows)
+}
+
+func (b *builder) abstract() {
+	cells := b.in.Results.Cells
+	var gens, mods []string
+	for _, c := range cells {
+		if !slices.Contains(gens, c.Generator) {
+			gens = append(gens, c.Generator)
+		}
+		if !slices.Contains(mods, c.Model) {
+			mods = append(mods, c.Model)
+		}
+	}
+	a := Inline{T(fmt.Sprintf("This report sets the counterfactual benchmark of eccco-go, a Go implementation of ECCCo on GoMLX, beside the numbers published in the paper. It covers %d data sets (%s), %d models and %d generators. ",
+		len(ourDatasets(cells)), b.datasetsText(), len(mods), len(gens)))}
+	if rounding, strict, n := b.within(); n > 0 {
+		a = append(a, T(fmt.Sprintf("Of the %d table cells that have a published counterpart, %s lie within the paper's mean ± max(3 sd, 0.015) and %s within mean ± 3 sd strictly. ",
+			n, share(rounding, n), share(strict, n))))
+		if r, pairs := b.cmp.MedianRho("unfaithfulness"); pairs > 0 {
+			a = append(a, T(fmt.Sprintf("The generators' ranking by unfaithfulness agrees with the paper's with a median Spearman ρ of %s over %d data set × model pairs. ", rho(r), pairs)))
+		}
+	}
+	if b.in.Banner != "" {
+		a = append(a, B("These results come from the quick profile: small models and a small benchmark that exercise the pipeline; they are not the paper's protocol and are not meant to match its numbers."))
+	}
+	b.d.Abstract = a
+}
+
+func (b *builder) introduction() {
+	s := b.d.add(&Section{Title: "Introduction", Label: "intro", Level: 1})
+	s.para(T("Counterfactual explanations say how an input would have to change for a model to predict a different class. The paper argues that such an explanation should be "),
+		I("faithful"), T(" to the model — it should lie where the model itself believes the target class lives — before it is "), I("plausible"),
+		T(" to a human, and proposes ECCCo (Energy-Constrained Conformal Counterfactuals): a search objective that asks counterfactuals to have low energy under the model's own generative view of the data and a small conformal prediction set, with no surrogate model."))
+	s.para(T("eccco-go re-implements the paper's models, generators, metrics and benchmark in Go. This document follows the paper's sections: the method with its figures (Section "),
+		T("2), the experiments with the model performance (Table 5 of the paper) and every result table next to the published numbers (Section 3), and what differs from the paper and why (Section 4). The appendix holds the tables restricted to valid counterfactuals, further figures and the provenance of every number."))
+	s.para(T("How to read the tables: each generator has two lines, ours first and the paper's below it in grey. A value in red with a dagger (†) lies outside the paper's mean ± max(3 sd, 0.015) — the published standard deviations are rounded to two decimals, so 0.015 is three times the largest rounding error. Bold marks the best generator per model and metric, and one or two asterisks a generator more than one or two pooled standard deviations better than Wachter, as in the paper."))
+}
+
+// figure adds one of the paper's figures when the figures directory has it.
+func (b *builder) figure(s *Section, name string) {
+	spec, ok := b.specs[name]
+	if !ok || b.in.FiguresDir == "" {
+		return
+	}
+	var src string
+	for _, ext := range []string{".png", ".pdf"} {
+		p := filepath.Join(b.in.FiguresDir, name+ext)
+		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
+			src = p
+			break
+		}
+	}
+	if src == "" {
+		b.missing = append(b.missing, name)
+		return
+	}
+	file := "figures/" + filepath.Base(src)
+	b.d.Figures[file] = src
+	caption := Inline{T(spec.Caption)}
+	if note, ok := b.in.FigureNotes[name]; ok {
+		caption = append(caption, T(" "), B("Ours:"), T(" "))
+		caption = append(caption, note...)
+	}
+	w := figureWidth[name]
+	if strings.HasPrefix(name, "mnist-eccco-") || strings.HasPrefix(name, "mnist-revise-") {
+		w = gridWidth
+	}
+	if w == 0 {
+		w = 0.75
+	}
+	s.add(&Figure{Name: name, File: file, Label: spec.Label, Caption: caption, Width: w})
+}
+
+func (b *builder) method() {
+	s := b.d.add(&Section{Title: "Method", Label: "meth", Level: 1})
+	s.para(T("The paper's motivating example (Figure 1 there) turns a nine into a seven: Wachter's counterfactual is valid but is the factual plus noise, and REVISE's looks like a seven because its variational autoencoder, not the classifier, knows what sevens look like. Neither says much about what the model has learned."))
+	b.figure(s, "fig1-motiv")
+	s.para(T("ECCCo searches a counterfactual x′ = f(z′) for the target class y⁺ of a factual x by minimising, besides the usual classification loss and distance, the model's energy of x′ given y⁺ and the smooth size of its conformal prediction set:"))
+	s.add(&Math{TeX: `\min_{\mathbf{z}'} \; \mathrm{yloss}(M_\theta(f(\mathbf{z}')), \mathbf{y}^+) + \lambda_1\,\mathrm{dist}(f(\mathbf{z}'), \mathbf{x}) + \lambda_2\,\mathcal{E}_\theta(f(\mathbf{z}') \mid \mathbf{y}^+) + \lambda_3\,\Omega(C_\theta(f(\mathbf{z}'); \alpha))`, Label: "eq:eccco"})
+	s.para(T("The energy term pulls the counterfactual towards the samples that the model itself generates for the target class by stochastic gradient Langevin dynamics (SGLD); the set-size term Ω towards regions where the model is certain. Unfaithfulness is measured as the distance of a counterfactual to those model samples, implausibility as its distance to the training data of the target class. The figures below are ours, drawn by eccco-go with the paper's captions and labels."))
+	b.figure(s, "fig2-poc")
+	s.para(T("The ingredients, as in the paper's appendix: conditional SGLD samples of a joint energy model (JEM), and the conformal set size with its smooth, differentiable surrogate."))
+	for _, name := range methodFigures[2:] {
+		b.figure(s, name)
+	}
+}
+
+func (b *builder) experiments() {
+	s := b.d.add(&Section{Title: "Experiments", Label: "emp", Level: 1})
+	cells := b.in.Results.Cells
+	runs := 0
+	for _, c := range cells {
+		runs = max(runs, c.Runs)
+	}
+	setup := fmt.Sprintf("The benchmark follows the paper's protocol: per data set, every model and every generator explains the same factuals in each run, and each metric is averaged within a run and then across runs (mean ± sd of the run means). These results cover %s with up to %d runs per cell", b.datasetsText(), runs)
+	if b.in.Results.Counterfactuals > 0 {
+		setup += fmt.Sprintf(" and %d counterfactuals in all", b.in.Results.Counterfactuals)
+	}
+	setup += "."
+	if len(b.in.Results.Manifests) > 0 {
+		var fs []string
+		for _, m := range b.in.Results.Manifests {
+			fs = append(fs, fmt.Sprintf("%s: %d factuals per run, mode %s, seed %d", datasetTitle(m.Dataset), m.Factuals, m.Mode, m.Seed))
+		}
+		setup += " Settings recorded with the units: " + strings.Join(fs, "; ") + "."
+	}
+	s.para(T(setup))
+
+	p := b.d.add(&Section{Title: "Model performance", Label: "emp:perf", Level: 2})
+	b.performance(p)
+
+	c := b.d.add(&Section{Title: "Ours against the published results", Label: "emp:cmp", Level: 2})
+	b.comparison(c)
+
+	r := b.d.add(&Section{Title: "Results per data set", Label: "emp:results", Level: 2})
+	r.para(T("One table per data set, all counterfactuals (the tables restricted to valid counterfactuals are in the appendix). The paper's Table 1 shows the tabular sets' valid counterfactuals and Table 2 the vision sets'; its appendix has these full tables."))
+	for _, ds := range ourDatasets(cells) {
+		r.add(b.resultTable(ds, "all"))
+	}
+	v := b.d.add(&Section{Title: "Visual explanations", Label: "emp:vision", Level: 2})
+	n := len(b.d.Figures)
+	for _, name := range resultFigures {
+		b.figure(v, name)
+	}
+	if len(b.d.Figures) == n {
+		v.para(T("The figures directory holds no MNIST benchmark figure (Figure 3 of the paper)."))
+	} else {
+		v.para(T("Figure 3 of the paper compares the generators on one MNIST digit; ours is drawn with the figures' own models (see the provenance appendix for their settings)."))
+	}
+}
+
+func (b *builder) performance(s *Section) {
+	rows := b.in.Performance
+	if rows == nil {
+		s.para(T("No model-performance table was given (eccco report --perf FILE; `eccco perf` writes it)."))
+		return
+	}
+	var below, above []string
+	for _, r := range rows {
+		if !r.HasPaper {
+			continue
+		}
+		dlt := r.Accuracy - r.PaperAccuracy
+		name := fmt.Sprintf("%s %s (%s)", datasetTitle(r.Dataset), modelTitle(r.Model), signed(dlt, 3))
+		if dlt < -benchmark.PerformanceTolerance {
+			below = append(below, name)
+		}
+		if dlt > benchmark.PerformanceTolerance {
+			above = append(above, name)
+		}
+	}
+	text := fmt.Sprintf("The table below sets our models' test accuracy, macro precision and macro F1 beside the paper's Table 5 (%d models). ", len(rows))
+	if len(below) == 0 {
+		text += fmt.Sprintf("No model is more than %.2f below the published accuracy. ", benchmark.PerformanceTolerance)
+	} else {
+		text += fmt.Sprintf("More than %.2f below the published accuracy (✗): %s. ", benchmark.PerformanceTolerance, joinWords(below))
+	}
+	if len(above) > 0 {
+		text += fmt.Sprintf("More than %.2f above it: %s.", benchmark.PerformanceTolerance, joinWords(above))
+	}
+	s.para(T(strings.TrimSpace(text)))
+	t := &Table{Caption: Inline{T("Test performance of the models (the paper's Table 5): ours, and the paper's in the column beside; Δ is our accuracy minus the paper's, ✗ where it is more than " +
+		strconv.FormatFloat(benchmark.PerformanceTolerance, 'f', 2, 64) + " below.")}, Label: "tab:perf",
+		Columns: []Column{{"Data set", "l"}, {"Model", "l"}, {"Accuracy", "r"}, {"paper", "r"}, {"Precision", "r"}, {"paper", "r"}, {"F1", "r"}, {"paper", "r"}, {"Δ accuracy", "r"}, {"Epochs", "r"}}}
+	rows = slices.Clone(rows)
+	sort.SliceStable(rows, func(i, j int) bool {
+		if a, b := datasetOrder(rows[i].Dataset), datasetOrder(rows[j].Dataset); a != b {
+			return a < b
+		}
+		return modelIndex(modelTitle(rows[i].Model)) < modelIndex(modelTitle(rows[j].Model))
+	})
+	last := ""
+	for _, r := range rows {
+		ds := ""
+		if r.Dataset != last {
+			ds = datasetTitle(r.Dataset)
+		}
+		pa, pp, pf, dl := "–", "–", "–", "–"
+		marked := false
+		if r.HasPaper {
+			pa, pp, pf = fmt.Sprintf("%.2f", r.PaperAccuracy), fmt.Sprintf("%.2f", r.PaperPrecision), fmt.Sprintf("%.2f", r.PaperF1)
+			dlt := r.Accuracy - r.PaperAccuracy
+			dl = signed(dlt, 3)
+			if dlt < -benchmark.PerformanceTolerance {
+				dl += " ✗"
+				marked = true
+			}
+		}
+		grey := func(s string) Cell { return Cell{Text: s, Paper: true} }
+		t.Rows = append(t.Rows, Row{Rule: r.Dataset != last, Cells: []Cell{{Text: ds}, {Text: modelTitle(r.Model)},
+			{Text: fmt.Sprintf("%.3f", r.Accuracy)}, grey(pa), {Text: fmt.Sprintf("%.3f", r.Precision)}, grey(pp),
+			{Text: fmt.Sprintf("%.3f", r.F1)}, grey(pf), {Text: dl, Bold: marked}, {Text: strconv.Itoa(r.Epochs)}}})
+		last = r.Dataset
+	}
+	s.add(t)
+}
+
+func (b *builder) comparison(s *Section) {
+	if b.cmp == nil {
+		s.para(T("The published numbers were not given (eccco report --published FILE), so no cell is compared."))
+		return
+	}
+	cmp := b.cmp
+	rounding, strict, n := b.within()
+	if n == 0 {
+		s.para(T("No cell of these results has a published counterpart (data sets, models or generators that are not in the paper's tables)."))
+		return
+	}
+	s.para(T(fmt.Sprintf("Of the %d cells (data set × subset × model × generator × metric) that have a published counterpart, %s lie within the paper's mean ± max(3 sd, 0.015) — the rounding-aware rule — and %s within mean ± 3 sd with the published sd as printed (strict). ",
+		n, share(rounding, n), share(strict, n))), T("The rule, as the comparison report states it: "), I(benchmark.ToleranceRule), T("."))
+	// Per metric and per data set.
+	type group struct {
+		name             string
+		n, round, strict int
+	}
+	tally := func(key func(benchmark.ComparedCell) string) []group {
+		var gs []group
+		idx := map[string]int{}
+		for _, r := range cmp.Rows {
+			k := key(r)
+			i, ok := idx[k]
+			if !ok {
+				i = len(gs)
+				idx[k] = i
+				gs = append(gs, group{name: k})
+			}
+			gs[i].n++
+			if r.Within {
+				gs[i].round++
+			}
+			if r.WithinStrict {
+				gs[i].strict++
+			}
+		}
+		return gs
+	}
+	metricGroups := tally(func(r benchmark.ComparedCell) string { return r.Metric })
+	sort.SliceStable(metricGroups, func(i, j int) bool { return metricIndex(metricGroups[i].name) < metricIndex(metricGroups[j].name) })
+	dsGroups := tally(func(r benchmark.ComparedCell) string { return r.Dataset })
+	sort.SliceStable(dsGroups, func(i, j int) bool { return datasetOrder(dsGroups[i].name) < datasetOrder(dsGroups[j].name) })
+	best := func(gs []group, name func(string) string) string {
+		g := slices.MaxFunc(gs, func(a, b group) int { return a.round*b.n - b.round*a.n })
+		w := slices.MinFunc(gs, func(a, b group) int { return a.round*b.n - b.round*a.n })
+		return fmt.Sprintf("%s (%s) to %s (%s)", name(w.name), pct(w.round, w.n), name(g.name), pct(g.round, g.n))
+	}
+	s.para(T("By metric the rounding-aware share ranges from " + best(metricGroups, func(s string) string { return s }) + "; by data set from " + best(dsGroups, datasetTitle) + "."))
+	shareTable := func(title, label, caption string, gs []group, name func(string) string) *Table {
+		t := &Table{Caption: Inline{T(caption)}, Label: label,
+			Columns: []Column{{title, "l"}, {"Cells", "r"}, {"Strict (3 sd)", "r"}, {"Rounding-aware", "r"}}}
+		for _, g := range gs {
+			t.Rows = append(t.Rows, Row{Cells: []Cell{{Text: name(g.name)}, {Text: strconv.Itoa(g.n)}, {Text: share(g.strict, g.n)}, {Text: share(g.round, g.n)}}})
+		}
+		t.Rows = append(t.Rows, Row{Rule: true, Cells: []Cell{{Text: "all", Bold: true}, {Text: strconv.Itoa(n)}, {Text: share(strict, n)}, {Text: share(rounding, n)}}})
+		return t
+	}
+	s.add(shareTable("Metric", "tab:within-metric", "Cells within the published numbers, per metric: strictly (mean ± 3 sd) and rounding-aware (mean ± max(3 sd, 0.015)).", metricGroups, func(s string) string { return s }))
+	s.add(shareTable("Data set", "tab:within-dataset", "Cells within the published numbers, per data set.", dsGroups, datasetTitle))
+
+	// Rank agreement.
+	var ms []string
+	for _, r := range cmp.Ranks {
+		if !slices.Contains(ms, r.Metric) {
+			ms = append(ms, r.Metric)
+		}
+	}
+	sort.SliceStable(ms, func(i, j int) bool { return metricIndex(ms[i]) < metricIndex(ms[j]) })
+	s.para(T("Whether the generators come out in the paper's order matters more than whether each number matches: Spearman's ρ between our ranking of the generators and the paper's, per data set × model × metric (all counterfactuals, the generators both have, ties at average ranks), summarised by its median over the pairs where it is defined."))
+	rt := &Table{Caption: Inline{T("Rank agreement of the generators with the paper's: median Spearman ρ per metric over the data set × model pairs where ρ is defined.")}, Label: "tab:spearman",
+		Columns: []Column{{"Metric", "l"}, {"Pairs with ρ", "r"}, {"Median ρ", "r"}}}
+	for _, m := range ms {
+		r, pairs := cmp.MedianRho(m)
+		rt.Rows = append(rt.Rows, Row{Cells: []Cell{{Text: m}, {Text: strconv.Itoa(pairs)}, {Text: rho(r)}}})
+	}
+	s.add(rt)
+	pt := &Table{Caption: Inline{T("Spearman ρ per data set and model (– where undefined: fewer than three generators, or one side all tied).")}, Label: "tab:spearman-pairs",
+		Columns: []Column{{"Data set", "l"}, {"Model", "l"}}}
+	for _, m := range ms {
+		pt.Columns = append(pt.Columns, Column{m, "r"})
+	}
+	type pair struct{ d, m string }
+	byPair := map[pair]map[string]float64{}
+	var pairs []pair
+	for _, r := range cmp.Ranks {
+		p := pair{r.Dataset, r.Model}
+		if byPair[p] == nil {
+			byPair[p] = map[string]float64{}
+			pairs = append(pairs, p)
+		}
+		byPair[p][r.Metric] = r.Rho
+	}
+	sort.SliceStable(pairs, func(i, j int) bool { return datasetOrder(pairs[i].d) < datasetOrder(pairs[j].d) })
+	last := ""
+	for _, p := range pairs {
+		ds := ""
+		if p.d != last {
+			ds = datasetTitle(p.d)
+		}
+		row := Row{Rule: p.d != last, Cells: []Cell{{Text: ds}, {Text: p.m}}}
+		for _, m := range ms {
+			v, ok := byPair[p][m]
+			if !ok {
+				v = math.NaN()
+			}
+			row.Cells = append(row.Cells, Cell{Text: rho(v)})
+		}
+		pt.Rows = append(pt.Rows, row)
+		last = p.d
+	}
+	s.add(pt)
+
+	// Signs.
+	var ua, un, ia, in int
+	for _, sg := range cmp.Signs {
+		if sg.UnfaithKnown {
+			un++
+			if sg.UnfaithAgrees {
+				ua++
+			}
+		}
+		if sg.ImplKnown {
+			in++
+			if sg.ImplAgrees {
+				ia++
+			}
+		}
+	}
+	s.para(T(fmt.Sprintf("The paper's two central claims, as signs: ECCCo is more faithful than Wachter (ECCCo − Wachter unfaithfulness below zero) and REVISE more plausible than Wachter (REVISE − Wachter implausibility below zero). Our sign of ECCCo − Wachter agrees with the paper's for %d of %d data set × model pairs, that of REVISE − Wachter for %d of %d.", ua, un, ia, in)))
+	st := &Table{Caption: Inline{T("Signs of the paper's central differences, ours and the paper's (all counterfactuals); † where they disagree.")}, Label: "tab:signs",
+		Columns: []Column{{"Data set", "l"}, {"Model", "l"}, {"ECCCo − Wachter unfaith.", "r"}, {"paper", "r"}, {"REVISE − Wachter implaus.", "r"}, {"paper", "r"}}}
+	last = ""
+	for _, sg := range cmp.Signs {
+		ds := ""
+		if sg.Dataset != last {
+			ds = datasetTitle(sg.Dataset)
+		}
+		num := func(x float64, known bool, prec int) string {
+			if !known {
+				return "–"
+			}
+			return signed(x, prec)
+		}
+		st.Rows = append(st.Rows, Row{Rule: sg.Dataset != last, Cells: []Cell{{Text: ds}, {Text: sg.Model},
+			{Text: num(sg.OursUnfaith, sg.UnfaithKnown, 3), Marked: sg.UnfaithKnown && !sg.UnfaithAgrees}, {Text: num(sg.PaperUnfaith, sg.UnfaithKnown, 2)},
+			{Text: num(sg.OursImpl, sg.ImplKnown, 3), Marked: sg.ImplKnown && !sg.ImplAgrees}, {Text: num(sg.PaperImpl, sg.ImplKnown, 2)}}})
+		last = sg.Dataset
+	}
+	s.add(st)
+	if dis := cmp.Disagreements(); len(dis) > 0 {
+		s.para(T("Where the signs disagree:"))
+		l := &List{}
+		for _, d := range dis {
+			l.Items = append(l.Items, Inline{T(d)})
+		}
+		s.add(l)
+	}
+}
+
+func metricIndex(m string) int {
+	for i, me := range benchmark.Metrics {
+		if me.Name == m {
+			return i
+		}
+	}
+	return len(benchmark.Metrics)
+}
+
+func generatorIndex(g string) int {
+	for i, name := range []string{"ECCCo", "ECCCo+", "ECCCo (no CP)", "ECCCo (no EBM)", "ECCCo-L1", "ECCCo-L1 (no CP)", "ECCCo-L1 (no EBM)", "REVISE", "Schut", "Wachter"} {
+		if name == g {
+			return i
+		}
+	}
+	return 100
+}
+
+func modelIndex(m string) int {
+	for i, k := range []models.Kind{models.KindMLP, models.KindMLPEnsemble, models.KindJEM, models.KindJEMEnsemble, models.KindLeNet} {
+		if k.Title() == m {
+			return i
+		}
+	}
+	return 100
+}
+
+// resultTable is one of the paper's result tables with the published line under each of ours.
+func (b *builder) resultTable(dataset, subset string) *Table {
+	type key struct{ model, gen, metric string }
+	ours := map[key]benchmark.Cell{}
+	type rk struct{ model, gen string }
+	var rows []rk
+	for _, c := range b.in.Results.Cells {
+		if c.Dataset != dataset || c.Subset != subset {
+			continue
+		}
+		ours[key{c.Model, c.Generator, c.Metric}] = c
+		if !slices.Contains(rows, rk{c.Model, c.Generator}) {
+			rows = append(rows, rk{c.Model, c.Generator})
+		}
+	}
+	sort.SliceStable(rows, func(i, j int) bool {
+		if a, c := modelIndex(rows[i].model), modelIndex(rows[j].model); a != c {
+			return a < c
+		}
+		return generatorIndex(rows[i].gen) < generatorIndex(rows[j].gen)
+	})
+	paper := map[key]benchmark.Published{}
+	for _, p := range b.in.Published {
+		if p.Dataset == dataset && p.Subset == subset {
+			paper[key{p.Model, p.Generator, p.Metric}] = p
+		}
+	}
+	what := "all counterfactuals"
+	label := "tab:results-" + dataset
+	if subset == "valid" {
+		what = "valid counterfactuals only"
+		label += "-valid"
+	}
+	t := &Table{Long: true, Size: `\scriptsize`, Label: label,
+		Caption: Inline{T(fmt.Sprintf("Results for %s (%s): mean ± sd over runs of the per-run means; ours on the first line, the paper's (grey) below. † ours outside the paper's mean ± max(3 sd, 0.015); bold the best per model; * / ** more than 1 / 2 pooled sd better than Wachter.", datasetTitle(dataset), what))},
+		Columns: []Column{{"Model", "l"}, {"Generator", "l"}}}
+	for _, m := range benchmark.Metrics {
+		t.Columns = append(t.Columns, Column{m.Title, "r"})
+	}
+	last := ""
+	for _, r := range rows {
+		model := ""
+		if r.model != last {
+			model = r.model
+		}
+		row := Row{Rule: r.model != last, Cells: []Cell{{Text: model}, {Text: r.gen}}}
+		sub := Row{Sub: true, Cells: []Cell{{}, {Text: "paper"}}}
+		hasPaper := false
+		for _, m := range benchmark.Metrics {
+			c, ok := ours[key{r.model, r.gen, m.Name}]
+			p, pok := paper[key{r.model, r.gen, m.Name}]
+			cell := Cell{Text: "–"}
+			if ok && !math.IsNaN(c.Mean) {
+				cell = Cell{Text: fmt.Sprintf("%.2f ± %.2f", c.Mean, c.SD), Bold: c.Bold, Stars: c.Stars}
+				if pok {
+					cell.Marked = !benchmark.WithinRounding(c.Mean, p.Mean, p.SD)
+				}
+			}
+			row.Cells = append(row.Cells, cell)
+			pc := Cell{Text: "–"}
+			if pok {
+				pc.Text = fmt.Sprintf("%.2f ± %.2f", p.Mean, p.SD)
+				hasPaper = true
+			}
+			sub.Cells = append(sub.Cells, pc)
+		}
+		if !hasPaper {
+			sub.Cells[1].Text = "paper: none"
+			for i := 2; i < len(sub.Cells); i++ {
+				sub.Cells[i].Text = ""
+			}
+		}
+		t.Rows = append(t.Rows, row, sub)
+		last = r.model
+	}
+	return t
+}
+
+func (b *builder) differences() {
+	s := b.d.add(&Section{Title: "What differs from the paper, and why", Label: "diff", Level: 1})
+	// The data sets the paper reports that these results lack.
+	var absent []string
+	have := ourDatasets(b.in.Results.Cells)
+	for _, p := range b.in.Published {
+		if !slices.Contains(have, p.Dataset) && !slices.Contains(absent, p.Dataset) {
+			absent = append(absent, p.Dataset)
+		}
+	}
+	sort.SliceStable(absent, func(i, j int) bool { return datasetOrder(absent[i]) < datasetOrder(absent[j]) })
+	if len(absent) > 0 {
+		var ts []string
+		for _, a := range absent {
+			ts = append(ts, datasetTitle(a))
+		}
+		s.para(T(fmt.Sprintf("These results do not cover %s, which the paper reports: their benchmarks were not part of the results this report was built from.", joinWords(ts))))
+	}
+	if b.in.Differences == nil {
+		s.para(T("No account of the differences was given (eccco report --differences README.md)."))
+		return
+	}
+	if len(b.in.Differences.Switches) > 0 {
+		m := b.d.add(&Section{Title: "The authors'-code mode", Label: "diff:mode", Level: 2})
+		m.para(T("The published tables were computed with the authors' Julia code, which differs from the paper's equations in places that change reported numbers. eccco-go reproduces each such place as a switch of one mode; the repository's README describes them (quoted here):"))
+		m.add(&Quote{Blocks: b.in.Differences.Switches})
+	}
+	if len(b.in.Differences.Known) > 0 {
+		k := b.d.add(&Section{Title: "Known differences", Label: "diff:known", Level: 2})
+		k.para(T("What remains different after those switches, as the repository's README records it (quoted here; its measurements come from the runs it names, not from the tables of this report):"))
+		k.add(&Quote{Blocks: b.in.Differences.Known})
+	}
+}
+
+func (b *builder) appendix() {
+	cells := b.in.Results.Cells
+	v := b.d.add(&Section{Title: "Results for valid counterfactuals", Label: "app:valid", Level: 1, Appendix: true})
+	v.para(T("The paper's appendix tables restricted to valid counterfactuals (runs without any valid counterfactual left out), in the same layout as Section 3.3."))
+	for _, ds := range ourDatasets(cells) {
+		has := false
+		for _, c := range cells {
+			if c.Dataset == ds && c.Subset == "valid" {
+				has = true
+				break
+			}
+		}
+		if has {
+			v.add(b.resultTable(ds, "valid"))
+		}
+	}
+	f := b.d.add(&Section{Title: "Further figures", Label: "app:figures", Level: 1, Appendix: true})
+	n := len(b.d.Figures)
+	for _, name := range appendixFigures {
+		b.figure(f, name)
+	}
+	if len(b.d.Figures) == n {
+		f.para(T("The figures directory holds none of the appendix's MNIST figures."))
+	} else {
+		f.para(T("The paper's appendix figures for MNIST: ECCCo+ and REVISE counterfactuals for every model (originals on the diagonal, each row turned into every class), and the reconstructions of REVISE's autoencoder."))
+		// Put the sentence before the figures.
+		blocks := f.Blocks
+		f.Blocks = append([]Block{blocks[len(blocks)-1]}, blocks[:len(blocks)-1]...)
+	}
+	if len(b.missing) > 0 {
+		f.para(T("Not in the figures directory, so not shown: " + strings.Join(b.missing, ", ") + " (`eccco figures` skips a figure whose data set is not available)."))
+	}
+	b.provenance()
+}
+
+func (b *builder) provenance() {
+	s := b.d.add(&Section{Title: "Provenance", Label: "app:provenance", Level: 1, Appendix: true})
+	pv := b.in.Provenance
+	s.para(T("Where every number of this report comes from. The report is generated by "), C("eccco report"), T(" from the files below; nothing in it is typed by hand except the prose."))
+	commit := pv.Commit
+	switch {
+	case commit == "":
+		commit = "unknown (not a git checkout)"
+	case pv.Dirty:
+		commit += " (with uncommitted changes)"
+	}
+	m := pv.Machine
+	kv := [][2]string{{"Profile", pv.Profile}, {"Report built at commit", commit}}
+	res := b.in.Results
+	if len(res.Manifests) > 0 {
+		var modes, seeds []string
+		for _, mf := range res.Manifests {
+			if !slices.Contains(modes, mf.Mode) {
+				modes = append(modes, mf.Mode)
+			}
+			if s := strconv.FormatUint(mf.Seed, 10); !slices.Contains(seeds, s) {
+				seeds = append(seeds, s)
+			}
+			kv = append(kv, [2]string{"Units of " + datasetTitle(mf.Dataset), fmt.Sprintf("protocol %d, mode %s, seed %d, %d factuals per run, %d generators, %d models", mf.Protocol, mf.Mode, mf.Seed, mf.Factuals, len(mf.Generators), len(mf.Models))})
+		}
+		kv = append(kv, [2]string{"Mode", strings.Join(modes, ", ")}, [2]string{"Seed", strings.Join(seeds, ", ")})
+	}
+	if res.Recorded != "" {
+		kv = append(kv, [2]string{"Results recorded as", res.Recorded})
+	}
+	if res.Counterfactuals > 0 {
+		kv = append(kv, [2]string{"Counterfactuals", strconv.Itoa(res.Counterfactuals)})
+	}
+	kv = append(kv, [2]string{"Backend (report build)", pv.Backend},
+		[2]string{"Machine (report build)", fmt.Sprintf("%s, %d cores, %s/%s", m.CPU, m.Cores, m.OS, m.Arch)},
+		[2]string{"Go", m.GoVersion})
+	for _, src := range pv.Sources {
+		kv = append(kv, [2]string{"Input: " + src[0], src[1]})
+	}
+	t := &Table{Caption: Inline{T("Provenance of the results and of this report.")}, Label: "tab:provenance",
+		Columns: []Column{{"", "l"}, {"", "p{12.5cm}"}}}
+	for _, p := range kv {
+		if p[1] == "" {
+			continue
+		}
+		t.Rows = append(t.Rows, Row{Cells: []Cell{{Text: p[0], Bold: true}, {Text: p[1]}}})
+	}
+	s.add(t)
+	if len(b.in.Stages) == 0 {
+		s.para(T("No stage timings were given (reproduce.sh writes them to stages.tsv; eccco report --stages FILE)."))
+		return
+	}
+	st := &Table{Caption: Inline{T("Wall time of each stage of reproduce.sh, as recorded in its stages.tsv (the report stage is running while this is written).")}, Label: "tab:stages",
+		Columns: []Column{{"Stage", "l"}, {"Status", "l"}, {"Wall time", "r"}}}
+	total := 0.0
+	for _, sg := range b.in.Stages {
+		total += sg.Seconds
+		st.Rows = append(st.Rows, Row{Cells: []Cell{{Text: sg.Name}, {Text: sg.Status}, {Text: duration(sg.Seconds)}}})
+	}
+	st.Rows = append(st.Rows, Row{Rule: true, Cells: []Cell{{Text: "all", Bold: true}, {}, {Text: duration(total)}}})
+	s.add(st)
+}
+
+func duration(secs float64) string {
+	s := int(math.Round(secs))
+	switch {
+	case s >= 3600:
+		return fmt.Sprintf("%d h %02d min", s/3600, s%3600/60)
+	case s >= 60:
+		return fmt.Sprintf("%d min %02d s", s/60, s%60)
+	}
+	return fmt.Sprintf("%d s", s)
+}

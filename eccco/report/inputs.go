@@ -1,0 +1,445 @@
+package report
+
+import (
+	"bufio"
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/eccco-go/eccco-go/eccco/benchmark"
+	"github.com/eccco-go/eccco-go/eccco/experiment"
+)
+
+// ErrNoResults reports a results directory that holds neither a benchmark's results.csv nor its tables'
+// cells.csv.
+var ErrNoResults = errors.New("report: no benchmark results")
+
+// Results are the aggregated benchmark cells and where they came from.
+type Results struct {
+	Dir   string
+	Cells []benchmark.Cell
+	// Counterfactuals is the number of result rows (0 when only the aggregated cells were found).
+	Counterfactuals int
+	// Manifests are the data sets' unit manifests (a benchmark directory's units/*/experiment.json).
+	Manifests []benchmark.Manifest
+	// Recorded is the provenance line of the comparison report beside the cells ("Results from: …"),
+	// for tables copied without their units (paper/results/).
+	Recorded string
+}
+
+// LoadResults reads a benchmark result directory: the output of `eccco bench --out DIR` (results.csv,
+// units/, tables/) or a tables directory (cells.csv and comparison.md, as paper/results/).
+func LoadResults(dir string) (*Results, error) {
+	res := &Results{Dir: dir}
+	if rows, err := benchmark.ReadCSV(filepath.Join(dir, "results.csv")); err == nil {
+		res.Cells = benchmark.Aggregate(rows)
+		res.Counterfactuals = len(rows)
+		paths, _ := filepath.Glob(filepath.Join(dir, "units", "*", "experiment.json"))
+		slices.Sort(paths)
+		for _, p := range paths {
+			raw, err := os.ReadFile(p)
+			if err != nil {
+				return nil, fmt.Errorf("report: reading the manifest %s: %w", p, err)
+			}
+			var m benchmark.Manifest
+			if err := json.Unmarshal(raw, &m); err != nil {
+				return nil, fmt.Errorf("report: reading the manifest %s: %w", p, err)
+			}
+			if m.Mode == "" {
+				m.Mode = experiment.Paper.String()
+				if m.Compat {
+					m.Mode = experiment.AuthorsCode.String()
+				}
+			}
+			res.Manifests = append(res.Manifests, m)
+		}
+		res.Recorded = recordedProvenance(filepath.Join(dir, "tables", "comparison.md"))
+		return res, nil
+	} else if !errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("report: %w", err)
+	}
+	for _, tables := range []string{filepath.Join(dir, "tables"), dir} {
+		cells, err := ReadCells(filepath.Join(tables, "cells.csv"))
+		if errors.Is(err, os.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		res.Cells = cells
+		res.Recorded = recordedProvenance(filepath.Join(tables, "comparison.md"))
+		return res, nil
+	}
+	return nil, fmt.Errorf("%w in %s: neither results.csv nor cells.csv (run `eccco bench --out %s` first)", ErrNoResults, dir, dir)
+}
+
+// recordedProvenance is the "Results from: …" line of a comparison report ("" if none).
+func recordedProvenance(path string) string {
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return ""
+	}
+	for _, line := range strings.Split(string(raw), "\n") {
+		if rest, ok := strings.CutPrefix(line, "Results from: "); ok {
+			return strings.TrimSpace(rest)
+		}
+	}
+	return ""
+}
+
+// ReadCells reads the cells.csv that benchmark.WriteTables writes.
+func ReadCells(path string) ([]benchmark.Cell, error) {
+	recs, err := readCSV(path)
+	if err != nil {
+		return nil, err
+	}
+	want := []string{"dataset", "subset", "model", "generator", "metric", "mean", "std", "runs", "stars", "bold"}
+	if len(recs) == 0 || !slices.Equal(recs[0], want) {
+		return nil, fmt.Errorf("report: %s is not a benchmark cells table (header %v)", path, want)
+	}
+	cells := make([]benchmark.Cell, 0, len(recs)-1)
+	for i, r := range recs[1:] {
+		mean, err1 := strconv.ParseFloat(r[5], 64)
+		sd, err2 := strconv.ParseFloat(r[6], 64)
+		runs, err3 := strconv.Atoi(r[7])
+		stars, err4 := strconv.Atoi(r[8])
+		if err := errors.Join(err1, err2, err3, err4); err != nil || (r[9] != "0" && r[9] != "1") {
+			return nil, fmt.Errorf("report: %s, line %d: bad number (%v)", path, i+2, err)
+		}
+		cells = append(cells, benchmark.Cell{Dataset: r[0], Subset: r[1], Model: r[2], Generator: r[3], Metric: r[4],
+			Mean: mean, SD: sd, Runs: runs, Stars: stars, Bold: r[9] == "1"})
+	}
+	return cells, nil
+}
+
+func readCSV(path string) ([][]string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("report: %w", err)
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		return nil, fmt.Errorf("report: reading %s: %w", path, err)
+	}
+	return recs, nil
+}
+
+// Perf is one row of the model-performance CSV (`eccco perf`: perf.csv, paper/model-performance.csv).
+type Perf struct {
+	Dataset, Model                string
+	Accuracy, Precision, F1       float64
+	PaperAccuracy, PaperPrecision float64
+	PaperF1                       float64
+	TrainRows, TestRows, Epochs   int
+	TrainSeconds                  float64
+	HasPaper                      bool
+}
+
+// ReadPerformance reads the model-performance CSV that `eccco perf` writes.
+func ReadPerformance(path string) ([]Perf, error) {
+	recs, err := readCSV(path)
+	if err != nil {
+		return nil, err
+	}
+	want := []string{"dataset", "model", "accuracy", "precision", "f1", "paper_accuracy", "paper_precision", "paper_f1", "train_rows", "test_rows", "epochs", "train_seconds"}
+	if len(recs) == 0 || !slices.Equal(recs[0], want) {
+		return nil, fmt.Errorf("report: %s is not a model-performance table (header %v)", path, want)
+	}
+	out := make([]Perf, 0, len(recs)-1)
+	for i, r := range recs[1:] {
+		var f [6]float64
+		var errs []error
+		for j, col := range []int{2, 3, 4, 5, 6, 7} {
+			var e error
+			f[j], e = strconv.ParseFloat(r[col], 64)
+			errs = append(errs, e)
+		}
+		var n [3]int
+		for j, col := range []int{8, 9, 10} {
+			var e error
+			n[j], e = strconv.Atoi(r[col])
+			errs = append(errs, e)
+		}
+		secs, e := strconv.ParseFloat(r[11], 64)
+		if err := errors.Join(append(errs, e)...); err != nil {
+			return nil, fmt.Errorf("report: %s, line %d: %w", path, i+2, err)
+		}
+		p := Perf{Dataset: r[0], Model: r[1], Accuracy: f[0], Precision: f[1], F1: f[2], PaperAccuracy: f[3], PaperPrecision: f[4],
+			PaperF1: f[5], TrainRows: n[0], TestRows: n[1], Epochs: n[2], TrainSeconds: secs}
+		p.HasPaper = f[3] == f[3] // not NaN
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+// Stage is one line of reproduce.sh's stages.tsv: a stage, its wall time and its status.
+type Stage struct {
+	Name    string
+	Seconds float64
+	Status  string
+}
+
+// ReadStages reads a stage-timing file: tab-separated stage, seconds, status per line (a header line
+// starting with "stage" is skipped).
+func ReadStages(path string) ([]Stage, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("report: %w", err)
+	}
+	defer f.Close()
+	var out []Stage
+	sc := bufio.NewScanner(f)
+	for n := 1; sc.Scan(); n++ {
+		line := strings.TrimRight(sc.Text(), "\r")
+		if line == "" || (n == 1 && strings.HasPrefix(line, "stage\t")) {
+			continue
+		}
+		fields := strings.Split(line, "\t")
+		if len(fields) != 3 {
+			return nil, fmt.Errorf("report: %s, line %d: want stage<TAB>seconds<TAB>status, got %q", path, n, line)
+		}
+		secs, err := strconv.ParseFloat(fields[1], 64)
+		if err != nil || secs < 0 {
+			return nil, fmt.Errorf("report: %s, line %d: bad seconds %q", path, n, fields[1])
+		}
+		out = append(out, Stage{Name: fields[0], Seconds: secs, Status: fields[2]})
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("report: reading %s: %w", path, err)
+	}
+	return out, nil
+}
+
+// Machine describes where the report was built: CPU model, cores, Go version, OS and architecture.
+type Machine struct {
+	CPU       string
+	Cores     int
+	GoVersion string
+	OS, Arch  string
+}
+
+// ThisMachine describes the machine the program runs on (the CPU model from /proc/cpuinfo where there is
+// one).
+func ThisMachine() Machine {
+	m := Machine{CPU: "unknown", Cores: runtime.NumCPU(), GoVersion: runtime.Version(), OS: runtime.GOOS, Arch: runtime.GOARCH}
+	if raw, err := os.ReadFile("/proc/cpuinfo"); err == nil {
+		for _, line := range strings.Split(string(raw), "\n") {
+			if k, v, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(k) == "model name" {
+				m.CPU = strings.Join(strings.Fields(v), " ")
+				break
+			}
+		}
+	}
+	return m
+}
+
+// Commit returns the checkout's commit at root (12 hex digits) and whether tracked files differ from it;
+// "" when it cannot be told (no git, not a checkout).
+func Commit(root string) (rev string, dirty bool) {
+	out, err := exec.Command("git", "-C", root, "rev-parse", "HEAD").Output()
+	if err != nil {
+		return "", false
+	}
+	rev = strings.TrimSpace(string(out))
+	if len(rev) > 12 {
+		rev = rev[:12]
+	}
+	st, err := exec.Command("git", "-C", root, "status", "--porcelain", "--untracked-files=no").Output()
+	return rev, err == nil && len(strings.TrimSpace(string(st))) > 0
+}
+
+// mdInline parses the inline Markdown of a committed file (code, bold, italic, links) into spans; local
+// link targets are resolved against base (the file's directory) to absolute paths.
+func mdInline(s, base string) Inline {
+	var out Inline
+	var plain strings.Builder
+	flush := func() {
+		if plain.Len() > 0 {
+			out = append(out, T(plain.String()))
+			plain.Reset()
+		}
+	}
+	for i := 0; i < len(s); {
+		switch {
+		case s[i] == '`':
+			if j := strings.IndexByte(s[i+1:], '`'); j >= 0 {
+				flush()
+				out = append(out, C(s[i+1:i+1+j]))
+				i += j + 2
+				continue
+			}
+		case strings.HasPrefix(s[i:], "**"):
+			if j := strings.Index(s[i+2:], "**"); j > 0 {
+				flush()
+				for _, sp := range mdInline(s[i+2:i+2+j], base) {
+					if sp.Kind == Plain {
+						sp.Kind = Bold
+					}
+					out = append(out, sp)
+				}
+				i += j + 4
+				continue
+			}
+		case s[i] == '*' && i+1 < len(s) && s[i+1] != ' ':
+			if j := strings.IndexByte(s[i+1:], '*'); j > 0 {
+				flush()
+				out = append(out, I(s[i+1:i+1+j]))
+				i += j + 2
+				continue
+			}
+		case s[i] == '[':
+			if m := mdLink.FindStringSubmatch(s[i:]); m != nil {
+				flush()
+				url := m[2]
+				if !strings.Contains(url, "://") && !strings.HasPrefix(url, "#") && base != "" {
+					url = filepath.Join(base, filepath.FromSlash(url))
+				}
+				out = append(out, Span{Kind: Link, Text: strings.ReplaceAll(m[1], "`", ""), URL: url})
+				i += len(m[0])
+				continue
+			}
+		}
+		plain.WriteByte(s[i])
+		i++
+	}
+	flush()
+	return out
+}
+
+var mdLink = regexp.MustCompile(`^\[([^\]]+)\]\(([^)\s]+)\)`)
+
+// mdBlocks turns Markdown lines (paragraphs and "- " lists, continuation lines indented) into blocks.
+func mdBlocks(lines []string, base string) []Block {
+	var blocks []Block
+	var para []string
+	var list *List
+	var item []string
+	flushItem := func() {
+		if len(item) > 0 {
+			list.Items = append(list.Items, mdInline(strings.Join(item, " "), base))
+			item = nil
+		}
+	}
+	flush := func() {
+		if len(para) > 0 {
+			blocks = append(blocks, &Para{Text: mdInline(strings.Join(para, " "), base)})
+			para = nil
+		}
+		if list != nil {
+			flushItem()
+			blocks = append(blocks, list)
+			list = nil
+		}
+	}
+	for _, line := range lines {
+		trimmed := strings.TrimSpace(line)
+		switch {
+		case trimmed == "":
+			flush()
+		case strings.HasPrefix(line, "- "):
+			if len(para) > 0 {
+				blocks = append(blocks, &Para{Text: mdInline(strings.Join(para, " "), base)})
+				para = nil
+			}
+			if list == nil {
+				list = &List{}
+			}
+			flushItem()
+			item = []string{strings.TrimPrefix(line, "- ")}
+		case list != nil && strings.HasPrefix(line, " "):
+			item = append(item, trimmed)
+		default:
+			if list != nil {
+				flush()
+			}
+			para = append(para, trimmed)
+		}
+	}
+	flush()
+	return blocks
+}
+
+// Differences are the parts of the README that say how the results differ from the paper and why.
+type Differences struct {
+	// Known is the README's "Known differences from the paper" section.
+	Known []Block
+	// Switches is the README's paragraph on the one mode and its list of the authors'-code switches.
+	Switches []Block
+}
+
+// ReadDifferences extracts, from the repository's README.md, the section whose heading starts with
+// "Known differences" and the "**One mode.**" paragraph with its list of the authors'-code switches.
+// It is an error when the README has neither.
+func ReadDifferences(readme string) (*Differences, error) {
+	raw, err := os.ReadFile(readme)
+	if err != nil {
+		return nil, fmt.Errorf("report: reading the known differences: %w", err)
+	}
+	abs, err := filepath.Abs(filepath.Dir(readme))
+	if err != nil {
+		return nil, fmt.Errorf("report: %w", err)
+	}
+	lines := strings.Split(string(raw), "\n")
+	d := &Differences{}
+	for i := 0; i < len(lines); i++ {
+		if h, ok := strings.CutPrefix(lines[i], "#"); ok && strings.Contains(h, "Known differences") {
+			j := i + 1
+			for j < len(lines) && !strings.HasPrefix(lines[j], "#") {
+				j++
+			}
+			d.Known = mdBlocks(lines[i+1:j], abs)
+		}
+		if strings.HasPrefix(lines[i], "**One mode.**") {
+			j, inList := i, false
+			for ; j < len(lines); j++ {
+				if strings.HasPrefix(lines[j], "- ") {
+					inList = true
+				}
+				if inList && strings.TrimSpace(lines[j]) == "" {
+					break
+				}
+				if strings.HasPrefix(lines[j], "#") {
+					break
+				}
+			}
+			d.Switches = mdBlocks(lines[i:j], abs)
+		}
+	}
+	if len(d.Known) == 0 && len(d.Switches) == 0 {
+		return nil, fmt.Errorf("report: %s has no \"Known differences\" section and no \"**One mode.**\" paragraph", readme)
+	}
+	return d, nil
+}
+
+// ReadFigureNotes reads the gallery's notes (figures/README.md): for each figure, the text after
+// "`eccco figures --only NAME` · ", which says what matches the paper's figure and what does not.
+func ReadFigureNotes(path string) (map[string]Inline, error) {
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("report: reading the figure notes: %w", err)
+	}
+	abs, err := filepath.Abs(filepath.Dir(path))
+	if err != nil {
+		return nil, fmt.Errorf("report: %w", err)
+	}
+	notes := map[string]Inline{}
+	for _, line := range strings.Split(string(raw), "\n") {
+		m := figureNote.FindStringSubmatch(line)
+		if m != nil {
+			notes[m[1]] = mdInline(m[2], abs)
+		}
+	}
+	return notes, nil
+}
+
+var figureNote = regexp.MustCompile("^`eccco figures --only ([a-z0-9-]+)` · (.+)$")

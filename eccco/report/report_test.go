@@ -1,0 +1,375 @@
+package report
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/eccco-go/eccco-go/eccco/benchmark"
+)
+
+// tiny is a hand-made benchmark of one data set, model and two generators, with published numbers
+// chosen so that some cells lie inside and some outside the published mean ± max(3 sd, 0.015):
+//
+//	ECCCo unfaithfulness  ours 1.25, paper 1.00 ± 0.10: |Δ| 0.25 ≤ 0.30  inside
+//	ECCCo cost            ours 1.40, paper 1.00 ± 0.10: |Δ| 0.40 > 0.30   outside
+//	Wachter cost          ours 0.512, paper 0.50 ± 0.00: |Δ| 0.012 ≤ 0.015 inside (rounding floor)
+//	Wachter validity      ours 0.98, paper 1.00 ± 0.00: |Δ| 0.02 > 0.015  outside
+func tiny() Inputs {
+	cell := func(gen, metric string, mean, sd float64) benchmark.Cell {
+		return benchmark.Cell{Dataset: "moons", Subset: "all", Model: "MLP", Generator: gen, Metric: metric, Mean: mean, SD: sd, Runs: 5}
+	}
+	pub := func(gen, metric string, mean, sd float64) benchmark.Published {
+		return benchmark.Published{Dataset: "moons", Subset: "all", Model: "MLP", Generator: gen, Metric: metric, Mean: mean, SD: sd}
+	}
+	cells := []benchmark.Cell{
+		cell("ECCCo", "unfaithfulness", 1.25, 0.05), cell("ECCCo", "cost", 1.40, 0.02),
+		cell("Wachter", "cost", 0.512, 0.01), cell("Wachter", "validity", 0.98, 0.01),
+		cell("Wachter", "unfaithfulness", 1.50, 0.03),
+	}
+	published := []benchmark.Published{
+		pub("ECCCo", "unfaithfulness", 1.00, 0.10), pub("ECCCo", "cost", 1.00, 0.10),
+		pub("Wachter", "cost", 0.50, 0.00), pub("Wachter", "validity", 1.00, 0.00),
+		pub("Wachter", "unfaithfulness", 1.40, 0.05),
+	}
+	return Inputs{
+		Results:     &Results{Dir: "hand-made", Cells: cells},
+		Published:   published,
+		Performance: []Perf{{Dataset: "moons", Model: "mlp", Accuracy: 0.95, Precision: 0.94, F1: 0.93, PaperAccuracy: 1, PaperPrecision: 1, PaperF1: 1, HasPaper: true, Epochs: 5}},
+		Stages:      []Stage{{"data", 3, "ok"}, {"bench", 125, "ok"}},
+		Differences: &Differences{Known: []Block{&Para{Text: Inline{T("The λ_1 of ECCCo (no EBM) is 100 % as in the paper's code.")}}}},
+		Provenance:  Provenance{Commit: "0123456789ab", Backend: "go", Machine: Machine{CPU: "Test CPU", Cores: 2, GoVersion: "go1.26.8", OS: "linux", Arch: "amd64"}, Profile: "test"},
+	}
+}
+
+func findTable(t *testing.T, d *Document, label string) *Table {
+	t.Helper()
+	for _, s := range d.Sections {
+		for _, b := range s.Blocks {
+			if tb, ok := b.(*Table); ok && tb.Label == label {
+				return tb
+			}
+		}
+	}
+	t.Fatalf("no table %s", label)
+	return nil
+}
+
+// cellOf returns our cell of a generator and metric column in a result table.
+func cellOf(t *testing.T, tb *Table, gen, metric string) Cell {
+	t.Helper()
+	col := -1
+	for i, c := range tb.Columns {
+		if strings.HasPrefix(strings.ToLower(c.Head), metric) {
+			col = i
+		}
+	}
+	for _, r := range tb.Rows {
+		if !r.Sub && r.Cells[1].Text == gen {
+			return r.Cells[col]
+		}
+	}
+	t.Fatalf("no row %s", gen)
+	return Cell{}
+}
+
+func TestMarksCellsOutsideThreeSD(t *testing.T) {
+	d, err := Build(tiny())
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb := findTable(t, d, "tab:results-moons")
+	for _, c := range []struct {
+		gen, metric string
+		marked      bool
+	}{{"ECCCo", "unfaithfulness", false}, {"ECCCo", "cost", true}, {"Wachter", "cost", false}, {"Wachter", "validity", true}} {
+		if got := cellOf(t, tb, c.gen, c.metric); got.Marked != c.marked {
+			t.Errorf("%s %s (%s): marked %v, want %v", c.gen, c.metric, got.Text, got.Marked, c.marked)
+		}
+	}
+	tex := d.LaTeX()
+	md := d.Markdown("", "")
+	if !strings.Contains(tex, `\outside{1.40 $\pm$ 0.02}`) || strings.Contains(tex, `\outside{1.25`) {
+		t.Errorf("LaTeX: want 1.40 marked and 1.25 not")
+	}
+	if !strings.Contains(md, "1.40 ± 0.02 †") || strings.Contains(md, "1.25 ± 0.05 †") {
+		t.Errorf("Markdown: want 1.40 marked and 1.25 not")
+	}
+	// The published line sits under ours.
+	if !strings.Contains(md, "| *1.00 ± 0.10* |") {
+		t.Errorf("Markdown lacks the published line")
+	}
+}
+
+func TestEscape(t *testing.T) {
+	for in, want := range map[string]string{
+		"ECCCo (no EBM)":    "ECCCo (no EBM)",
+		"λ":                 `$\lambda$`,
+		"100 %":             `100 \%`,
+		"energy_penalty":    `energy\_penalty`,
+		"a & b # c $ d":     `a \& b \# c \$ d`,
+		`x\y {z} ^ ~`:       `x\textbackslash{}y \{z\} \textasciicircum{} \textasciitilde{}`,
+		"0.44 ± 0.03":       `0.44 $\pm$ 0.03`,
+		"±−":                `$\pm-$`,
+		"$±":                `\$$\pm$`,
+		"y⁺ ≤ 3·σ, ρ ≈ 1":   `y$^{+}$ $\le$ 3$\cdot\sigma$, $\rho$ $\approx$ 1`,
+		"German Credit’s":   `German Credit's`,
+		"café":              "café",
+		"✓ unknown: \u4e00": `$\checkmark$ unknown: ?`,
+	} {
+		if got := Escape(in); got != want {
+			t.Errorf("Escape(%q) = %q, want %q", in, got, want)
+		}
+	}
+	if got := escapeCode("--mode a,b"); got != `-{}-mode a,\allowbreak{}b` {
+		t.Errorf("escapeCode = %q", got)
+	}
+}
+
+var numberRE = regexp.MustCompile(`−?-?\d+(\.\d+)?`)
+
+// layoutRE matches LaTeX layout commands with numeric arguments (box widths, vertical space, column
+// separation), which only the LaTeX version has.
+var layoutRE = regexp.MustCompile(`\\(vspace\*?\{[^}]*\}|setlength\{\\tabcolsep\}\{[^}]*\}|parbox\{[^}]*\}|begin\{minipage\}\{[^}]*\}|multicolumn\{\d+\})|p\{[0-9.]+cm\}`)
+
+// numbers lists the numbers of a rendering, line by line, minus lines that skip rejects.
+func numbers(s string, skip func(line string) bool) []string {
+	var out []string
+	for _, line := range strings.Split(s, "\n") {
+		if skip(line) {
+			continue
+		}
+		line = strings.ReplaceAll(layoutRE.ReplaceAllString(line, ""), "$-$", "-")
+		for _, n := range numberRE.FindAllString(line, -1) {
+			out = append(out, strings.Replace(n, "−", "-", 1))
+		}
+	}
+	return out
+}
+
+func TestMarkdownAndLaTeXCarryTheSameNumbers(t *testing.T) {
+	quick := tiny()
+	quick.Banner = QuickBanner(quick.Performance)
+	for _, in := range []Inputs{tiny(), quick} {
+		d, err := Build(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, body, _ := strings.Cut(d.LaTeX(), `\begin{document}`)
+		texNums := numbers(body, func(l string) bool { return strings.Contains(l, `\includegraphics`) })
+		md := d.Markdown("", "")
+		mdNums := numbers(md, func(l string) bool { return strings.HasPrefix(l, "![") })
+		if !slices.Equal(texNums, mdNums) {
+			t.Errorf("numbers differ:\nLaTeX    %v\nMarkdown %v", texNums, mdNums)
+		}
+		for _, want := range []string{"1.25", "1.40", "0.51", "0.950", "−0.050"} {
+			if !slices.Contains(mdNums, strings.TrimPrefix(want, "+")) && !strings.Contains(md, want) {
+				t.Errorf("Markdown lacks %s", want)
+			}
+		}
+	}
+}
+
+func TestQuickBanner(t *testing.T) {
+	in := tiny()
+	in.Banner = QuickBanner(in.Performance)
+	if in.Banner != "QUICK PROFILE — 5-epoch models, not the paper's protocol" {
+		t.Fatalf("banner %q", in.Banner)
+	}
+	d, err := Build(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tex := d.LaTeX()
+	if !strings.Contains(tex, `\fancyhead[C]{\small\bfseries\textcolor{outside}{QUICK PROFILE --- 5-epoch models`) {
+		t.Error("LaTeX: no running header with the banner")
+	}
+	if !strings.Contains(d.Markdown("", ""), "> **QUICK PROFILE — 5-epoch models, not the paper's protocol**") {
+		t.Error("Markdown: no banner")
+	}
+	if QuickBanner(nil) != "QUICK PROFILE — not the paper's protocol" {
+		t.Error("banner without performance")
+	}
+}
+
+func TestWriteNeverOverwritesForeignFiles(t *testing.T) {
+	dir := t.TempDir()
+	d, err := Build(tiny())
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := WriteOptions{Dir: filepath.Join(dir, "report"), Markdown: filepath.Join(dir, "report.md")}
+	if err := os.WriteFile(opts.Markdown, []byte("my own notes\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Write(d, opts); !errors.Is(err, ErrNotGenerated) {
+		t.Fatalf("foreign Markdown: err %v, want ErrNotGenerated", err)
+	}
+	if _, err := os.Stat(opts.TeXPath()); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a refused write wrote the LaTeX source")
+	}
+	opts.Replace = true
+	if _, err := Write(d, opts); err != nil {
+		t.Fatal(err)
+	}
+	opts.Replace = false
+	if _, err := Write(d, opts); err != nil {
+		t.Fatalf("rewriting its own files: %v", err)
+	}
+	for _, p := range []string{opts.TeXPath(), opts.Markdown} {
+		raw, _ := os.ReadFile(p)
+		first, _, _ := strings.Cut(string(raw), "\n")
+		if !strings.Contains(first, Marker) {
+			t.Errorf("%s: first line %q lacks the marker", p, first)
+		}
+	}
+	// A PDF not made by the report is refused before TeX runs.
+	pdf := filepath.Join(dir, "other.pdf")
+	_ = os.WriteFile(pdf, []byte("%PDF-1.5 someone else's\n"), 0o644)
+	if !TeXAvailable() {
+		return
+	}
+	if _, err := Compile(context.Background(), opts.TeXPath(), pdf, false); !errors.Is(err, ErrNotGenerated) {
+		t.Errorf("foreign PDF: err %v, want ErrNotGenerated", err)
+	}
+}
+
+func TestCompileWithoutTeX(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	_, err := Compile(context.Background(), "x.tex", filepath.Join(t.TempDir(), "x.pdf"), false)
+	if !errors.Is(err, ErrNoTeX) {
+		t.Fatalf("err %v, want ErrNoTeX", err)
+	}
+}
+
+func TestCompiles(t *testing.T) {
+	if !TeXAvailable() {
+		t.Skip("pdflatex is not on PATH: install the packages of scripts/texlive-packages.txt to run this test")
+	}
+	dir := t.TempDir()
+	in := tiny()
+	in.Banner = QuickBanner(in.Performance)
+	d, err := Build(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := Write(d, WriteOptions{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pdf := filepath.Join(dir, "out.pdf")
+	pages, err := Compile(context.Background(), w.TeX, pdf, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Title page, contents, then the sections: more than two pages.
+	if pages <= 2 {
+		t.Errorf("%d pages, want more than 2", pages)
+	}
+	if out, err := exec.Command("pdfinfo", pdf).Output(); err == nil {
+		m := regexp.MustCompile(`Pages:\s+(\d+)`).FindSubmatch(out)
+		if n, _ := strconv.Atoi(string(m[1])); m == nil || n != pages {
+			t.Errorf("pdfinfo says %s pages, the log %d", m[1], pages)
+		}
+	}
+	if ok, _ := pdfGenerated(pdf); !ok {
+		t.Error("the PDF does not carry the marker")
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 2 { // eccco-go.tex and out.pdf: no aux files
+		var names []string
+		for _, e := range entries {
+			names = append(names, e.Name())
+		}
+		t.Errorf("files beside the source: %v", names)
+	}
+}
+
+func TestReadCellsRoundTrip(t *testing.T) {
+	dir := t.TempDir()
+	cells := tiny().Results.Cells
+	if err := benchmark.WriteTables(dir, cells); err != nil {
+		t.Fatal(err)
+	}
+	res, err := LoadResults(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Cells) != len(cells) {
+		t.Fatalf("%d cells, want %d", len(res.Cells), len(cells))
+	}
+	for i := range cells {
+		if res.Cells[i].Mean != cells[i].Mean || res.Cells[i].Generator != cells[i].Generator {
+			t.Errorf("cell %d: %+v, want %+v", i, res.Cells[i], cells[i])
+		}
+	}
+	if _, err := LoadResults(t.TempDir()); !errors.Is(err, ErrNoResults) {
+		t.Errorf("empty directory: err %v, want ErrNoResults", err)
+	}
+}
+
+func TestReadStagesAndDifferences(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "stages.tsv")
+	_ = os.WriteFile(p, []byte("stage\tseconds\tstatus\ndata\t2\tok\nbench\t61.5\tskipped (up to date)\n"), 0o644)
+	st, err := ReadStages(p)
+	if err != nil || len(st) != 2 || st[1] != (Stage{"bench", 61.5, "skipped (up to date)"}) {
+		t.Fatalf("stages %v, %v", st, err)
+	}
+	_ = os.WriteFile(p, []byte("data 2 ok\n"), 0o644)
+	if _, err := ReadStages(p); err == nil {
+		t.Error("a line without tabs was accepted")
+	}
+	readme := filepath.Join(dir, "README.md")
+	_ = os.WriteFile(readme, []byte("# x\n\n### Known differences from the paper\n\nIntro with `code` and **bold** [a link](docs/x.md).\n\n- one\n  continued\n- two\n\n## Next\n\n**One mode.** The switches:\n\n- first\n- second\n\nAfter.\n"), 0o644)
+	d, err := ReadDifferences(readme)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Known) != 2 || len(d.Switches) != 2 {
+		t.Fatalf("known %d blocks, switches %d blocks", len(d.Known), len(d.Switches))
+	}
+	if l := d.Known[1].(*List); len(l.Items) != 2 || l.Items[0].Text() != "one continued" {
+		t.Errorf("list %v", l.Items)
+	}
+	para := d.Known[0].(*Para).Text
+	if para[1].Kind != Code || para[3].Kind != Bold || para[5].Kind != Link || para[5].URL != filepath.Join(dir, "docs", "x.md") {
+		t.Errorf("inline %+v", para)
+	}
+	_ = os.WriteFile(readme, []byte("# nothing\n"), 0o644)
+	if _, err := ReadDifferences(readme); err == nil {
+		t.Error("a README without the sections was accepted")
+	}
+}
+
+// The committed results and model performance build into a report with every data set's table.
+func TestCommittedResults(t *testing.T) {
+	res, err := LoadResults(filepath.Join("..", "..", "paper", "results"))
+	if err != nil {
+		t.Skip("no committed results here:", err)
+	}
+	perf, err := ReadPerformance(filepath.Join("..", "..", "paper", "model-performance.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pub, err := benchmark.ReadPublished(filepath.Join("..", "..", "paper", "published-results.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := Build(Inputs{Results: res, Performance: perf, Published: pub})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ds := range ourDatasets(res.Cells) {
+		findTable(t, d, "tab:results-"+ds)
+	}
+	if res.Recorded == "" {
+		t.Error("the comparison's provenance line was not read")
+	}
+}
