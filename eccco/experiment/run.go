@@ -182,6 +182,7 @@ type Run struct {
 	SkipMetrics bool
 
 	evaluator  *metrics.Evaluator
+	each       [][]float32 // per-factual unfaithfulness samples (PerCounterfactual), drawn on first use
 	sampleOpts energy.ClassOptions
 	sampleSeed uint64
 }
@@ -208,6 +209,20 @@ func (r *Run) Evaluator(ctx context.Context) (*metrics.Evaluator, error) {
 		r.evaluator.Samples = ts
 	}
 	return r.evaluator, nil
+}
+
+// perFactualSamples draws, on first use, a set of unfaithfulness samples of its own for every factual of
+// the run (towards its target), shared by the generators that explain it (PerCounterfactual).
+func (r *Run) perFactualSamples(ctx context.Context) ([][]float32, error) {
+	if r.each == nil {
+		e := r.Experiment
+		each, err := energy.SampleEach(ctx, e.backend, r.Model, r.Factuals.Targets, r.sampleOpts, SeedFor(r.sampleSeed, "per-counterfactual"))
+		if err != nil {
+			return nil, fmt.Errorf("sampling per counterfactual for the unfaithfulness of the %s %s: %w", e.dataset, r.Kind, err)
+		}
+		r.each = each
+	}
+	return r.each, nil
 }
 
 type runKey struct {
@@ -432,11 +447,9 @@ func (r *Run) Explain(ctx context.Context, g Generator) (*Explanation, error) {
 	var each [][]float32
 	start = time.Now()
 	if e.opts.Sampling == PerCounterfactual && !own {
-		// Samples of its own for every counterfactual, independent across generators (seeded by the name).
 		ev = r.evaluator
-		seed := SeedFor(r.sampleSeed, "per-counterfactual", g.Name)
-		if each, err = energy.SampleEach(ctx, e.backend, r.Model, r.Factuals.Targets, r.sampleOpts, seed); err != nil {
-			return nil, fmt.Errorf("sampling for the unfaithfulness of %s's counterfactuals: %w", g.Name, err)
+		if each, err = r.perFactualSamples(ctx); err != nil {
+			return nil, err
 		}
 	} else if ev, err = r.Evaluator(ctx); err != nil {
 		return nil, err
