@@ -10,6 +10,8 @@
 #
 #   notebooks/setup.sh            set up (or check) everything
 #   notebooks/setup.sh --check    exit 0 when everything is in place, 1 otherwise; changes nothing
+#   notebooks/setup.sh --only venv,tools,kernel   only the steps named (the Dockerfile installs the venv in one
+#                                 layer, before go.mod is copied, and the Go tools and the kernel in a later one)
 #
 # Environment: PYTHON (the interpreter for the venv, Python >= 3.10; default python3), ECCCO_NOTEBOOKS_HOME
 # (default .notebooks in the repository root).
@@ -22,73 +24,92 @@ venv="$home/venv"
 kerneldir="$venv/share/jupyter/kernels/gonb"
 req="$root/notebooks/requirements.txt"
 check=0
-case "${1:-}" in
-  --check) check=1 ;;
-  "") ;;
-  -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-  *) echo "setup.sh: unknown argument $1 (try --help)" >&2; exit 2 ;;
-esac
+only="tools,venv,kernel"
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --check) check=1 ;;
+    --only) shift; only="${1:-}" ;;
+    --only=*) only="${1#--only=}" ;;
+    -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "setup.sh: unknown argument $1 (try --help)" >&2; exit 2 ;;
+  esac
+  shift
+done
+for s in ${only//,/ }; do
+  case "$s" in tools|venv|kernel) ;; *) echo "setup.sh: --only takes tools, venv, kernel; not '$s'" >&2; exit 2 ;; esac
+done
+step() { case ",$only," in *",$1,"*) return 0 ;; *) return 1 ;; esac; }
 
 say() { [ "$check" = 1 ] || echo "notebooks/setup.sh: $*"; }
 stale() { [ "$check" = 1 ] && exit 1; return 0; }
 
-command -v go >/dev/null || { echo "notebooks/setup.sh: go is not on PATH (go.mod asks for Go $(sed -n 's/^go //p' go.mod))" >&2; exit 1; }
-gobin="$(dirname "$(command -v go)")"
+if step tools || step kernel; then
+  command -v go >/dev/null || { echo "notebooks/setup.sh: go is not on PATH (go.mod asks for Go $(sed -n 's/^go //p' go.mod))" >&2; exit 1; }
+  gobin="$(dirname "$(command -v go)")"
+fi
 
 # --- 1. gonb and goimports, at the versions of go.mod's tool directives ---------------------------------
-tools="github.com/janpfeifer/gonb golang.org/x/tools/cmd/goimports"
-for t in $tools; do
-  grep -Eq "^[[:space:]]*(tool[[:space:]]+)?${t//./\\.}[[:space:]]*$" go.mod || {
-    echo "notebooks/setup.sh: go.mod has no 'tool $t' directive; add it with: go get -tool $t@VERSION" >&2; exit 1; }
-done
-want_tools="$(go list -m -f '{{.Path}}@{{.Version}}' github.com/janpfeifer/gonb golang.org/x/tools | paste -sd' ')"
-if [ -x "$bin/gonb" ] && [ -x "$bin/goimports" ] && [ "$(cat "$bin/.versions" 2>/dev/null)" = "$want_tools" ]; then
-  say "gonb, goimports: up to date ($want_tools)"
-else
-  stale
-  say "building gonb and goimports ($want_tools) into $bin"
-  mkdir -p "$bin"
-  # Plain `go install PKG` (no @version) in module mode builds the versions this module's go.mod requires.
-  GOBIN="$bin" go install $tools
-  echo "$want_tools" > "$bin/.versions"
+if step tools; then
+  tools="github.com/janpfeifer/gonb golang.org/x/tools/cmd/goimports"
+  for t in $tools; do
+    grep -Eq "^[[:space:]]*(tool[[:space:]]+)?${t//./\\.}[[:space:]]*$" go.mod || {
+      echo "notebooks/setup.sh: go.mod has no 'tool $t' directive; add it with: go get -tool $t@VERSION" >&2; exit 1; }
+  done
+  want_tools="$(go list -m -f '{{.Path}}@{{.Version}}' github.com/janpfeifer/gonb golang.org/x/tools | paste -sd' ')"
+  if [ -x "$bin/gonb" ] && [ -x "$bin/goimports" ] && [ "$(cat "$bin/.versions" 2>/dev/null)" = "$want_tools" ]; then
+    say "gonb, goimports: up to date ($want_tools)"
+  else
+    stale
+    say "building gonb and goimports ($want_tools) into $bin"
+    mkdir -p "$bin"
+    # Plain `go install PKG` (no @version) in module mode builds the versions this module's go.mod requires.
+    GOBIN="$bin" go install $tools
+    echo "$want_tools" > "$bin/.versions"
+  fi
 fi
 
 # --- 2. the Python venv ---------------------------------------------------------------------------------
-py="${PYTHON:-python3}"
-want_py="$(sha256sum "$req" | cut -c1-16)"
-if [ -x "$venv/bin/python" ] && [ -x "$venv/bin/jupyter-lab" ] && [ "$(cat "$venv/.requirements" 2>/dev/null)" = "$want_py" ]; then
-  say "venv: up to date ($venv)"
-else
-  stale
-  if [ ! -x "$venv/bin/python" ]; then
-    command -v "$py" >/dev/null || { echo "notebooks/setup.sh: no $py; set PYTHON to a Python >= 3.10" >&2; exit 1; }
-    "$py" -c 'import sys; sys.exit(sys.version_info < (3, 10))' || {
-      echo "notebooks/setup.sh: $py is $("$py" --version 2>&1); JupyterLab 4.6 needs Python >= 3.10 (set PYTHON)" >&2; exit 1; }
-    "$py" -c 'import venv, ensurepip' 2>/dev/null || {
-      echo "notebooks/setup.sh: $py lacks venv/ensurepip (Debian: apt-get install python3-venv)" >&2; exit 1; }
-    say "creating $venv with $("$py" --version 2>&1)"
-    "$py" -m venv "$venv"
+if step venv; then
+  py="${PYTHON:-python3}"
+  want_py="$(sha256sum "$req" | cut -c1-16)"
+  if [ -x "$venv/bin/python" ] && [ -x "$venv/bin/jupyter-lab" ] && [ "$(cat "$venv/.requirements" 2>/dev/null)" = "$want_py" ]; then
+    say "venv: up to date ($venv)"
+  else
+    stale
+    if [ ! -x "$venv/bin/python" ]; then
+      command -v "$py" >/dev/null || { echo "notebooks/setup.sh: no $py; set PYTHON to a Python >= 3.10" >&2; exit 1; }
+      "$py" -c 'import sys; sys.exit(sys.version_info < (3, 10))' || {
+        echo "notebooks/setup.sh: $py is $("$py" --version 2>&1); JupyterLab 4.6 needs Python >= 3.10 (set PYTHON)" >&2; exit 1; }
+      "$py" -c 'import venv, ensurepip' 2>/dev/null || {
+        echo "notebooks/setup.sh: $py lacks venv/ensurepip (Debian: apt-get install python3-venv)" >&2; exit 1; }
+      say "creating $venv with $("$py" --version 2>&1)"
+      "$py" -m venv "$venv"
+    fi
+    say "installing notebooks/requirements.txt into the venv (JupyterLab, nbclient, nbconvert; about a minute)"
+    "$venv/bin/python" -m pip install --disable-pip-version-check -q --retries 2 --timeout 60 -r "$req"
+    echo "$want_py" > "$venv/.requirements"
   fi
-  say "installing notebooks/requirements.txt into the venv (JupyterLab, nbclient, nbconvert; about a minute)"
-  "$venv/bin/python" -m pip install --disable-pip-version-check -q --retries 2 --timeout 60 -r "$req"
-  echo "$want_py" > "$venv/.requirements"
 fi
 
 # --- 3. the gonb kernel, inside the venv ----------------------------------------------------------------
-# Jupyter started from this venv looks in $venv/share/jupyter/kernels besides the user's own kernel folders,
-# so the kernel is visible there and nowhere else. The kernel's PATH starts with .notebooks/bin (GoNB runs
-# goimports on every cell) and Go's folder; ${PATH} is expanded by jupyter_client when the kernel starts.
-kernel_json="$(printf '{"argv": ["%s", "--kernel", "{connection_file}"], "display_name": "Go (gonb)", "language": "go", "interrupt_mode": "message", "env": {"PATH": "%s:%s:${PATH}"}}' "$bin/gonb" "$bin" "$gobin")"
-if [ -f "$kerneldir/logo-svg.svg" ] && [ "$(cat "$kerneldir/kernel.json" 2>/dev/null)" = "$kernel_json" ]; then
-  say "kernel gonb: up to date ($kerneldir)"
-else
-  stale
-  say "installing the gonb kernel into $kerneldir"
-  JUPYTER_DATA_DIR="$venv/share/jupyter" PATH="$bin:$PATH" "$bin/gonb" --install --force_deps --logtostderr >/dev/null 2>&1 || {
-    JUPYTER_DATA_DIR="$venv/share/jupyter" PATH="$bin:$PATH" "$bin/gonb" --install --force_deps --logtostderr; exit 1; }
-  printf '%s\n' "$kernel_json" > "$kerneldir/kernel.json"
+if step kernel; then
+  # Jupyter started from this venv looks in $venv/share/jupyter/kernels besides the user's own kernel folders,
+  # so the kernel is visible there and nowhere else. The kernel's PATH starts with .notebooks/bin (GoNB runs
+  # goimports on every cell) and Go's folder; ${PATH} is expanded by jupyter_client when the kernel starts.
+  kernel_json="$(printf '{"argv": ["%s", "--kernel", "{connection_file}"], "display_name": "Go (gonb)", "language": "go", "interrupt_mode": "message", "env": {"PATH": "%s:%s:${PATH}"}}' "$bin/gonb" "$bin" "$gobin")"
+  if [ -f "$kerneldir/logo-svg.svg" ] && [ "$(cat "$kerneldir/kernel.json" 2>/dev/null)" = "$kernel_json" ]; then
+    say "kernel gonb: up to date ($kerneldir)"
+  else
+    stale
+    say "installing the gonb kernel into $kerneldir"
+    JUPYTER_DATA_DIR="$venv/share/jupyter" PATH="$bin:$PATH" "$bin/gonb" --install --force_deps --logtostderr >/dev/null 2>&1 || {
+      JUPYTER_DATA_DIR="$venv/share/jupyter" PATH="$bin:$PATH" "$bin/gonb" --install --force_deps --logtostderr; exit 1; }
+    printf '%s\n' "$kernel_json" > "$kerneldir/kernel.json"
+  fi
 fi
+
 [ "$check" = 1 ] && exit 0
+[ "$only" = "tools,venv,kernel" ] || { say "done: $only"; exit 0; }
 
 cat <<EOF
 
