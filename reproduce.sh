@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# reproduce.sh: regenerate eccco-go's results headless, on the embedded pure-Go GoMLX backend.
+# reproduce.sh: regenerate eccco-go's results headless, on the embedded pure-Go GoMLX backend, ending in
+# the reproduction report (paper/eccco-go.pdf).
 #
 # Usage: ./reproduce.sh [--quick] [--mode authors-code|paper] [--help]
 #
@@ -8,17 +9,34 @@
 #                            (paper/model-performance.{md,csv,tex}: Table 5), then the benchmark of every
 #                            generator on every available data set (50 runs of 100 factuals; 10 runs for
 #                            images) with the result tables and the comparison with the published numbers
-#                            in paper/results/, and every figure of the paper (figures/: PNG, SVG, PDF).
-#                            Many hours on 2 cores; resumable: run it again and it goes
-#                            on where it stopped (saved models are reused, finished units skipped).
+#                            in paper/results/, every figure of the paper (figures/: PNG, SVG, PDF), the
+#                            notebooks, and the report: its LaTeX sources in paper/report/ (with the
+#                            committed 100-DPI figures of figures/gallery/), paper/eccco-go.md and
+#                            paper/eccco-go.pdf. Many hours on 2 cores.
 #   ./reproduce.sh --quick   the same pipeline in minutes, written to runs/quick/ (nothing under paper/ is
-#                            touched): 5-epoch models on the three synthetic sets, scored and
+#                            touched but the PDF): 5-epoch models on the three synthetic sets, scored and
 #                            used by a small benchmark (2 runs of 20 factuals), and every figure from
 #                            5-epoch models (LeNet-5: 1 epoch) into figures/, then the notebooks executed
 #                            headless (HTML copies in runs/notebooks/html/; skipped where notebooks/setup.sh
-#                            cannot install JupyterLab). Every model it trains is used; a smoke profile.
+#                            cannot install JupyterLab), then the report, labelled QUICK PROFILE, with its
+#                            sources in runs/quick/report/ and its PDF at paper/eccco-go.pdf (git ignores it).
+#                            Every model it trains is used; a smoke profile.
 #   --mode paper             run the paper's equations instead of the authors' code (results then go to
-#                            runs/paper-mode/, never over the committed authors'-code results).
+#                            runs/paper-mode/ and the report to runs/paper-mode/report/, never over the
+#                            committed authors'-code results).
+#
+# Stages: data, perf, bench, figures, notebooks, report. Each prints a line when it starts; the long ones
+# print progress lines with an ETA (a live bar on a terminal; ECCCO_PROGRESS=lines for plain lines).
+# Each stage's wall time and status go to OUT/stages.tsv (OUT: runs/quick, or runs for the full profile;
+# tab-separated stage, seconds, status), which the report's provenance appendix shows; the run ends with
+# a table of the stages (status, time, outputs) and the path of the PDF.
+#
+# Resumable: run it again and it does no finished work again. Saved models are reused, finished benchmark
+# units skipped; figures and notebooks are skipped while a stamp file (OUT/.figures.stamp,
+# OUT/.notebooks.stamp) matches their inputs (the eccco binary, the models, the benchmark results, the
+# notebooks); the report is rebuilt (seconds). Without TeX the report stage writes the LaTeX sources and
+# Markdown, says SKIP for the PDF with how to install TeX (scripts/texlive-packages.txt), and the script
+# still succeeds.
 #
 # Environment:
 #   ECCCO_DATA_DIR   where data sets live (default: data/cache in this repository; git ignores it)
@@ -26,6 +44,7 @@
 #                    (e.g. cal_housing.csv, gmsc.csv, german_credit.csv)
 #   GOMLX_BACKEND    GoMLX backend (default "go"; "xla:cpu"/"xla:cuda" need a build with -tags xla)
 #   ECCCO_PROGRESS   "lines" for plain progress lines, "0" for none (default: a live bar on a terminal)
+#   ECCCO_BIN        where to build the eccco binary (default bin/eccco)
 #
 # Models are saved under runs/models/MODE/seed-42/DATA/KIND (quick: runs/quick/models/…), where
 # `eccco explain`, `eccco sample` and `eccco bench` find them. Data sets that cannot be fetched on this
@@ -50,25 +69,12 @@ case "$mode" in
   *) echo "reproduce.sh: --mode must be authors-code or paper, not '$mode'" >&2; exit 2 ;;
 esac
 
-notebooks_step() {
-  echo "== notebooks: executed headless with the quick settings (HTML copies in runs/notebooks/html/)"
-  if notebooks/setup.sh >/dev/null 2>&1; then
-    ECCCO_NOTEBOOKS=1 go test ./notebooks -count=1 -run TestNotebooks -timeout 120m
-  else
-    echo "(notebooks skipped: their tool chain could not be installed here; see notebooks/README.md)"
-  fi
-}
+eccco="${ECCCO_BIN:-bin/eccco}"
+mkdir -p "$(dirname "$eccco")"
+go build -o "$eccco" ./eccco/cmd/eccco
+"$eccco" backend
 
-mkdir -p bin
-go build -o bin/eccco ./eccco/cmd/eccco
-bin/eccco backend
-
-echo "== data"
-fetch_args=()
-[ -n "${ECCCO_MIRROR:-}" ] && fetch_args+=(--from "$ECCCO_MIRROR")
-bin/eccco data fetch all "${fetch_args[@]}" || echo "(some data sets are not available here; they are skipped below)"
-bin/eccco data list
-
+# --- The profile's settings --------------------------------------------------------------------------
 if [ "$profile" = quick ]; then
   out=runs/quick
   [ "$mode" = paper ] && out=runs/quick-paper-mode
@@ -76,35 +82,183 @@ if [ "$profile" = quick ]; then
   # German Credit is left out: in the authors'-code mode its models are fitted on a class-sorted half of the
   # data, and 5-epoch models predict a single class, so no factual of the other one can be drawn (the
   # authors' benchmark stops there too).
-  sets=linearly-separable,moons,circles
-  echo "== model performance (quick: 5 epochs)"
-  bin/eccco perf --data "$sets" --skip-missing --models mlp,mlp-ensemble,jem,jem-ensemble "${common[@]}" --out "$out/perf"
-  echo "== counterfactual benchmark (quick: 2 runs of 20 factuals)"
-  bin/eccco bench --data "$sets" --skip-missing --runs 2 --factuals 20 "${common[@]}" --out "$out/bench"
-  echo "== figures (quick: 5-epoch models, LeNet-5 1 epoch)"
-  bin/eccco figures --mode paper --epochs 5 --lenet-epochs 1 --models-dir "$out/models" --results "$out/bench" --out figures
-  notebooks_step
-  echo "quick results: $out/perf/perf.md, $out/bench/tables/, $out/bench/tables/comparison.md, figures/ (from quick models)"
-  exit 0
+  perf_args=(--data linearly-separable,moons,circles --skip-missing --models mlp,mlp-ensemble,jem,jem-ensemble "${common[@]}")
+  bench_args=(--data linearly-separable,moons,circles --skip-missing --runs 2 --factuals 20 "${common[@]}")
+  models_dir="$out/models"
+  figures_args=(--mode paper --epochs 5 --lenet-epochs 1 --models-dir "$models_dir")
+  perf_out="$out/perf" bench_out="$out/bench" publish=no
+  report_args=(--quick --results "$bench_out" --perf "$perf_out/perf.csv" --figures figures
+    --out "$out/report" --markdown "$out/report/eccco-go.md")
+  pdf=paper/eccco-go.pdf
+else
+  out=runs
+  perf_args=(--data all --models mlp,mlp-ensemble,jem,jem-ensemble,lenet --mode "$mode")
+  bench_args=(--data all --mode "$mode")
+  models_dir=runs/models
+  figures_args=(--mode paper)   # the paper's concepts, in its equations
+  if [ "$mode" = authors-code ]; then
+    perf_out=runs/perf bench_out=runs/bench publish=yes
+    # The committed report: sources in paper/report/ with the committed 100-DPI gallery (small), the
+    # Markdown version in paper/eccco-go.md.
+    report_args=(--results paper/results --perf paper/model-performance.csv --figures figures/gallery
+      --out paper/report --markdown paper/eccco-go.md)
+    pdf=paper/eccco-go.pdf
+  else
+    out=runs/paper-mode
+    perf_out=runs/paper-mode/perf bench_out=runs/paper-mode/bench publish=no
+    report_args=(--results "$bench_out" --perf "$perf_out/perf.csv" --figures figures
+      --out "$out/report" --markdown "$out/report/eccco-go.md")
+    pdf="$out/report/eccco-go.pdf"
+  fi
 fi
+mkdir -p "$out"
+stages_file="$out/stages.tsv"
 
-if [ "$mode" = authors-code ]; then
-  perf_out=runs/perf bench_out=runs/bench publish=yes
+# --- Stage bookkeeping -------------------------------------------------------------------------------
+names=() statuses=() times=() outputs=()
+note_file="$out/.stage-note"
+
+# write_stages rewrites OUT/stages.tsv with this run's stages so far (atomically).
+write_stages() {
+  local tmp="$stages_file.tmp.$$" i
+  printf 'stage\tseconds\tstatus\n' >"$tmp"
+  for i in "${!names[@]}"; do printf '%s\t%s\t%s\n' "${names[$i]}" "${times[$i]}" "${statuses[$i]}" >>"$tmp"; done
+  mv "$tmp" "$stages_file"
+}
+
+summary() {
+  local i
+  echo
+  echo "== summary ($profile profile, mode $mode; stage times in $stages_file)"
+  printf '%-10s %-28s %10s  %s\n' stage status time outputs
+  for i in "${!names[@]}"; do
+    printf '%-10s %-28s %9ss  %s\n' "${names[$i]}" "${statuses[$i]}" "${times[$i]}" "${outputs[$i]}"
+  done
+}
+
+# stage NAME OUTPUTS DESCRIPTION -- COMMAND...: runs COMMAND under set -e in a subshell, records its wall
+# time and status (COMMAND may write a status such as "skipped (up to date)" to $note_file), stops the
+# script with a summary when it fails.
+stage_no=0
+stage() {
+  local name=$1 outs=$2 desc=$3
+  shift 4
+  stage_no=$((stage_no + 1))
+  echo "== [$stage_no/6] $name: $desc (started $(date +%H:%M:%S))"
+  rm -f "$note_file"
+  local t0 rc=0
+  t0=$(date +%s.%N)
+  set +e
+  ( set -e; "$@" )
+  rc=$?
+  set -e
+  local secs status
+  secs=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
+  status=ok
+  [ -s "$note_file" ] && status=$(cat "$note_file")
+  [ "$rc" -ne 0 ] && status="failed (exit $rc)"
+  rm -f "$note_file"
+  names+=("$name") statuses+=("$status") times+=("$secs") outputs+=("$outs")
+  write_stages
+  if [ "$rc" -ne 0 ]; then
+    summary
+    echo "reproduce.sh: stage $name failed; fix the cause and run it again: finished work is kept" >&2
+    exit "$rc"
+  fi
+}
+
+# stamp_key prints a fingerprint of files and directory trees (content of files, names/sizes/times of
+# the trees' files): a stage whose stamp holds the same key is up to date.
+stamp_key() {
+  local p
+  for p in "$@"; do
+    if [ -d "$p" ]; then
+      find "$p" -type f -printf '%P %s %T@\n' | LC_ALL=C sort
+    elif [ -f "$p" ]; then
+      sha256sum "$p"
+    else
+      echo "missing $p"
+    fi
+  done | sha256sum | cut -d' ' -f1
+}
+
+# --- The stages --------------------------------------------------------------------------------------
+data_stage() {
+  local fetch_args=()
+  [ -n "${ECCCO_MIRROR:-}" ] && fetch_args+=(--from "$ECCCO_MIRROR")
+  "$eccco" data fetch all "${fetch_args[@]}" || echo "(some data sets are not available here; they are skipped below)"
+  "$eccco" data list
+}
+
+perf_stage() {
+  "$eccco" perf "${perf_args[@]}" --out "$perf_out"
+  if [ "$publish" = yes ]; then
+    for f in perf.md perf.csv perf.tex; do cp "$perf_out/$f" "paper/model-performance.${f#perf.}"; done
+  fi
+}
+
+bench_stage() {
+  "$eccco" bench "${bench_args[@]}" --out "$bench_out"
+  if [ "$publish" = yes ]; then
+    mkdir -p paper/results
+    cp "$bench_out"/tables/* paper/results/
+  fi
+}
+
+figures_stage() {
+  local stamp="$out/.figures.stamp" key
+  key=$(stamp_key "$eccco" "$models_dir" "$bench_out/results.csv")
+  if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$key" ] && compgen -G 'figures/*.png' >/dev/null; then
+    echo "(figures up to date: their inputs have not changed since $(date -r "$stamp" '+%F %T'); delete $stamp to redraw)"
+    echo "skipped (up to date)" >"$note_file"
+    return 0
+  fi
+  "$eccco" figures "${figures_args[@]}" --results "$bench_out" --out figures
+  # The figures may have trained models: the key is taken after them.
+  stamp_key "$eccco" "$models_dir" "$bench_out/results.csv" >"$stamp"
+}
+
+notebooks_stage() {
+  local stamp="$out/.notebooks.stamp" key
+  key=$(stamp_key "$eccco" notebooks/*.ipynb notebooks/*.go)
+  if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$key" ]; then
+    echo "(notebooks up to date since $(date -r "$stamp" '+%F %T'); delete $stamp to run them again)"
+    echo "skipped (up to date)" >"$note_file"
+    return 0
+  fi
+  if notebooks/setup.sh >/dev/null 2>&1; then
+    ECCCO_NOTEBOOKS=1 go test ./notebooks -count=1 -run TestNotebooks -timeout 120m
+    echo "$key" >"$stamp"
+  else
+    echo "(notebooks skipped: their tool chain could not be installed here; see notebooks/README.md)"
+    echo "SKIP (no JupyterLab)" >"$note_file"
+  fi
+}
+
+report_stage() {
+  if command -v pdflatex >/dev/null; then
+    "$eccco" report "${report_args[@]}" --stages "$stages_file" --pdf "$pdf"
+  else
+    "$eccco" report "${report_args[@]}" --stages "$stages_file" --pdf ""
+    echo "SKIP: the PDF needs TeX, which is not installed here; install it (Debian/Ubuntu, as root) with"
+    echo "  apt-get install --no-install-recommends \$(cat scripts/texlive-packages.txt)"
+    echo "and run ./reproduce.sh again (the finished stages are skipped)"
+    echo "SKIP (no TeX: sources only)" >"$note_file"
+  fi
+}
+
+stage data "${ECCCO_DATA_DIR:-data/cache}/" "fetch (sha256-checked) or copy the data sets" -- data_stage
+stage perf "$perf_out/perf.md" "train or load the models and score them (the paper's Table 5)" -- perf_stage
+stage bench "$bench_out/tables/" "the counterfactual benchmark (resumable units) and its tables" -- bench_stage
+stage figures "figures/" "the paper's figures (PNG, SVG, PDF)" -- figures_stage
+stage notebooks "runs/notebooks/html/" "the notebooks executed headless" -- notebooks_stage
+report_src="${report_args[*]}"
+report_src="${report_src#*--out }"
+stage report "${report_src%% *}/, $pdf" "the reproduction report (LaTeX, Markdown, PDF)" -- report_stage
+
+summary
+if [ -f "$pdf" ] && command -v pdflatex >/dev/null; then
+  echo "report: $pdf"
 else
-  perf_out=runs/paper-mode/perf bench_out=runs/paper-mode/bench publish=no
-fi
-echo "== model performance (paper, Table 5)"
-bin/eccco perf --data all --models mlp,mlp-ensemble,jem,jem-ensemble,lenet --mode "$mode" --out "$perf_out"
-echo "== counterfactual benchmark (paper, Tables 1-2 and the appendix tables)"
-bin/eccco bench --data all --mode "$mode" --out "$bench_out"
-echo "== figures"
-bin/eccco figures --mode paper --results "$bench_out" --out figures   # the paper's concepts, in its equations
-notebooks_step
-if [ "$publish" = yes ]; then
-  mkdir -p paper/results
-  for f in perf.md perf.csv perf.tex; do cp "$perf_out/$f" "paper/model-performance.${f#perf.}"; done
-  cp "$bench_out"/tables/* paper/results/
-  echo "results: paper/model-performance.md, paper/results/ (comparison.md: against the published numbers)"
-else
-  echo "results: $perf_out/perf.md, $bench_out/tables/"
+  echo "report: no PDF (TeX is not installed); LaTeX sources in ${report_src%% *}/"
 fi
