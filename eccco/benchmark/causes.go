@@ -48,29 +48,43 @@ func MissCause(r ComparedCell) string {
 	return CauseUnexplained
 }
 
-// missesByCause counts the misses of rows per cause, most frequent first.
-func missesByCause(rows []ComparedCell) []string {
+// CauseCount is how many cells outside the tolerance share a likely cause.
+type CauseCount struct {
+	Cause string
+	Cells int
+}
+
+// MissCauses counts the misses of rows per likely cause (MissCause), most frequent first.
+func MissCauses(rows []ComparedCell) []CauseCount {
 	count := map[string]int{}
-	misses := 0
 	for _, r := range rows {
 		if c := MissCause(r); c != "" {
 			count[c]++
-			misses++
 		}
 	}
-	causes := make([]string, 0, len(count))
-	for c := range count {
-		causes = append(causes, c)
+	out := make([]CauseCount, 0, len(count))
+	for c, n := range count {
+		out = append(out, CauseCount{c, n})
 	}
-	sort.Slice(causes, func(i, j int) bool {
-		if count[causes[i]] != count[causes[j]] {
-			return count[causes[i]] > count[causes[j]]
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Cells != out[j].Cells {
+			return out[i].Cells > out[j].Cells
 		}
-		return causes[i] < causes[j]
+		return out[i].Cause < out[j].Cause
 	})
+	return out
+}
+
+// missesByCause renders MissCauses as Markdown table rows.
+func missesByCause(rows []ComparedCell) []string {
+	causes := MissCauses(rows)
+	misses := 0
+	for _, c := range causes {
+		misses += c.Cells
+	}
 	out := make([]string, 0, len(causes))
 	for _, c := range causes {
-		out = append(out, fmt.Sprintf("| %s | %d | %.0f %% |", c, count[c], 100*float64(count[c])/float64(misses)))
+		out = append(out, fmt.Sprintf("| %s | %d | %.0f %% |", c.Cause, c.Cells, 100*float64(c.Cells)/float64(misses)))
 	}
 	return out
 }
