@@ -2,7 +2,6 @@ package counterfactual
 
 import (
 	"fmt"
-	"math"
 	"strings"
 
 	. "github.com/gomlx/gomlx/core/graph" //nolint:revive // GoMLX graph code reads best with a dot import.
@@ -68,22 +67,17 @@ func constraintMasks(m []Mutability, d int) (down, up []float32) {
 	return down, up
 }
 
-// project returns x′ [B, D] clamped to the bounds [lo, hi] (when given) and to the mutability constraints
-// relative to the factual, in one clamp: feature j is clamped to [L_j, U_j] with L_j = lo_j where it may
-// go down (down_j = 1) and the factual's value otherwise, and U_j likewise. An immutable feature therefore
-// equals the factual's, an increase-only feature is at least the factual's, and every value lies exactly
-// within the bounds. Where the two disagree (a factual outside the bounds in a blocked direction), the
-// mutability constraint wins and the feature keeps the factual's value. down and up are [B, D] masks
-// (1 = allowed).
-func project(x, factual, lo, hi, down, up *Node) *Node {
-	g := x.Graph()
-	if lo == nil {
-		lo = BroadcastToDims(Scalar(g, x.DType(), -math.MaxFloat32), x.Shape().Dimensions...)
-		hi = BroadcastToDims(Scalar(g, x.DType(), math.MaxFloat32), x.Shape().Dimensions...)
+// project returns x′ [B, D] clamped to the bounds and to the mutability constraints relative to the
+// factual, in one clamp: feature j of row i is clamped to [lo_ij, hi_ij], which projectionBounds computes
+// once per search: lo_ij = Lower_j where the feature may go down (Both, Decrease) and the factual's value
+// otherwise, and hi_ij likewise. An immutable feature therefore equals the factual's, an increase-only
+// feature is at least the factual's, and every value lies exactly within the bounds. Where the two
+// disagree (lo_ij > hi_ij: a factual outside the bounds in a blocked direction; conflict [B, D], nil if
+// nowhere), the mutability constraint wins and the feature keeps the factual's value.
+func project(x, factual, lo, hi, conflict *Node) *Node {
+	clamped := Min(Max(x, lo), hi) // Clamp with tensor bounds has no gradient in GoMLX
+	if conflict == nil {
+		return clamped
 	}
-	zero := ZerosLike(down)
-	l := Where(GreaterThan(down, zero), lo, factual)
-	u := Where(GreaterThan(up, zero), hi, factual)
-	clamped := Min(Max(x, l), u) // Clamp with tensor bounds has no gradient in GoMLX
-	return Where(GreaterThan(l, u), factual, clamped)
+	return Where(conflict, factual, clamped)
 }

@@ -4,6 +4,9 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
+	"strings"
+	"sync"
 
 	"github.com/eccco-go/eccco-go/eccco/models"
 	"github.com/gomlx/compute"
@@ -148,20 +151,134 @@ func (r *Request) validate(clf models.Classifier) (b int, err error) {
 //
 // A target equal to the model's prediction for its factual, a wrong feature count, a NaN input, an
 // unknown generator setting or a negative weight give an error before any search.
+//
+// Search builds and compiles its graphs for this one call; to search many requests with the same model
+// and generator, build a Searcher once and call its Search method: the results are the same, bit for bit.
 func Search(ctx context.Context, backend compute.Backend, clf models.Classifier, g *Generator, req Request) (*Result, error) {
+	s, err := NewSearcher(backend, clf, g)
+	if err != nil {
+		return nil, err
+	}
+	defer s.Close()
+	return s.Search(ctx, req)
+}
+
+// maxSearcherGraphs bounds the compiled step graphs a Searcher keeps (one per batch size and request
+// settings); the least recently used one is released beyond it.
+const maxSearcherGraphs = 8
+
+// Searcher searches counterfactuals of one classifier with one generator and keeps the compiled graphs
+// of its search step (one per batch size, latent width and graph-relevant request settings: bounds and
+// mutability of JSMA generators, rule, threshold and tolerance) and of the factuals' prediction, so that
+// repeated searches skip building and compiling them. Its results are those of Search, bit for bit.
+//
+// The model's weights are read when each step runs, so a Searcher sees weights that change (training
+// continued, a checkpoint restored into the same variables). The generator is copied by NewSearcher, but
+// what its terms read while a graph is built (a calibrated classifier's q̂, SGLD samples, a latent map's
+// parameters held as Go values) is fixed in the compiled graphs: build a new Searcher after changing them.
+//
+// A Searcher's methods may be called from several goroutines; its searches then run one at a time (build
+// one Searcher per goroutine to search in parallel). Close releases the compiled graphs.
+type Searcher struct {
+	backend compute.Backend
+	clf     models.Classifier
+	g       Generator
+
+	mu     sync.Mutex
+	steps  map[string]*cachedExec
+	logits *model.Exec
+	uses   int
+}
+
+type cachedExec struct {
+	exec    *model.Exec
+	lastUse int
+}
+
+// NewSearcher prepares the search of clf's counterfactuals with generator g (a nil classifier or backend
+// or an invalid generator give an error). Nothing is compiled until the first search.
+func NewSearcher(backend compute.Backend, clf models.Classifier, g *Generator) (*Searcher, error) {
 	if clf == nil || backend == nil {
 		return nil, fmt.Errorf("counterfactual: nil classifier or backend")
 	}
 	if err := g.Validate(); err != nil {
 		return nil, err
 	}
+	gc := *g
+	gc.Penalties = slices.Clone(g.Penalties)
+	if g.JSMA != nil {
+		j := *g.JSMA
+		gc.JSMA = &j
+	}
+	return &Searcher{backend: backend, clf: clf, g: gc, steps: map[string]*cachedExec{}}, nil
+}
+
+// Close releases the compiled graphs; the Searcher may still be used (it compiles them again).
+func (s *Searcher) Close() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for k, c := range s.steps {
+		c.exec.Finalize()
+		delete(s.steps, k)
+	}
+	if s.logits != nil {
+		s.logits.Finalize()
+		s.logits = nil
+	}
+}
+
+// predict returns the arg-max class of each row of x, as models.Predict computes it (the same chunks of
+// models.PredictionChunk rows, hence the same logits), with a graph kept by the Searcher.
+func (s *Searcher) predict(x []float32) ([]int, error) {
+	if s.logits == nil {
+		clf := s.clf
+		exec, err := model.NewExec(s.backend, model.NewStore(), func(_ *model.Scope, xb *Node) *Node { return clf.Logits(xb) })
+		if err != nil {
+			return nil, fmt.Errorf("building prediction graph: %w", err)
+		}
+		s.logits = exec
+	}
+	d, k := s.clf.NumFeatures(), s.clf.NumClasses()
+	n := len(x) / d
+	pred := make([]int, 0, n)
+	for start := 0; start < n; start += models.PredictionChunk {
+		end := min(start+models.PredictionChunk, n)
+		t, err := s.logits.Call1(tensors.FromFlatDataAndDimensions(x[start*d:end*d], end-start, d))
+		if err != nil {
+			return nil, fmt.Errorf("evaluating rows %d–%d: %w", start, end-1, err)
+		}
+		logits := tensors.MustCopyFlatData[float32](t)
+		t.MustFinalizeAll()
+		if len(logits) != (end-start)*k {
+			return nil, fmt.Errorf("the model gave %d logits for %d rows of %d classes", len(logits), end-start, k)
+		}
+		for i := range end - start {
+			row := logits[i*k : (i+1)*k]
+			best := 0
+			for j, v := range row {
+				if v > row[best] {
+					best = j
+				}
+			}
+			pred = append(pred, best)
+		}
+	}
+	return pred, nil
+}
+
+// Search finds counterfactuals for all rows of req at once, as the function Search does, reusing the
+// Searcher's compiled graphs.
+func (s *Searcher) Search(ctx context.Context, req Request) (*Result, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	g, clf := &s.g, s.clf
 	q := req.withDefaults()
 	b, err := q.validate(clf)
 	if err != nil {
 		return nil, err
 	}
 	d := clf.NumFeatures()
-	pred, err := models.Predict(backend, clf, q.Factuals)
+	pred, err := s.predict(q.Factuals)
 	if err != nil {
 		return nil, fmt.Errorf("counterfactual: predicting the factuals: %w", err)
 	}
@@ -176,7 +293,7 @@ func Search(ctx context.Context, backend compute.Backend, clf models.Classifier,
 	dz := d
 	if g.Latent != nil {
 		dz = g.Latent.LatentDim()
-		if z, err = g.Latent.Encode(backend, q.Factuals); err != nil {
+		if z, err = g.Latent.Encode(s.backend, q.Factuals); err != nil {
 			return nil, fmt.Errorf("counterfactual: encoding the factuals: %w", err)
 		}
 		if len(z) != b*dz {
@@ -190,17 +307,48 @@ func Search(ctx context.Context, backend compute.Backend, clf models.Classifier,
 			}
 		}
 	}
+	lo, hi, conflict := projectionBounds(q, b, d)
 
-	exec, err := model.NewExec(backend, model.NewStore(), stepGraph(clf, g, q, d))
+	exec, err := s.stepExec(q, b, dz, conflict != nil)
 	if err != nil {
 		return nil, fmt.Errorf("counterfactual %s: building the search graph: %w", g.Name, err)
 	}
-	defer exec.Finalize()
 
+	// The search state stays in the backend's tensors from step to step; only the convergence flags come
+	// back every step (and x′ when paths are recorded).
+	var live []*tensors.Tensor
+	keep := func(t *tensors.Tensor) *tensors.Tensor { live = append(live, t); return t }
+	defer func() {
+		for _, t := range live {
+			if t != nil {
+				t.MustFinalizeAll()
+			}
+		}
+	}()
 	targets := make([]int32, b)
 	for i, t := range q.Targets {
 		targets[i] = int32(t)
 	}
+	args := []any{nil, keep(tensors.FromFlatDataAndDimensions(q.Factuals, b, d)), keep(tensors.FromFlatDataAndDimensions(targets, b)), nil,
+		keep(tensors.FromFlatDataAndDimensions(lo, b, d)), keep(tensors.FromFlatDataAndDimensions(hi, b, d))}
+	if conflict != nil {
+		args = append(args, keep(tensors.FromFlatDataAndDimensions(conflict, b, d)))
+	}
+	zT := tensors.FromFlatDataAndDimensions(z, b, dz)
+	var countsT *tensors.Tensor
+	if g.JSMA != nil {
+		countsT = tensors.FromFlatDataAndDimensions(make([]float32, b*d), b, d)
+		args = append(args, nil)
+	}
+	defer func() {
+		if zT != nil {
+			zT.MustFinalizeAll()
+		}
+		if countsT != nil {
+			countsT.MustFinalizeAll()
+		}
+	}()
+
 	res := &Result{Iterations: make([]int, b), Converged: make([]bool, b)}
 	if q.RecordPath {
 		res.Paths = make([][]float32, b)
@@ -209,31 +357,57 @@ func Search(ctx context.Context, backend compute.Backend, clf models.Classifier,
 	for i := range active {
 		active[i] = 1
 	}
-	counts := make([]float32, b*d)
-	factT := tensors.FromFlatDataAndDimensions(q.Factuals, b, d)
-	targT := tensors.FromFlatDataAndDimensions(targets, b)
-	defer factT.MustFinalizeAll()
-	defer targT.MustFinalizeAll()
+	var moveT *tensors.Tensor
+	defer func() {
+		if moveT != nil {
+			moveT.MustFinalizeAll()
+		}
+	}()
+	moved := true // active changed since moveT was made
 	for it := 0; ; it++ {
 		if err := ctx.Err(); err != nil {
 			return nil, fmt.Errorf("counterfactual %s interrupted at step %d: %w", g.Name, it, err)
 		}
-		move := active
-		if it == q.MaxIterations {
-			move = make([]float32, b) // the last call only evaluates
+		if moved || it == q.MaxIterations {
+			if moveT != nil {
+				moveT.MustFinalizeAll()
+			}
+			move := active
+			if it == q.MaxIterations {
+				move = make([]float32, b) // the last call only evaluates
+			}
+			moveT, moved = tensors.FromFlatDataAndDimensions(move, b), false
 		}
-		outs, err := exec.Call(tensors.FromFlatDataAndDimensions(z, b, dz), factT, targT,
-			tensors.FromFlatDataAndDimensions(move, b), tensors.FromFlatDataAndDimensions(counts, b, d))
+		// z and the counts are donated: the step may write its outputs into their buffers.
+		if args[0], err = DonateTensorBuffer(zT, s.backend, 0); err != nil {
+			return nil, fmt.Errorf("counterfactual %s, step %d: %w", g.Name, it, err)
+		}
+		args[3] = moveT
+		if countsT != nil {
+			if args[len(args)-1], err = DonateTensorBuffer(countsT, s.backend, 0); err != nil {
+				return nil, fmt.Errorf("counterfactual %s, step %d: %w", g.Name, it, err)
+			}
+		}
+		outs, err := exec.Call(args...)
+		zT.MustFinalizeAll()
+		zT = nil
+		if countsT != nil {
+			countsT.MustFinalizeAll()
+			countsT = nil
+		}
 		if err != nil {
 			return nil, fmt.Errorf("counterfactual %s, step %d: %w", g.Name, it, err)
 		}
-		x := tensors.MustCopyFlatData[float32](outs[0])
-		prob := tensors.MustCopyFlatData[float32](outs[1])
-		conv := tensors.MustCopyFlatData[float32](outs[2])
-		z = tensors.MustCopyFlatData[float32](outs[3])
-		counts = tensors.MustCopyFlatData[float32](outs[4])
-		for _, t := range outs {
-			t.MustFinalizeAll()
+		xT, probT, convT := outs[0], outs[1], outs[2]
+		zT = outs[3]
+		if g.JSMA != nil {
+			countsT = outs[4]
+		}
+		conv := tensors.MustCopyFlatData[float32](convT)
+		convT.MustFinalizeAll()
+		var x []float32
+		if q.RecordPath {
+			x = tensors.MustCopyFlatData[float32](xT)
 		}
 		remaining := 0
 		for i := range b {
@@ -245,7 +419,7 @@ func Search(ctx context.Context, backend compute.Backend, clf models.Classifier,
 			}
 			switch {
 			case conv[i] != 0:
-				res.Converged[i], res.Iterations[i], active[i] = true, it, 0
+				res.Converged[i], res.Iterations[i], active[i], moved = true, it, 0, true
 			case it == q.MaxIterations:
 				res.Iterations[i], active[i] = it, 0
 			default:
@@ -253,32 +427,110 @@ func Search(ctx context.Context, backend compute.Backend, clf models.Classifier,
 			}
 		}
 		if remaining == 0 {
-			res.X, res.Probability = x, prob
+			if x == nil {
+				x = tensors.MustCopyFlatData[float32](xT)
+			}
+			res.X, res.Probability = x, tensors.MustCopyFlatData[float32](probT)
+			xT.MustFinalizeAll()
+			probT.MustFinalizeAll()
 			return res, nil
 		}
+		xT.MustFinalizeAll()
+		probT.MustFinalizeAll()
 	}
 }
 
+// projectionBounds computes, once per search, the clamp of project for every row: feature j of row i is
+// clamped to [lo_ij, hi_ij], lo_ij = Lower_j where the feature may go down and the factual's value
+// otherwise (−MaxFloat32 without bounds), hi_ij likewise; conflict marks the entries where lo_ij > hi_ij
+// (a factual outside the bounds in a blocked direction: the factual's value is kept there), nil if none.
+func projectionBounds(q Request, b, d int) (lo, hi []float32, conflict []bool) {
+	down, up := constraintMasks(q.Mutability, d)
+	lo, hi = make([]float32, b*d), make([]float32, b*d)
+	found := false
+	for i := range b {
+		for j := range d {
+			k := i*d + j
+			l, u := float32(-math.MaxFloat32), float32(math.MaxFloat32)
+			if q.Lower != nil {
+				l, u = q.Lower[j], q.Upper[j]
+			}
+			if !(down[j] > 0) {
+				l = q.Factuals[k]
+			}
+			if !(up[j] > 0) {
+				u = q.Factuals[k]
+			}
+			lo[k], hi[k] = l, u
+			if l > u {
+				found = true
+			}
+		}
+	}
+	if !found {
+		return lo, hi, nil
+	}
+	conflict = make([]bool, b*d)
+	for k := range conflict {
+		conflict[k] = lo[k] > hi[k]
+	}
+	return lo, hi, conflict
+}
+
+// stepExec returns the compiled step graph for a request's settings and shapes, building it on first use.
+func (s *Searcher) stepExec(q Request, b, dz int, conflict bool) (*model.Exec, error) {
+	var key strings.Builder
+	fmt.Fprintf(&key, "%d,%d|%d|%x|%x|%t", b, dz, q.Rule, math.Float64bits(q.Threshold), math.Float64bits(q.GradientTol), conflict)
+	if s.g.JSMA != nil { // JSMA's choice of feature reads the bounds and constraints themselves
+		down, up := constraintMasks(q.Mutability, len(q.Factuals)/b)
+		fmt.Fprintf(&key, "|%v|%v|%v|%v", q.Lower, q.Upper, down, up)
+	}
+	s.uses++
+	if c, ok := s.steps[key.String()]; ok {
+		c.lastUse = s.uses
+		return c.exec, nil
+	}
+	exec, err := model.NewExec(s.backend, model.NewStore(), stepGraph(s.clf, &s.g, q, s.clf.NumFeatures(), conflict))
+	if err != nil {
+		return nil, err
+	}
+	if len(s.steps) >= maxSearcherGraphs {
+		oldest := ""
+		for k, c := range s.steps {
+			if oldest == "" || c.lastUse < s.steps[oldest].lastUse {
+				oldest = k
+			}
+		}
+		s.steps[oldest].exec.Finalize()
+		delete(s.steps, oldest)
+	}
+	s.steps[key.String()] = &cachedExec{exec: exec, lastUse: s.uses}
+	return exec, nil
+}
+
 // stepGraph builds one search step for a batch: inputs z [B, Dz], factual [B, D], target [B], move [B]
-// (1: the row may take a step) and JSMA change counts [B, D]; outputs x′ [B, D] and p(y⁺|x′) [B] at the
-// current state, whether the row has converged there [B], the next state z and counts.
-func stepGraph(clf models.Classifier, g *Generator, q Request, d int) func(*model.Scope, []*Node) []*Node {
+// (1: the row may take a step), the projection's clamp lo and hi [B, D] (projectionBounds), where it
+// conflicts [B, D] (only when withConflict) and, for JSMA, the change counts [B, D]; outputs x′ [B, D] and
+// p(y⁺|x′) [B] at the current state, whether the row has converged there [B], the next state z and, for
+// JSMA, the counts.
+func stepGraph(clf models.Classifier, g *Generator, q Request, d int, withConflict bool) func(*model.Scope, []*Node) []*Node {
 	down, up := constraintMasks(q.Mutability, d)
 	lossFn := g.Loss
 	if lossFn == nil {
 		lossFn = CrossEntropy
 	}
 	return func(_ *model.Scope, in []*Node) []*Node {
-		z, factual, target, move, counts := in[0], in[1], in[2], in[3], in[4]
-		gr := z.Graph()
-		b := z.Shape().Dimensions[0]
-		row := func(v []float32) *Node { return BroadcastToDims(Reshape(Const(gr, v), 1, d), b, d) }
-		var lo, hi *Node
-		if q.Lower != nil {
-			lo, hi = row(q.Lower), row(q.Upper)
+		z, factual, target, move, lo, hi := in[0], in[1], in[2], in[3], in[4], in[5]
+		var conflict, counts *Node
+		next := 6
+		if withConflict {
+			conflict, next = in[next], next+1
 		}
-		downN, upN := row(down), row(up)
-		proj := func(x *Node) *Node { return project(x, factual, lo, hi, downN, upN) }
+		if g.JSMA != nil {
+			counts = in[next]
+		}
+		gr := z.Graph()
+		proj := func(x *Node) *Node { return project(x, factual, lo, hi, conflict) }
 		xOf := func(z *Node) *Node {
 			if g.Latent == nil {
 				return z // kept projected by the update below
@@ -295,7 +547,7 @@ func stepGraph(clf models.Classifier, g *Generator, q Request, d int) func(*mode
 			}
 		}
 		grad := Gradient(ReduceAllSum(obj), z)[0]
-		grad = Where(IsNaN(grad), ZerosLike(grad), grad) // NaN gradients count as 0, as in the authors' code
+		grad = Where(IsNaN(grad), ScalarZero(gr, grad.DType()), grad) // NaN gradients count as 0, as in the authors' code
 		k := logits.Shape().Dimensions[1]
 		prob := ReduceSum(Mul(OneHot(target, k, logits.DType()), Softmax(logits)), -1)
 		valid := GreaterOrEqual(prob, Scalar(gr, prob.DType(), q.Threshold))
@@ -304,16 +556,20 @@ func stepGraph(clf models.Classifier, g *Generator, q Request, d int) func(*mode
 		var zNext, countsNext, effGrad *Node
 		switch {
 		case g.JSMA != nil:
-			zNext, countsNext = jsmaStep(z, grad, factual, lo, hi, downN, upN, counts, eta, float64(g.maxChanges()))
+			b := z.Shape().Dimensions[0]
+			row := func(v []float32) *Node { return BroadcastToDims(Reshape(Const(gr, v), 1, d), b, d) }
+			var bLo, bHi *Node
+			if q.Lower != nil {
+				bLo, bHi = row(q.Lower), row(q.Upper)
+			}
+			zNext, countsNext = jsmaStep(z, grad, factual, bLo, bHi, row(down), row(up), counts, eta, float64(g.maxChanges()), proj)
 			effGrad = grad
 		case g.Latent == nil:
 			zNext = proj(Sub(z, MulScalar(grad, eta)))
 			effGrad = DivScalar(Sub(z, zNext), eta) // the projected gradient
-			countsNext = counts
 		default:
 			zNext = Sub(z, MulScalar(grad, eta))
 			effGrad = grad
-			countsNext = counts
 		}
 		conv := valid
 		switch {
@@ -324,17 +580,19 @@ func stepGraph(clf models.Classifier, g *Generator, q Request, d int) func(*mode
 			conv = LogicalAnd(valid, small)
 		}
 		step := LogicalAnd(GreaterThan(move, ScalarZero(gr, move.DType())), LogicalNot(conv))
-		zOut := Where(step, zNext, z)
-		countsOut := Where(step, countsNext, counts)
-		return []*Node{x, prob, ConvertDType(conv, dtypes.Float32), zOut, countsOut}
+		out := []*Node{x, prob, ConvertDType(conv, dtypes.Float32), Where(step, zNext, z)}
+		if counts != nil {
+			out = append(out, Where(step, countsNext, counts))
+		}
+		return out
 	}
 }
 
 // jsmaStep is Schut et al.'s greedy step for every row: among the features that are not frozen (changed
 // fewer than n times) and may move in the descent direction (mutability, bounds), the one with the largest
 // |gradient| moves by η·(−sign(gradient)); its counter grows by one. Rows where every such feature is
-// frozen have their counters reset.
-func jsmaStep(x, grad, factual, lo, hi, down, up, counts *Node, eta, n float64) (xNext, countsNext *Node) {
+// frozen have their counters reset. proj projects the moved x onto the bounds and constraints.
+func jsmaStep(x, grad, factual, lo, hi, down, up, counts *Node, eta, n float64, proj func(*Node) *Node) (xNext, countsNext *Node) {
 	gr := x.Graph()
 	zero := ZerosLike(grad)
 	// Descent moves x_j down where the gradient is positive, up where it is negative.
@@ -359,8 +617,7 @@ func jsmaStep(x, grad, factual, lo, hi, down, up, counts *Node, eta, n float64) 
 	pick := OneHot(best, d, x.DType())
 	has := ConvertDType(GreaterThan(ReduceMax(score, -1), ScalarZero(gr, score.DType())), x.DType()) // [B]
 	pick = Mul(pick, ExpandAxes(has, -1))
-	xNext = Sub(x, MulScalar(Mul(pick, Sign(grad)), eta))
-	xNext = project(xNext, factual, lo, hi, down, up)
+	xNext = proj(Sub(x, MulScalar(Mul(pick, Sign(grad)), eta)))
 	countsNext = Add(counts, pick)
 	// Reset the counters of rows whose movable features are all frozen.
 	movable := LogicalOr(GreaterThan(down, ZerosLike(down)), GreaterThan(up, ZerosLike(up)))
