@@ -30,3 +30,16 @@ func TestMissCause(t *testing.T) {
 		}
 	}
 }
+
+// Where the paper prints a difference as 0.00, ours agrees when it rounds to 0.00 too (−0.001), not when it
+// does not (−0.006); elsewhere the signs decide, however small ours is (+0.0004 against +0.02).
+func TestSignsAtTwoDecimals(t *testing.T) {
+	for _, c := range []struct {
+		ours, paper float64
+		want        bool
+	}{{-0.001, 0, true}, {0.004, 0, true}, {-0.006, 0, false}, {0.0004, 0.02, true}, {-0.004, -0.01, true}, {0.2, -0.05, false}} {
+		if got := agreesAtTwoDecimals(c.ours, c.paper); got != c.want {
+			t.Errorf("ours %v, paper %v: agree = %v, want %v", c.ours, c.paper, got, c.want)
+		}
+	}
+}

@@ -146,11 +146,11 @@ func Compare(cells []Cell, pub []Published) Comparison {
 		s.OursUnfaith, ok1 = diff(oursOf, p[0], p[1], "ECCCo", "unfaithfulness")
 		s.PaperUnfaith, ok2 = diff(pubOf, p[0], p[1], "ECCCo", "unfaithfulness")
 		s.UnfaithKnown = ok1 && ok2
-		s.UnfaithAgrees = s.UnfaithKnown && sameSign(s.OursUnfaith, s.PaperUnfaith)
+		s.UnfaithAgrees = s.UnfaithKnown && agreesAtTwoDecimals(s.OursUnfaith, s.PaperUnfaith)
 		s.OursImpl, ok1 = diff(oursOf, p[0], p[1], "REVISE", "implausibility")
 		s.PaperImpl, ok2 = diff(pubOf, p[0], p[1], "REVISE", "implausibility")
 		s.ImplKnown = ok1 && ok2
-		s.ImplAgrees = s.ImplKnown && sameSign(s.OursImpl, s.PaperImpl)
+		s.ImplAgrees = s.ImplKnown && agreesAtTwoDecimals(s.OursImpl, s.PaperImpl)
 		cmp.Signs = append(cmp.Signs, s)
 	}
 	cmp.Ranks = rankAgreements(cmp.Rows)
@@ -323,6 +323,15 @@ func disagreement(dataset, model, gen, quality string, ours, paper float64) stri
 		has = "them equal (0.00)"
 	}
 	return fmt.Sprintf("%s %s: %s is %s Wachter here (%s) where the paper has %s.", dataset, model, gen, rel(ours), withSign(ours, 3), has)
+}
+
+// agreesAtTwoDecimals reports whether our difference has the paper's sign; where the paper prints the
+// two as equal (0.00 at its two decimals), ours agrees when it too rounds to 0.00.
+func agreesAtTwoDecimals(ours, paper float64) bool {
+	if paper == 0 && math.Abs(ours) < 0.005 {
+		return true
+	}
+	return sameSign(ours, paper)
 }
 
 func sameSign(a, b float64) bool { return (a > 0 && b > 0) || (a < 0 && b < 0) || (a == 0 && b == 0) }
