@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/eccco-go/eccco-go/eccco/backend"
@@ -288,5 +289,39 @@ func TestManifestRefusesOtherModelsAndGenerators(t *testing.T) {
 	}
 	if _, err := a.MergeDirs(c.Out); !errors.Is(err, ErrManifest) {
 		t.Errorf("merging other weights: err = %v, want ErrManifest", err)
+	}
+}
+
+func TestManifestRecordsBackends(t *testing.T) {
+	dir := t.TempDir()
+	gens, err := experiment.ParseGenerators("Wachter")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := Protocol{Dataset: "circles", Models: []models.Kind{models.KindMLP}, Generators: gens, Runs: 1, Factuals: 2, Seed: 3}
+	r := newRunner(t, filepath.Join(dir, "out"), filepath.Join(dir, "models"))
+	r.Training = experiment.Training{Epochs: 1}
+	if err := r.Run(context.Background(), p, Shard{1, 1}); err != nil {
+		t.Fatal(err)
+	}
+	m, err := readManifest(r.ManifestPath("circles"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{r.Backend.Name()}; !slices.Equal(m.Backends, want) {
+		t.Errorf("manifest backends %v, want %v", m.Backends, want)
+	}
+	// Units of another backend join the same directory; the list grows, sorted, once per backend.
+	o := m
+	o.Backends = []string{"xla"}
+	for range 2 {
+		if _, err := m.merge(o, dir); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := []string{r.Backend.Name(), "xla"}
+	slices.Sort(want)
+	if !slices.Equal(m.Backends, want) {
+		t.Errorf("merged backends %v, want %v", m.Backends, want)
 	}
 }

@@ -208,6 +208,11 @@ type Manifest struct {
 	Generators map[string]string `json:"generators,omitempty"`
 	// Models maps each model kind to the fingerprint of its weights (experiment.Fingerprint).
 	Models map[string]string `json:"models,omitempty"`
+	// Backends lists the GoMLX backends that computed units here (compute.Backend.Name: "Go Backend", "xla", …),
+	// sorted. Units of several backends may sit side by side: with the same models (Models) they agree
+	// to DefaultAgreementTolerance in almost every counterfactual (see Agree); the list says where a
+	// result table's numbers came from. Absent in manifests written before it was recorded.
+	Backends []string `json:"backends,omitempty"`
 }
 
 func (m *Manifest) fill() {
@@ -254,6 +259,13 @@ func (m *Manifest) merge(o Manifest, where string) (changed bool, err error) {
 	if err := union(&m.Models, o.Models, "model (weights fingerprint)"); err != nil {
 		return false, err
 	}
+	for _, b := range o.Backends {
+		if !slices.Contains(m.Backends, b) {
+			m.Backends = append(m.Backends, b)
+			slices.Sort(m.Backends)
+			changed = true
+		}
+	}
 	return changed, nil
 }
 
@@ -286,7 +298,8 @@ func writeManifest(path string, m Manifest) error {
 // already there agrees with it and adds what is new.
 func (r *Runner) claim(p Protocol, fingerprints map[string]string) error {
 	want := Manifest{Protocol: ProtocolVersion, Dataset: p.Dataset, Seed: p.Seed, Factuals: p.Factuals,
-		Compat: p.Mode.IsAuthorsCode(), Mode: p.Mode.String(), Generators: map[string]string{}, Models: fingerprints}
+		Compat: p.Mode.IsAuthorsCode(), Mode: p.Mode.String(), Generators: map[string]string{}, Models: fingerprints,
+		Backends: []string{r.Backend.Name()}}
 	if p.Sampling == experiment.PerCounterfactual {
 		want.Sampling = p.Sampling.String()
 	}

@@ -9,6 +9,7 @@
 //	eccco sample --data D --model M --class K # SGLD samples of class K from a saved model
 //	eccco bench --data D|all [--runs N] [--shard i/N] [--mode M] # the paper's benchmark and tables
 //	eccco tables --in DIR                    # the tables (and comparison with the paper) from results
+//	eccco agree --in DIR,DIR                 # two benchmarks counterfactual by counterfactual (two backends)
 //	eccco figures [--only NAME] [--out DIR]  # the paper's figures as PNG, SVG and PDF
 //	eccco report [--results DIR] [--quick]   # the reproduction report (LaTeX, Markdown, PDF) beside the paper's numbers
 //	eccco explain --data D --model M --generator G [--index i] [--target t] [--n N] # counterfactuals
@@ -16,6 +17,7 @@
 //
 // Run `eccco COMMAND -h` for a command's flags. The GoMLX backend is the embedded pure-Go one unless
 // GOMLX_BACKEND says otherwise; data live in ECCCO_DATA_DIR (default: data/cache inside the repository).
+// ECCCO_CPUPROFILE=FILE writes a CPU profile of the command to FILE (go tool pprof reads it).
 package main
 
 import (
@@ -26,6 +28,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/pprof"
 	"strings"
 )
 
@@ -44,6 +47,7 @@ func commands() []command {
 		{"bench", "run the paper's benchmark (resumable, shardable) and write the result tables", runBench},
 		{"tables", "aggregate benchmark results into the paper's tables and compare with the published ones", runTables},
 		{"modes", "set benchmark results of two modes side by side and say where ECCCo's claims hold", runModes},
+		{"agree", "compare two benchmarks counterfactual by counterfactual (e.g. one protocol on two backends)", runAgree},
 		{"figures", "make the paper's figures (PNG, SVG, PDF), training or loading the models they need", runFigures},
 		{"report", "write the reproduction report (LaTeX, Markdown, PDF) from results, model performance and figures", runReport},
 		{"sample", "draw SGLD samples of a class from a saved model (CSV, and a PNG grid for images)", runSample},
@@ -54,13 +58,42 @@ func commands() []command {
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
+	stopProfile, err := startProfile(os.Getenv("ECCCO_CPUPROFILE"))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "eccco:", err)
+		os.Exit(1)
+	}
+	err = run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stopProfile()
+	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			os.Exit(0)
 		}
 		fmt.Fprintln(os.Stderr, "eccco:", err)
 		os.Exit(1)
 	}
+}
+
+// startProfile writes a CPU profile of the whole command to path (ECCCO_CPUPROFILE; empty: none) until
+// the returned function is called. An existing file is not overwritten.
+func startProfile(path string) (stop func(), err error) {
+	if path == "" {
+		return func() {}, nil
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("ECCCO_CPUPROFILE: %w", err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("ECCCO_CPUPROFILE: %w", err)
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		if err := f.Close(); err != nil {
+			fmt.Fprintln(os.Stderr, "eccco: ECCCO_CPUPROFILE:", err)
+		}
+	}, nil
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {

@@ -1,0 +1,64 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"path/filepath"
+
+	"github.com/eccco-go/eccco-go/eccco/benchmark"
+	"github.com/eccco-go/eccco-go/eccco/internal/atomicfile"
+)
+
+// runAgree compares two benchmarks counterfactual by counterfactual, e.g. the same protocol and models
+// run on two backends.
+func runAgree(_ context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("agree", "agree --in DIR,DIR [--names A,B] [--tol T] [--out FILE.md]", stderr)
+	in := fs.String("in", "", "two benchmark directories (or results.csv files), e.g. the same protocol run on two backends")
+	names := fs.String("names", "", "comma-separated names of the two (default: the paths)")
+	tol := fs.Float64("tol", benchmark.DefaultAgreementTolerance, "values a and b agree when |a − b| ≤ tol · max(1, |a|, |b|)")
+	out := fs.String("out", "", "write the Markdown there too (atomically)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("agree: unexpected arguments %v", fs.Args())
+	}
+	paths := splitList(*in)
+	if len(paths) != 2 {
+		return fmt.Errorf("agree: --in needs two benchmark directories, got %d", len(paths))
+	}
+	if !(*tol > 0) {
+		return fmt.Errorf("agree: --tol %v must be positive", *tol)
+	}
+	labels := paths
+	if *names != "" {
+		if labels = splitList(*names); len(labels) != 2 {
+			return fmt.Errorf("agree: --names needs two names, got %d", len(labels))
+		}
+	}
+	var rows [2][]benchmark.Row
+	for i, p := range paths {
+		if filepath.Ext(p) != ".csv" {
+			p = filepath.Join(p, "results.csv")
+		}
+		r, err := benchmark.ReadCSV(p)
+		if err != nil {
+			return fmt.Errorf("agree: %w", err)
+		}
+		rows[i] = r
+	}
+	ag := benchmark.Agree([2]string{labels[0], labels[1]}, rows[0], rows[1], *tol)
+	if ag.Matched == 0 {
+		return fmt.Errorf("agree: %s and %s have no counterfactual in common (same data sets, models, generators, runs?)", paths[0], paths[1])
+	}
+	md := ag.Markdown()
+	fmt.Fprint(stdout, md)
+	if *out != "" {
+		if err := atomicfile.WriteFile(*out, []byte(md), 0o644); err != nil {
+			return fmt.Errorf("agree: %w", err)
+		}
+		fmt.Fprintf(stderr, "wrote %s\n", *out)
+	}
+	return nil
+}
