@@ -3,6 +3,9 @@ package metrics
 import (
 	"fmt"
 	"math"
+	"runtime"
+	"sync"
+	"sync/atomic"
 
 	"github.com/eccco-go/eccco-go/eccco/conformal"
 	"github.com/eccco-go/eccco-go/eccco/data"
@@ -18,8 +21,13 @@ const DefaultThreshold = 0.5
 
 // Options choose the distance and the paper-code compatibility switches of the metrics.
 type Options struct {
-	// Distance between rows; nil means Euclidean (use ImageDissimilarity for images).
+	// Distance between rows; nil means Euclidean (use ImageDissimilarity for images). The evaluator calls
+	// it from several goroutines at once: it must be safe for concurrent use.
 	Distance Distance
+	// SetDistance, when set, computes the implausibility's distances to the target class's training rows
+	// (prepared once per class and call): it must give Distance's values (ImageSetDissimilarity for
+	// ImageDissimilarity). nil calls Distance pair by pair.
+	SetDistance SetDistance
 	// ImplausibilityNearest, when positive, averages the implausibility over only that many nearest
 	// target-class training rows (the authors' code: 100). 0 averages over all of them (the paper's Eq.).
 	ImplausibilityNearest int
@@ -146,18 +154,39 @@ func (e *Evaluator) EvaluateEach(factuals, cfs []float32, targets []int, rowSamp
 		}
 	}
 	byClass := classRows(e.Train)
+	for _, t := range targets {
+		if len(byClass[t]) == 0 {
+			return nil, fmt.Errorf("metrics: the training data has no rows of class %d", t)
+		}
+	}
+	// The target classes' training rows prepared for SetDistance, once per class.
+	var prepared []func(x []float32, out []float64)
+	if o.SetDistance != nil {
+		prepared = make([]func(x []float32, out []float64), k)
+		for _, t := range targets {
+			if prepared[t] == nil {
+				if prepared[t], err = o.SetDistance(byClass[t]); err != nil {
+					return nil, fmt.Errorf("metrics: preparing class %d's training rows: %w", t, err)
+				}
+			}
+		}
+	}
 	out := make([]Scores, b)
-	for i, t := range targets {
+	// The rows are independent: they are scored in parallel, each by the same arithmetic as alone.
+	err = parallelRows(b, func(i int) error {
+		t := targets[i]
 		x, f := cfs[i*d:(i+1)*d], factuals[i*d:(i+1)*d]
 		s := Scores{Unfaithfulness: math.NaN(), Uncertainty: math.NaN(), Probability: float64(probs[i*k+t])}
 		s.Valid = s.Probability >= o.Threshold
 		s.Cost = Cost(x, f)
 		s.Redundancy = Redundancy(x, f, o.RedundancyTol)
-		if len(byClass[t]) == 0 {
-			return nil, fmt.Errorf("metrics: the training data has no rows of class %d", t)
-		}
-		if s.Implausibility, err = MeanDistance(x, byClass[t], dist, o.ImplausibilityNearest); err != nil {
-			return nil, err
+		var err error
+		if prepared != nil {
+			ds := make([]float64, len(byClass[t])/d)
+			prepared[t](x, ds)
+			s.Implausibility = meanOf(ds, o.ImplausibilityNearest)
+		} else if s.Implausibility, err = MeanDistance(x, byClass[t], dist, o.ImplausibilityNearest); err != nil {
+			return err
 		}
 		var samples []float32
 		switch {
@@ -168,7 +197,7 @@ func (e *Evaluator) EvaluateEach(factuals, cfs []float32, targets []int, rowSamp
 		}
 		if samples != nil {
 			if s.Unfaithfulness, err = MeanDistance(x, samples, dist, 0); err != nil {
-				return nil, err
+				return err
 			}
 			switch n := len(samples) / d; {
 			case o.UnfaithfulnessDivisor > 0:
@@ -184,8 +213,41 @@ func (e *Evaluator) EvaluateEach(factuals, cfs []float32, targets []int, rowSamp
 			}
 		}
 		out[i] = s
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
+}
+
+// parallelRows calls fn(i) for i = 0 … n−1 on GOMAXPROCS goroutines and returns the error of the lowest
+// row that failed, if any.
+func parallelRows(n int, fn func(i int) error) error {
+	workers := min(runtime.GOMAXPROCS(0), n)
+	errs := make([]error, n)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= n {
+					return
+				}
+				errs[i] = fn(i)
+			}
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // classRows returns the rows of ds per class, row-major.

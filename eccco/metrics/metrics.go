@@ -57,7 +57,12 @@ func MeanDistance(x, set []float32, dist Distance, nearest int) (float64, error)
 	for i := range n {
 		ds[i] = dist(x, set[i*d:(i+1)*d])
 	}
-	if nearest > 0 && nearest < n {
+	return meanOf(ds, nearest), nil
+}
+
+// meanOf is MeanDistance's mean of the distances ds (reordered when nearest > 0).
+func meanOf(ds []float64, nearest int) float64 {
+	if nearest > 0 && nearest < len(ds) {
 		sort.Float64s(ds)
 		ds = ds[:nearest]
 	}
@@ -65,7 +70,7 @@ func MeanDistance(x, set []float32, dist Distance, nearest int) (float64, error)
 	for _, v := range ds {
 		s += v
 	}
-	return s / float64(len(ds)), nil
+	return s / float64(len(ds))
 }
 
 // Cost is the L1 distance ‖x′ − x‖₁ between counterfactual and factual.

@@ -1,0 +1,134 @@
+package metrics
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/eccco-go/eccco-go/eccco/backend"
+	"github.com/eccco-go/eccco-go/eccco/data"
+	"github.com/eccco-go/eccco-go/eccco/energy"
+	"github.com/eccco-go/eccco-go/eccco/models"
+	. "github.com/gomlx/gomlx/core/graph" //nolint:revive // GoMLX graph code reads best with a dot import.
+	"github.com/gomlx/gomlx/ml/model"
+)
+
+// The set form must give ImageDissimilarity's values bit for bit (the benchmark's results do not change
+// with it), cropped and uncropped, on random images and on images with flat regions.
+func TestImageSetDissimilarityIsBitIdentical(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 11))
+	const h, w, n = 28, 28, 9
+	set := make([]float32, n*h*w)
+	for i := range set {
+		set[i] = float32(rng.Float64()*2 - 1)
+	}
+	for i := range h * w { // a flat image and one of ±1 pixels
+		set[i] = -1
+		set[h*w+i] = float32(2*(i%2) - 1)
+	}
+	x := make([]float32, h*w)
+	for i := range x {
+		x[i] = float32(math.Sin(float64(i) / 7))
+	}
+	for _, c := range []struct {
+		name string
+		dist Distance
+		set  SetDistance
+	}{
+		{"cropped", ImageDissimilarity(h, w), ImageSetDissimilarity(h, w)},
+		{"uncropped", ImageDissimilarityUncropped(h, w), ImageSetDissimilarityUncropped(h, w)},
+	} {
+		fn, err := c.set(set)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, probe := range [][]float32{x, set[2*h*w : 3*h*w], set[:h*w]} {
+			out := make([]float64, n)
+			fn(probe, out)
+			for i := range n {
+				want := c.dist(probe, set[i*h*w:(i+1)*h*w])
+				if math.Float64bits(out[i]) != math.Float64bits(want) {
+					t.Errorf("%s, row %d: set form %v, pair form %v", c.name, i, out[i], want)
+				}
+			}
+		}
+	}
+}
+
+func TestImageSetDissimilarityErrors(t *testing.T) {
+	if _, err := ImageSetDissimilarity(28, 28)(make([]float32, 100)); err == nil {
+		t.Error("a set that is not whole images: no error")
+	}
+	if _, err := ImageSetDissimilarity(5, 5)(make([]float32, 25)); err == nil {
+		t.Error("images smaller than the window: no error")
+	}
+	fn, err := ImageSetDissimilarity(28, 28)(make([]float32, 784))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := []float64{0}
+	fn(make([]float32, 10), out)
+	if !math.IsNaN(out[0]) {
+		t.Errorf("a row of the wrong size gives %v, want NaN (as ImageDissimilarity)", out[0])
+	}
+}
+
+// The evaluator gives the same scores, bit for bit, with the set form of the image distance as with the
+// pair form, and with the rows scored in parallel (several rows of each target class, nearest 3).
+func TestEvaluateWithSetDistanceIsBitIdentical(t *testing.T) {
+	b, err := backend.Shared()
+	if err != nil {
+		t.Fatal(err)
+	}
+	const h, w, d = 28, 28, 28 * 28
+	rng := rand.New(rand.NewPCG(3, 5))
+	img := func(n int) []float32 {
+		v := make([]float32, n*d)
+		for i := range v {
+			v[i] = float32(rng.Float64()*2 - 1)
+		}
+		return v
+	}
+	train := &data.Dataset{Name: "toy images", X: img(12), Y: []int{0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 1, 1},
+		FeatureNames: make([]string, d), ClassNames: []string{"a", "b"}}
+	sum := models.FromFunc(model.NewStore(), func(_ *model.Scope, x *Node) *Node {
+		a := ExpandAxes(ReduceSum(x, -1), -1)
+		return Concatenate([]*Node{ZerosLike(a), a}, 1)
+	}, d, 2)
+	samples := &energy.TargetSamples{D: d, Samples: [][]float32{img(4), img(4)}}
+	factuals, cfs := img(7), img(7)
+	targets := []int{1, 0, 1, 1, 0, 1, 0}
+	pair := &Evaluator{Backend: b, Model: sum, Train: train, Samples: samples,
+		Options: Options{Distance: ImageDissimilarityUncropped(h, w), ImplausibilityNearest: 3}}
+	set := *pair
+	set.Options.SetDistance = ImageSetDissimilarityUncropped(h, w)
+	want, err := pair.Evaluate(factuals, cfs, targets)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := set.Evaluate(factuals, cfs, targets)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bits := func(s Scores) [6]uint64 {
+		return [6]uint64{math.Float64bits(s.Unfaithfulness), math.Float64bits(s.Implausibility), math.Float64bits(s.Cost),
+			math.Float64bits(s.Redundancy), math.Float64bits(s.Probability), math.Float64bits(s.Uncertainty)}
+	}
+	for i := range want {
+		if bits(got[i]) != bits(want[i]) || got[i].Valid != want[i].Valid {
+			t.Errorf("row %d: set form %+v, pair form %+v", i, got[i], want[i])
+		}
+	}
+	// By hand for row 0: the implausibility is the mean of the 3 smallest pair distances to class 1.
+	var ds []float64
+	for r, y := range train.Y {
+		if y == 1 {
+			ds = append(ds, ImageDissimilarityUncropped(h, w)(cfs[:d], train.X[r*d:(r+1)*d]))
+		}
+	}
+	slices.Sort(ds)
+	if m := (ds[0] + ds[1] + ds[2]) / 3; math.Abs(got[0].Implausibility-m) > 1e-15 {
+		t.Errorf("row 0 implausibility %v, want the mean of the 3 nearest %v", got[0].Implausibility, m)
+	}
+}
