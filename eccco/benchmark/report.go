@@ -38,7 +38,31 @@ type Report struct {
 // their CSV; "" means DefaultPublished(), which may be missing (Report.Comparison is then nil). An explicit
 // file that cannot be read is an error: the comparison is never skipped silently.
 func WriteReport(dir string, rows []Row, published string) (*Report, error) {
-	rep := &Report{Cells: Aggregate(rows), Published: published}
+	return WriteReportKeeping(dir, rows, nil, "", published)
+}
+
+// WriteReportKeeping is WriteReport with the cells of data sets that rows do not hold taken from kept
+// (cells written earlier, e.g. a committed cells.csv read by ReadCells; keptFrom names where they came from
+// for the comparison's provenance): a data set's cells come from rows when rows have it, from kept
+// otherwise. It joins results computed at different times, e.g. a new data set's benchmark to the
+// committed tables of the others, without their per-counterfactual rows.
+func WriteReportKeeping(dir string, rows []Row, kept []Cell, keptFrom, published string) (*Report, error) {
+	cells := Aggregate(rows)
+	fresh := map[string]bool{}
+	for _, c := range cells {
+		fresh[c.Dataset] = true
+	}
+	var keptSets []string
+	for _, c := range kept {
+		if !fresh[c.Dataset] {
+			cells = append(cells, c)
+			if !slices.Contains(keptSets, c.Dataset) {
+				keptSets = append(keptSets, c.Dataset)
+			}
+		}
+	}
+	slices.Sort(keptSets)
+	rep := &Report{Cells: cells, Published: published}
 	if err := WriteTables(dir, rep.Cells); err != nil {
 		return nil, err
 	}
@@ -58,6 +82,10 @@ func WriteReport(dir string, rows []Row, published string) (*Report, error) {
 	}
 	cmp := Compare(rep.Cells, pub)
 	cmp.Provenance = provenance(dir, len(rows))
+	if len(keptSets) > 0 {
+		cmp.Provenance += fmt.Sprintf("; the cells of %s kept from %s (computed earlier; their settings are in that comparison's provenance)",
+			strings.Join(keptSets, ", "), keptFrom)
+	}
 	if err := atomicfile.WriteFile(filepath.Join(dir, "comparison.md"), []byte(cmp.Markdown()), 0o644); err != nil {
 		return nil, fmt.Errorf("writing the comparison: %w", err)
 	}

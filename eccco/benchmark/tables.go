@@ -2,10 +2,12 @@ package benchmark
 
 import (
 	"encoding/csv"
+	"errors"
 	"fmt"
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -223,6 +225,37 @@ func WriteTables(dir string, cells []Cell) error {
 	}
 	w.Flush()
 	return atomicfile.WriteFile(filepath.Join(dir, "cells.csv"), []byte(sb.String()), 0o644)
+}
+
+// ReadCells reads a cells.csv written by WriteTables.
+func ReadCells(path string) ([]Cell, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading cells: %w", err)
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", path, err)
+	}
+	want := []string{"dataset", "subset", "model", "generator", "metric", "mean", "std", "runs", "stars", "bold"}
+	if len(recs) == 0 || !slices.Equal(recs[0], want) {
+		return nil, fmt.Errorf("reading %s: not a cells file (want the header %v)", path, want)
+	}
+	cells := make([]Cell, 0, len(recs)-1)
+	for i, r := range recs[1:] {
+		c := Cell{Dataset: r[0], Subset: r[1], Model: r[2], Generator: r[3], Metric: r[4], Bold: r[9] == "1"}
+		var errs [4]error
+		c.Mean, errs[0] = strconv.ParseFloat(r[5], 64)
+		c.SD, errs[1] = strconv.ParseFloat(r[6], 64)
+		c.Runs, errs[2] = strconv.Atoi(r[7])
+		c.Stars, errs[3] = strconv.Atoi(r[8])
+		if err := errors.Join(errs[:]...); err != nil {
+			return nil, fmt.Errorf("reading %s, line %d: %w", path, i+2, err)
+		}
+		cells = append(cells, c)
+	}
+	return cells, nil
 }
 
 func renderTable(dataset, subset string, cells []Cell) (md, tex string) {

@@ -207,7 +207,11 @@ func withOverrides(gens []experiment.Generator, spec string) ([]experiment.Gener
 
 // writeTables writes the tables and the comparison with the published numbers and says what it wrote.
 func writeTables(stdout, stderr io.Writer, rows []benchmark.Row, outDir, published string) error {
-	rep, err := benchmark.WriteReport(outDir, rows, published)
+	return writeTablesKeeping(stdout, stderr, rows, nil, "", outDir, published)
+}
+
+func writeTablesKeeping(stdout, stderr io.Writer, rows []benchmark.Row, kept []benchmark.Cell, keptFrom, outDir, published string) error {
+	rep, err := benchmark.WriteReportKeeping(outDir, rows, kept, keptFrom, published)
 	if err != nil {
 		return err
 	}
@@ -221,10 +225,11 @@ func writeTables(stdout, stderr io.Writer, rows []benchmark.Row, outDir, publish
 }
 
 func runTables(_ context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("tables", "tables --in DIR [--out DIR] [--published FILE]", stderr)
+	fs := newFlagSet("tables", "tables --in DIR [--out DIR] [--published FILE] [--keep-cells FILE]", stderr)
 	in := fs.String("in", filepath.Join("runs", "bench"), "benchmark directory holding results.csv")
 	out := fs.String("out", "", "directory for the tables (default IN/tables)")
 	published := fs.String("published", "", "the paper's numbers (default paper/published-results.csv)")
+	keep := fs.String("keep-cells", "", "a cells.csv written earlier (e.g. paper/results/cells.csv): its data sets that results.csv lacks join the tables and the comparison")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -238,5 +243,11 @@ func runTables(_ context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return fmt.Errorf("tables: %w (run 'eccco bench --out %s' first)", err, *in)
 	}
-	return writeTables(stdout, stderr, rows, *out, *published)
+	var kept []benchmark.Cell
+	if *keep != "" {
+		if kept, err = benchmark.ReadCells(*keep); err != nil {
+			return fmt.Errorf("tables: --keep-cells: %w", err)
+		}
+	}
+	return writeTablesKeeping(stdout, stderr, rows, kept, *keep, *out, *published)
 }

@@ -1,0 +1,77 @@
+package benchmark
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/eccco-go/eccco-go/eccco/metrics"
+)
+
+// Cells written by WriteTables read back as they were, and WriteReportKeeping joins kept cells of other
+// data sets to fresh ones while a data set in the rows replaces its kept cells.
+func TestReadCellsAndKeepOtherDataSets(t *testing.T) {
+	dir := t.TempDir()
+	rows := []Row{
+		{Dataset: "moons", Model: "mlp", Generator: "Wachter", Run: 1, Factual: 1, Target: 1, Scores: metrics.Scores{Cost: 2, Valid: true}},
+		{Dataset: "moons", Model: "mlp", Generator: "Wachter", Run: 2, Factual: 2, Target: 0, Scores: metrics.Scores{Cost: 4, Valid: true}},
+	}
+	first, err := WriteReport(filepath.Join(dir, "a"), rows, "none-such.csv")
+	if err == nil || first != nil {
+		t.Fatalf("an explicit published file that does not exist: err = %v", err)
+	}
+	if err := WriteTables(filepath.Join(dir, "a"), Aggregate(rows)); err != nil {
+		t.Fatal(err)
+	}
+	cells, err := ReadCells(filepath.Join(dir, "a", "cells.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Aggregate(rows)
+	if len(cells) != len(want) {
+		t.Fatalf("%d cells read back, %d written", len(cells), len(want))
+	}
+	for i := range want {
+		if cells[i] != want[i] {
+			t.Errorf("cell %d read back as %+v, written %+v", i, cells[i], want[i])
+		}
+	}
+	// Kept: a circles cell (joins) and a moons cell (replaced by the rows' moons cells).
+	kept := []Cell{
+		{Dataset: "circles", Subset: "all", Model: "MLP", Generator: "Wachter", Metric: "cost", Mean: 7, SD: 1, Runs: 50},
+		{Dataset: "moons", Subset: "all", Model: "MLP", Generator: "Wachter", Metric: "cost", Mean: 99, Runs: 50},
+	}
+	pub := filepath.Join(dir, "published.csv")
+	if err := os.WriteFile(pub, []byte("dataset,subset,model,generator,metric,mean,std,stars,bold\ncircles,all,MLP,Wachter,cost,7.1,0.2,0,0\nmoons,all,MLP,Wachter,cost,3,0.1,0,0\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := WriteReportKeeping(filepath.Join(dir, "b"), rows, kept, "old/cells.csv", pub)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var circles, moonsCost int
+	for _, c := range rep.Cells {
+		switch {
+		case c.Dataset == "circles":
+			circles++
+		case c.Dataset == "moons" && c.Subset == "all" && c.Metric == "cost":
+			moonsCost++
+			if c.Mean != 3 {
+				t.Errorf("moons cost mean %v, want the rows' 3 (not the kept 99)", c.Mean)
+			}
+		}
+	}
+	if circles != 1 || moonsCost != 1 {
+		t.Errorf("%d circles cells and %d moons cost cells, want 1 and 1", circles, moonsCost)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "b", "table-circles.md")); err != nil {
+		t.Errorf("no table for the kept data set: %v", err)
+	}
+	if rep.Comparison == nil || !strings.Contains(rep.Comparison.Provenance, "the cells of circles kept from old/cells.csv") {
+		t.Errorf("provenance does not name the kept cells: %+v", rep.Comparison)
+	}
+	if _, err := ReadCells(filepath.Join(dir, "published.csv")); err == nil {
+		t.Error("a file that is not cells.csv read without error")
+	}
+}
