@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/eccco-go/eccco-go/eccco/backend"
@@ -310,6 +312,9 @@ func TestManifestRecordsBackends(t *testing.T) {
 	}
 	if want := []string{r.Backend.Name()}; !slices.Equal(m.Backends, want) {
 		t.Errorf("manifest backends %v, want %v", m.Backends, want)
+	}
+	if p := provenance(filepath.Join(r.Out, "tables"), 2); !strings.Contains(p, "circles: mode paper, seed 3, 2 factuals per run, units of protocol "+fmt.Sprint(ProtocolVersion)+" computed on "+r.Backend.Name()) {
+		t.Errorf("provenance does not name the backend: %s", p)
 	}
 	// Units of another backend join the same directory; the list grows, sorted, once per backend.
 	o := m

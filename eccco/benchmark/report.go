@@ -134,7 +134,11 @@ func provenance(tablesDir string, counterfactuals int) string {
 			continue
 		}
 		m.fill()
-		parts = append(parts, fmt.Sprintf("%s: mode %s, seed %d, %d factuals per run, units of protocol %d", m.Dataset, m.Mode, m.Seed, m.Factuals, m.Protocol))
+		part := fmt.Sprintf("%s: mode %s, seed %d, %d factuals per run, units of protocol %d", m.Dataset, m.Mode, m.Seed, m.Factuals, m.Protocol)
+		if len(m.Backends) > 0 {
+			part += " computed on " + strings.Join(m.Backends, " and ")
+		}
+		parts = append(parts, part)
 	}
 	return strings.Join(parts, "; ")
 }
