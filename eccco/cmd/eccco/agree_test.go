@@ -38,3 +38,45 @@ func TestAgreeComparesTwoDirectories(t *testing.T) {
 		t.Errorf("zero tolerance: err = %v", err)
 	}
 }
+
+func TestTablesKeepCells(t *testing.T) {
+	dir := t.TempDir()
+	in, kept := filepath.Join(dir, "in"), filepath.Join(dir, "kept")
+	for _, d := range []string{in, kept} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rows := []benchmark.Row{{Dataset: "moons", Model: "mlp", Generator: "Wachter", Run: 1, Factual: 1, Target: 1, Scores: metrics.Scores{Cost: 3, Valid: true}}}
+	if err := benchmark.WriteCSVAtomic(filepath.Join(in, "results.csv"), rows); err != nil {
+		t.Fatal(err)
+	}
+	cells := "dataset,subset,model,generator,metric,mean,std,runs,stars,bold\ncircles,all,MLP,Wachter,cost,7,1,50,0,0\n"
+	files := map[string]string{
+		filepath.Join(kept, "cells.csv"):     cells,
+		filepath.Join(kept, "comparison.md"): "# Ours\n\nResults from: an earlier run of circles, protocol 8\n",
+		filepath.Join(dir, "published.csv"):  "dataset,subset,model,generator,metric,mean,std,stars,bold\ncircles,all,MLP,Wachter,cost,7.1,0.2,0,0\n",
+	}
+	for path, content := range files {
+		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out, _, err := runCLI(t, "tables", "--in", in, "--keep-cells", filepath.Join(kept, "cells.csv"), "--published", filepath.Join(dir, "published.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "1 of 1 cells") {
+		t.Errorf("the kept circles cell (7 against 7.1 ± 0.2) is not compared: %s", out)
+	}
+	cmp, err := os.ReadFile(filepath.Join(in, "tables", "comparison.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(cmp), "the cells of circles kept from "+filepath.Join(kept, "cells.csv")+", whose comparison said: an earlier run of circles, protocol 8") {
+		t.Errorf("comparison.md does not carry the kept cells' provenance:\n%s", cmp)
+	}
+	if _, err := os.Stat(filepath.Join(in, "tables", "table-circles.md")); err != nil {
+		t.Errorf("no table of the kept data set: %v", err)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -244,10 +245,28 @@ func runTables(_ context.Context, args []string, stdout, stderr io.Writer) error
 		return fmt.Errorf("tables: %w (run 'eccco bench --out %s' first)", err, *in)
 	}
 	var kept []benchmark.Cell
+	keptFrom := *keep
 	if *keep != "" {
 		if kept, err = benchmark.ReadCells(*keep); err != nil {
 			return fmt.Errorf("tables: --keep-cells: %w", err)
 		}
+		keptFrom = keptProvenance(*keep)
 	}
-	return writeTablesKeeping(stdout, stderr, rows, kept, *keep, *out, *published)
+	return writeTablesKeeping(stdout, stderr, rows, kept, keptFrom, *out, *published)
+}
+
+// keptProvenance names kept cells by their file and, when a comparison.md lies beside it, by what that
+// comparison says they were computed from (its "Results from:" line), so that the provenance survives
+// when the new tables replace that comparison.
+func keptProvenance(cells string) string {
+	raw, err := os.ReadFile(filepath.Join(filepath.Dir(cells), "comparison.md"))
+	if err != nil {
+		return cells
+	}
+	for line := range strings.SplitSeq(string(raw), "\n") {
+		if from, ok := strings.CutPrefix(line, "Results from: "); ok {
+			return fmt.Sprintf("%s, whose comparison said: %s", cells, strings.TrimSpace(from))
+		}
+	}
+	return cells
 }
