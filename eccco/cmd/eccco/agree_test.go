@@ -6,7 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/eccco-go/eccco-go/eccco/backend"
 	"github.com/eccco-go/eccco-go/eccco/benchmark"
+	"github.com/eccco-go/eccco-go/eccco/experiment"
 	"github.com/eccco-go/eccco-go/eccco/metrics"
 )
 
@@ -78,5 +80,39 @@ func TestTablesKeepCells(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(in, "tables", "table-circles.md")); err != nil {
 		t.Errorf("no table of the kept data set: %v", err)
+	}
+}
+
+// --image-backend moves the image data sets, and only them, to another backend; one not compiled in is a
+// clear error, before any work.
+func TestImageBackendChoosesPerDataSet(t *testing.T) {
+	base, err := backend.Shared()
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := experiment.Options{Backend: base}
+	f := expFlags{imageBackend: "go"} // the parallel pure-Go executor: another configuration than the default
+	tab, err := f.forDataset(opts, "moons")
+	if err != nil || tab.Backend != base {
+		t.Errorf("moons: backend %v, err %v; want the shared one", tab.Backend, err)
+	}
+	img, err := f.forDataset(opts, "mnist")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if img.Backend == base || img.Backend == nil {
+		t.Errorf("mnist: got the shared backend, want the --image-backend one")
+	}
+	again, _ := f.forDataset(opts, "fashion-mnist")
+	if again.Backend != img.Backend {
+		t.Error("the image backend is created again for the second image set")
+	}
+	var none expFlags
+	if o, err := none.forDataset(opts, "mnist"); err != nil || o.Backend != base {
+		t.Errorf("no --image-backend: %v, %v", o.Backend, err)
+	}
+	_, _, err = runCLI(t, "bench", "--data", "mnist", "--image-backend", "nosuch:cpu", "--runs", "1", "--out", t.TempDir())
+	if err == nil || !strings.Contains(err.Error(), "not compiled into this eccco") {
+		t.Errorf("unknown image backend: err = %v", err)
 	}
 }

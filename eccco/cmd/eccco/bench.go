@@ -33,6 +33,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	published := fs.String("published", "", "the paper's numbers for the comparison (default paper/published-results.csv)")
 	var ef expFlags
 	ef.register(fs, "compat")
+	ef.registerImageBackend(fs)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -142,6 +143,15 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		bar.Add(1)
 	}
 	for _, p := range ps {
+		dopts, err := ef.forDataset(opts, p.Dataset)
+		if err != nil {
+			bar.Finish()
+			return fmt.Errorf("bench: %w", err)
+		}
+		r.Backend = dopts.Backend
+		if dopts.Backend != opts.Backend {
+			fmt.Fprintf(stderr, "%s: backend %s\n", p.Dataset, dopts.Backend.Description())
+		}
 		ex, err := r.Open(p)
 		if err != nil {
 			bar.Finish()

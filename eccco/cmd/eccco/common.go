@@ -7,10 +7,14 @@ import (
 	"io"
 	"maps"
 	"slices"
+	"strings"
+	"sync"
 
 	"github.com/eccco-go/eccco-go/eccco/backend"
+	"github.com/eccco-go/eccco-go/eccco/data"
 	"github.com/eccco-go/eccco-go/eccco/experiment"
 	"github.com/eccco-go/eccco-go/eccco/models"
+	"github.com/gomlx/compute"
 )
 
 // expFlags are the flags every command that opens an experiment shares: mode, seed, where data and
@@ -23,6 +27,62 @@ type expFlags struct {
 	dataDir   string
 	modelsDir string
 	training  experiment.Training
+	// imageBackend, when set (bench and perf), is the GoMLX backend of the image data sets
+	// (--image-backend); the others run on GOMLX_BACKEND's.
+	imageBackend string
+}
+
+// registerImageBackend adds --image-backend (bench and perf).
+func (f *expFlags) registerImageBackend(fs *flag.FlagSet) {
+	fs.StringVar(&f.imageBackend, "image-backend", "", "GoMLX backend for the image data sets (MNIST, Fashion-MNIST), e.g. xla:cpu, the fastest for them (needs a build with -tags xla and scripts/install-xla.sh); the others use GOMLX_BACKEND's (default: that one for all)")
+}
+
+// forDataset returns opts with the backend that runs dataset: --image-backend's for image sets when set.
+func (f *expFlags) forDataset(opts experiment.Options, dataset string) (experiment.Options, error) {
+	if f.imageBackend == "" {
+		return opts, nil
+	}
+	info, err := data.Lookup(dataset)
+	if err != nil {
+		return opts, err
+	}
+	if info.Kind != data.KindVision {
+		return opts, nil
+	}
+	b, err := imageBackend(f.imageBackend)
+	if err != nil {
+		return opts, fmt.Errorf("--image-backend: %w", err)
+	}
+	opts.Backend = b
+	return opts, nil
+}
+
+var (
+	imageBackendsMu sync.Mutex
+	imageBackends   = map[string]compute.Backend{}
+)
+
+// imageBackend creates the --image-backend backend once per process and configuration (backends hold
+// compiled graphs and worker pools); GOMLX_BACKEND's own configuration gives the shared backend.
+func imageBackend(config string) (compute.Backend, error) {
+	if config == backend.Config() {
+		return backend.Shared()
+	}
+	imageBackendsMu.Lock()
+	defer imageBackendsMu.Unlock()
+	if b, ok := imageBackends[config]; ok {
+		return b, nil
+	}
+	if name, _, _ := strings.Cut(config, ":"); !slices.Contains(backend.Available(), name) {
+		return nil, fmt.Errorf("backend %q is not compiled into this eccco (it has: %s); for XLA build with `go build -tags xla` (cgo) and install its plugin with scripts/install-xla.sh",
+			config, strings.Join(backend.Available(), ", "))
+	}
+	b, err := backend.NewWithConfig(config)
+	if err != nil {
+		return nil, err
+	}
+	imageBackends[config] = b
+	return b, nil
 }
 
 // register adds the flags; alias names the command's old switch for --mode authors-code ("" for none).

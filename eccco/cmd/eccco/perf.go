@@ -24,6 +24,7 @@ func runPerf(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	skipMissing := fs.Bool("skip-missing", false, "skip listed data sets that are not available here instead of failing ('all' always skips them)")
 	var ef expFlags
 	ef.register(fs, "jem-paper-code")
+	ef.registerImageBackend(fs)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -53,7 +54,14 @@ func runPerf(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	var rows []*experiment.Performance
 	var skipped []string
 	for _, name := range names {
-		e, err := experiment.Open(name, opts)
+		dopts, err := ef.forDataset(opts, name)
+		if err != nil {
+			return fmt.Errorf("perf: %w", err)
+		}
+		if dopts.Backend != opts.Backend {
+			fmt.Fprintf(stderr, "%s: backend %s\n", name, dopts.Backend.Description())
+		}
+		e, err := experiment.Open(name, dopts)
 		if err != nil {
 			if (explicit && !*skipMissing) || !errors.Is(err, data.ErrNotAvailable) {
 				return fmt.Errorf("perf: %w", err)
