@@ -3,7 +3,6 @@ package metrics
 import (
 	"fmt"
 	"math"
-	"sync"
 )
 
 // SSIMOptions are the parameters of the structural similarity index (Wang et al., 2004).
@@ -111,18 +110,6 @@ func StructuralDissimilarityUncropped(a, b []float32, height, width int) (float6
 // mapUnit maps a pixel from [−1, 1] to [0, 1].
 func mapUnit(p float32) float64 { return (float64(p) + 1) / 2 }
 
-// ssimWork holds the buffers of one SSIM evaluation, reused through ssimPool.
-type ssimWork struct {
-	kernel                []float64 // normalised 1-D Gaussian of kernelWin taps and σ kernelSigma
-	kernelWin             int
-	kernelSigma           float64
-	pa, pb                []float64 // the (padded) images as float64
-	ha, hb, haa, hbb, hab []float64 // horizontal pass: Σ k·a, Σ k·b, Σ k·a², Σ k·b², Σ k·ab
-	idx                   []int     // padded position → image position along one axis
-}
-
-var ssimPool = sync.Pool{New: func() any { return new(ssimWork) }}
-
 // defaultSSIMKernel is the 11-tap, σ = 1.5 kernel of DefaultSSIM, computed once.
 var defaultSSIMKernel = ssimGaussian(11, 1.5)
 
@@ -142,134 +129,15 @@ func ssimGaussian(window int, sigma float64) []float64 {
 	return k
 }
 
-// growF returns s with length n, reusing its storage when large enough.
-func growF(s []float64, n int) []float64 {
-	if cap(s) < n {
-		return make([]float64, n)
-	}
-	return s[:n]
-}
-
 // ssimMean is SSIM (crop) or SSIMUncropped (no crop); pixel, when not nil, maps each input value first.
+// It is the set form's arithmetic (ssimGeom) for a set of one.
 func ssimMean(a, b []float32, height, width int, opts SSIMOptions, crop bool, pixel func(float32) float64) (float64, error) {
-	if err := opts.validate(); err != nil {
+	g, err := newSSIMGeom(height, width, opts, crop, pixel)
+	if err != nil {
 		return 0, err
 	}
-	if height <= 0 || width <= 0 {
-		return 0, fmt.Errorf("ssim: image size %d×%d must be positive", height, width)
+	if len(a) != g.n || len(b) != g.n {
+		return 0, fmt.Errorf("ssim: images of %d and %d values, want %d×%d = %d", len(a), len(b), height, width, g.n)
 	}
-	n := height * width
-	if len(a) != n || len(b) != n {
-		return 0, fmt.Errorf("ssim: images of %d and %d values, want %d×%d = %d", len(a), len(b), height, width, n)
-	}
-	if height < opts.Window || width < opts.Window {
-		return 0, fmt.Errorf("ssim: image %d×%d is smaller than the %d×%d window", height, width, opts.Window, opts.Window)
-	}
-	w := ssimPool.Get().(*ssimWork)
-	defer ssimPool.Put(w)
-
-	// Kernel: the precomputed default, or one cached in the workspace.
-	k := defaultSSIMKernel
-	if opts.Window != 11 || opts.Sigma != 1.5 {
-		if w.kernelWin != opts.Window || w.kernelSigma != opts.Sigma || w.kernel == nil {
-			w.kernel = ssimGaussian(opts.Window, opts.Sigma)
-			w.kernelWin, w.kernelSigma = opts.Window, opts.Sigma
-		}
-		k = w.kernel
-	}
-	r := opts.Window / 2
-
-	// Padded images: p = 0 when cropping (the valid windows stay inside the image), p = r otherwise
-	// with half-sample symmetric padding (i < 0 reads −i−1, i ≥ n reads 2n−1−i; r < n here).
-	p := r
-	if crop {
-		p = 0
-	}
-	ph, pw := height+2*p, width+2*p
-	w.pa = growF(w.pa, ph*pw)
-	w.pb = growF(w.pb, ph*pw)
-	mx := max(ph, pw)
-	if cap(w.idx) < mx {
-		w.idx = make([]int, mx)
-	}
-	w.idx = w.idx[:mx]
-	mirror := func(i, n int) int {
-		switch {
-		case i < 0:
-			return -i - 1
-		case i >= n:
-			return 2*n - 1 - i
-		}
-		return i
-	}
-	for x := range pw {
-		w.idx[x] = mirror(x-p, width)
-	}
-	for y := range ph {
-		src := mirror(y-p, height) * width
-		ra, rb := w.pa[y*pw:(y+1)*pw], w.pb[y*pw:(y+1)*pw]
-		if pixel != nil {
-			for x := range pw {
-				ra[x] = pixel(a[src+w.idx[x]])
-				rb[x] = pixel(b[src+w.idx[x]])
-			}
-		} else {
-			for x := range pw {
-				ra[x] = float64(a[src+w.idx[x]])
-				rb[x] = float64(b[src+w.idx[x]])
-			}
-		}
-	}
-
-	// Horizontal pass: every padded row, output columns 0…ow−1 (centred on padded column x + r).
-	ow, oh := pw-2*r, ph-2*r
-	m := ph * ow
-	w.ha, w.hb = growF(w.ha, m), growF(w.hb, m)
-	w.haa, w.hbb, w.hab = growF(w.haa, m), growF(w.hbb, m), growF(w.hab, m)
-	for y := range ph {
-		ra, rb := w.pa[y*pw:(y+1)*pw], w.pb[y*pw:(y+1)*pw]
-		o := y * ow
-		for x := range ow {
-			wa, wb := ra[x:x+len(k)], rb[x:x+len(k)]
-			var s1, s2, s11, s22, s12 float64
-			for t, kt := range k {
-				va, vb := wa[t], wb[t]
-				s1 += kt * va
-				s2 += kt * vb
-				s11 += kt * float64(va*va)
-				s22 += kt * float64(vb*vb)
-				s12 += kt * float64(va*vb) // va·vb first: SSIM(a, b) and SSIM(b, a) agree exactly
-			}
-			w.ha[o+x], w.hb[o+x] = s1, s2
-			w.haa[o+x], w.hbb[o+x], w.hab[o+x] = s11, s22, s12
-		}
-	}
-
-	// Vertical pass and the SSIM map, accumulated as it goes.
-	c1 := (opts.K1 * opts.DataRange) * (opts.K1 * opts.DataRange)
-	c2 := (opts.K2 * opts.DataRange) * (opts.K2 * opts.DataRange)
-	var total float64
-	for y := range oh {
-		for x := range ow {
-			var ua, ub, uaa, ubb, uab float64
-			j := y*ow + x
-			for _, kt := range k {
-				ua += kt * w.ha[j]
-				ub += kt * w.hb[j]
-				uaa += kt * w.haa[j]
-				ubb += kt * w.hbb[j]
-				uab += kt * w.hab[j]
-				j += ow
-			}
-			// Explicit float64 conversions forbid fused multiply-adds, so that identical images give
-			// exactly 1 and swapped images the same value on every architecture.
-			va := uaa - float64(ua*ua)
-			vb := ubb - float64(ub*ub)
-			vab := uab - float64(ua*ub)
-			num := (2*float64(ua*ub) + c1) * (2*vab + c2)
-			den := (float64(ua*ua) + float64(ub*ub) + c1) * (va + vb + c2)
-			total += num / den
-		}
-	}
-	return total / float64(oh*ow), nil
+	return g.mean(g.prepare(a), g.prepare(b), make([]float64, g.ph*g.ow)), nil
 }

@@ -52,19 +52,26 @@ type ssimImage struct {
 	padded, mu, mu2 []float64
 }
 
-// ssimSet holds a set of images prepared for SSIM against many others (ssimMean's arithmetic, split into
-// the terms of one image and the cross term).
-type ssimSet struct {
-	n, ph, pw, oh, ow, p int
-	k                    []float64
-	c1, c2               float64
-	pixel                func(float32) float64
-	widthIdx             []int
-	height, width        int
-	rows                 []ssimImage
+// ssimGeom is the arithmetic of SSIM for images of one size and one set of options: the (padded) grid,
+// the Gaussian kernel and the constants. SSIM splits into the terms of each image alone (prepare: its
+// filtered mean μ and second moment E[a²]) and the cross term of a pair (mean: the filtered E[ab] and the
+// SSIM map); every sum is accumulated in the same order whichever way it is called.
+type ssimGeom struct {
+	n, height, width  int
+	p, ph, pw, oh, ow int
+	k                 []float64
+	c1, c2            float64
+	pixel             func(float32) float64
+	widthIdx          []int
 }
 
-func newSSIMSet(set []float32, height, width int, opts SSIMOptions, crop bool, pixel func(float32) float64) (*ssimSet, error) {
+// ssimSet holds a set of images prepared for SSIM against many others.
+type ssimSet struct {
+	*ssimGeom
+	rows []ssimImage
+}
+
+func newSSIMGeom(height, width int, opts SSIMOptions, crop bool, pixel func(float32) float64) (*ssimGeom, error) {
 	if err := opts.validate(); err != nil {
 		return nil, err
 	}
@@ -74,30 +81,40 @@ func newSSIMSet(set []float32, height, width int, opts SSIMOptions, crop bool, p
 	if height < opts.Window || width < opts.Window {
 		return nil, fmt.Errorf("ssim: image %d×%d is smaller than the %d×%d window", height, width, opts.Window, opts.Window)
 	}
-	n := height * width
-	if len(set) == 0 || len(set)%n != 0 {
-		return nil, fmt.Errorf("ssim: a set of %d values is not whole %d×%d images", len(set), height, width)
-	}
+	// Padding: none when cropping (the valid windows stay inside the image), r pixels of half-sample
+	// symmetric padding otherwise.
 	r := opts.Window / 2
 	p := r
 	if crop {
 		p = 0
 	}
-	s := &ssimSet{n: n, height: height, width: width, p: p, ph: height + 2*p, pw: width + 2*p, pixel: pixel,
-		k: ssimGaussian(opts.Window, opts.Sigma)}
-	if opts.Window == 11 && opts.Sigma == 1.5 {
-		s.k = defaultSSIMKernel
+	g := &ssimGeom{n: height * width, height: height, width: width, p: p, ph: height + 2*p, pw: width + 2*p, pixel: pixel}
+	// The kernel: the precomputed default, or this one's.
+	g.k = defaultSSIMKernel
+	if opts.Window != 11 || opts.Sigma != 1.5 {
+		g.k = ssimGaussian(opts.Window, opts.Sigma)
 	}
-	s.oh, s.ow = s.ph-2*r, s.pw-2*r
-	s.c1 = (opts.K1 * opts.DataRange) * (opts.K1 * opts.DataRange)
-	s.c2 = (opts.K2 * opts.DataRange) * (opts.K2 * opts.DataRange)
-	s.widthIdx = make([]int, s.pw)
-	for x := range s.pw {
-		s.widthIdx[x] = mirror(x-p, width)
+	g.oh, g.ow = g.ph-2*r, g.pw-2*r
+	g.c1 = (opts.K1 * opts.DataRange) * (opts.K1 * opts.DataRange)
+	g.c2 = (opts.K2 * opts.DataRange) * (opts.K2 * opts.DataRange)
+	g.widthIdx = make([]int, g.pw)
+	for x := range g.pw {
+		g.widthIdx[x] = mirror(x-p, width)
 	}
-	s.rows = make([]ssimImage, len(set)/n)
+	return g, nil
+}
+
+func newSSIMSet(set []float32, height, width int, opts SSIMOptions, crop bool, pixel func(float32) float64) (*ssimSet, error) {
+	g, err := newSSIMGeom(height, width, opts, crop, pixel)
+	if err != nil {
+		return nil, err
+	}
+	if len(set) == 0 || len(set)%g.n != 0 {
+		return nil, fmt.Errorf("ssim: a set of %d values is not whole %d×%d images", len(set), height, width)
+	}
+	s := &ssimSet{ssimGeom: g, rows: make([]ssimImage, len(set)/g.n)}
 	for i := range s.rows {
-		s.rows[i] = s.prepare(set[i*n : (i+1)*n])
+		s.rows[i] = g.prepare(set[i*g.n : (i+1)*g.n])
 	}
 	return s, nil
 }
@@ -113,8 +130,8 @@ func mirror(i, n int) int {
 	return i
 }
 
-// prepare pads an image and filters its mean and second moment exactly as ssimMean does.
-func (s *ssimSet) prepare(img []float32) ssimImage {
+// prepare pads an image (mapping its pixels first, if asked) and filters its mean and second moment.
+func (s *ssimGeom) prepare(img []float32) ssimImage {
 	pa := make([]float64, s.ph*s.pw)
 	for y := range s.ph {
 		src := mirror(y-s.p, s.height) * s.width
@@ -159,8 +176,9 @@ func (s *ssimSet) prepare(img []float32) ssimImage {
 	return ssimImage{padded: pa, mu: mu, mu2: mu2}
 }
 
-// mean is ssimMean(a, b) for two prepared images; work holds ph·ow values.
-func (s *ssimSet) mean(a, b ssimImage, work []float64) float64 {
+// mean is the mean SSIM of two prepared images: the cross term filtered the same way, then the map
+// averaged over the output grid; work holds ph·ow values.
+func (s *ssimGeom) mean(a, b ssimImage, work []float64) float64 {
 	k, ow, pw := s.k, s.ow, s.pw
 	for y := range s.ph {
 		ra, rb := a.padded[y*pw:(y+1)*pw], b.padded[y*pw:(y+1)*pw]
@@ -185,7 +203,8 @@ func (s *ssimSet) mean(a, b ssimImage, work []float64) float64 {
 			}
 			i := y*ow + x
 			ua, ub, uaa, ubb := a.mu[i], b.mu[i], a.mu2[i], b.mu2[i]
-			// As in ssimMean: explicit float64 conversions forbid fused multiply-adds.
+			// Explicit float64 conversions forbid fused multiply-adds, so that identical images give
+			// exactly 1 and swapped images the same value on every architecture.
 			va := uaa - float64(ua*ua)
 			vb := ubb - float64(ub*ub)
 			vab := uab - float64(ua*ub)

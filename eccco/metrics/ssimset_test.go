@@ -132,3 +132,28 @@ func TestEvaluateWithSetDistanceIsBitIdentical(t *testing.T) {
 		t.Errorf("row 0 implausibility %v, want the mean of the 3 nearest %v", got[0].Implausibility, m)
 	}
 }
+
+// SSIM's values are pinned to the bits of the implementation that computed the committed benchmark results
+// (eccco-go ceda0cd, before SSIM was split into per-image and cross terms): two smooth 28×28 images,
+// cropped and uncropped, with the paper's settings on pixels mapped to [0, 1] and with a 7-tap window.
+func TestSSIMPinnedBits(t *testing.T) {
+	a, b := make([]float32, 784), make([]float32, 784)
+	for i := range a {
+		a[i] = float32(math.Sin(float64(i)*0.37)) * 0.9
+		b[i] = float32(math.Cos(float64(i)*0.11+1)) * 0.8
+	}
+	want := map[bool][2]uint64{true: {0x3f6167e9278e5fd8, 0x3fb8d48084d57647}, false: {0x3f7af81dd3cbdcce, 0x3fb7e177d79cf089}}
+	for _, crop := range []bool{true, false} {
+		v, err := ssimMean(a, b, 28, 28, DefaultSSIM(), crop, mapUnit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w, err := ssimMean(a, b, 28, 28, SSIMOptions{Window: 7, Sigma: 1, K1: 0.01, K2: 0.03, DataRange: 2}, crop, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := [2]uint64{math.Float64bits(v), math.Float64bits(w)}; got != want[crop] {
+			t.Errorf("crop %v: SSIM bits %#x, want %#x (values %v, %v)", crop, got, want[crop], v, w)
+		}
+	}
+}
