@@ -120,7 +120,7 @@ else
   perf_args=(--data all --models mlp,mlp-ensemble,jem,jem-ensemble,lenet --mode "$mode" ${image_args[@]+"${image_args[@]}"})
   bench_args=(--data all --mode "$mode" ${image_args[@]+"${image_args[@]}"})
   models_dir=runs/models
-  figures_args=(--mode paper)   # the paper's concepts, in its equations
+  figures_args=(--mode paper ${image_args[@]+"${image_args[@]}"})   # the paper's concepts, in its equations
   if [ "$mode" = authors-code ]; then
     perf_out=runs/perf bench_out=runs/bench publish=yes
     # The committed report: sources in paper/report/ with the committed 100-DPI gallery (small), the

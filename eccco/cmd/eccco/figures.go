@@ -24,6 +24,7 @@ func runFigures(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	results := fs.String("results", "", "benchmark directory holding results.csv, for the metric charts (default: none, the charts are skipped)")
 	var ef expFlags
 	ef.register(fs, "")
+	ef.registerImageBackend(fs)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -56,6 +57,11 @@ func runFigures(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	env := figures.NewEnv(opts)
 	env.DPI = *dpi
+	if ef.imageBackend != "" {
+		if env.ImageBackend, err = imageBackend(ef.imageBackend); err != nil {
+			return fmt.Errorf("figures: --image-backend: %w", err)
+		}
+	}
 	if *results != "" {
 		if env.Results, err = benchmark.ReadCSV(filepath.Join(*results, "results.csv")); err != nil {
 			return fmt.Errorf("figures: %w", err)
