@@ -37,4 +37,13 @@
 // WriteTables writes LaTeX (booktabs), Markdown and CSV; Compare sets our cells against the published
 // ones (paper/published-results.csv): whether ours lies within their mean ± 3 sd, and whether the signs
 // of ECCCo − Wachter (unfaithfulness) and REVISE − Wachter (implausibility) agree per data set and model.
+// ReadCells reads a cells.csv back, and WriteReportKeeping joins the cells of data sets benchmarked
+// earlier to fresh rows (a new data set added to committed tables).
+//
+// # Backends
+//
+// The manifest records the GoMLX backends that computed a data set's units (Manifest.Backends). Agree
+// compares two benchmarks counterfactual by counterfactual, e.g. the same protocol and models on the
+// pure-Go backend and on XLA: they agree to float32 rounding, which a 100-step search may amplify in a few
+// counterfactuals (go doc ./eccco/backend has the measurement).
 package benchmark

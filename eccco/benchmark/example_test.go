@@ -177,3 +177,23 @@ func ExampleRunner() {
 	// cells.csv comparison.md params-ebm.md params-ebm.tex params-generators.md params-generators.tex params-models.md params-models.tex table-moons-valid.md table-moons-valid.tex table-moons.md table-moons.tex
 	// compared with the published numbers: true
 }
+
+// Agree sets two benchmarks side by side counterfactual by counterfactual, e.g. the same protocol and
+// models run on the pure-Go backend and on XLA: values agree when |a − b| ≤ 10⁻³ · max(1, |a|, |b|).
+func ExampleAgree() {
+	row := func(cost float64, valid bool) benchmark.Row {
+		return benchmark.Row{Dataset: "moons", Model: "mlp", Generator: "Wachter", Run: 1, Factual: 7, Target: 1,
+			Scores: metrics.Scores{Cost: cost, Valid: valid}, Iterations: 12}
+	}
+	goRows := []benchmark.Row{row(1.2500, true)}
+	xlaRows := []benchmark.Row{row(1.2504, true)}
+	ag := benchmark.Agree([2]string{"go", "xla"}, goRows, xlaRows, 0)
+	for _, m := range ag.Metrics {
+		if m.Metric == "cost" || m.Metric == "iterations" {
+			fmt.Printf("%s: %d identical, %d within tolerance, largest difference %.4f\n", m.Metric, m.Exact, m.Within, m.MaxAbs)
+		}
+	}
+	// Output:
+	// cost: 0 identical, 1 within tolerance, largest difference 0.0004
+	// iterations: 1 identical, 1 within tolerance, largest difference 0.0000
+}
