@@ -83,8 +83,7 @@ func WriteReportKeeping(dir string, rows []Row, kept []Cell, keptFrom, published
 	cmp := Compare(rep.Cells, pub)
 	cmp.Provenance = provenance(dir, len(rows))
 	if len(keptSets) > 0 {
-		cmp.Provenance += fmt.Sprintf("; the cells of %s kept from %s (computed earlier; their settings are in that comparison's provenance)",
-			strings.Join(keptSets, ", "), keptFrom)
+		cmp.Provenance += fmt.Sprintf("; the cells of %s kept from %s", strings.Join(keptSets, ", "), keptFrom)
 	}
 	if err := atomicfile.WriteFile(filepath.Join(dir, "comparison.md"), []byte(cmp.Markdown()), 0o644); err != nil {
 		return nil, fmt.Errorf("writing the comparison: %w", err)
