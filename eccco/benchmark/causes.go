@@ -10,6 +10,7 @@ import (
 // differences"; ../shared/notes/authors-pipeline.md). MissCause tries them in this order.
 const (
 	CauseSpread          = "spread: our run means vary more than the published ones and cover the difference (for unfaithfulness the authors drew samples per counterfactual: eccco bench --sampling per-counterfactual)"
+	CauseCalibration     = "calibration: no valid counterfactual of our model can have the published Ω — our q̂, the 95 % quantile of its calibration scores, differs from the authors' model's (see the calibration table)"
 	CauseJEMValidity     = "JEM validity: our −logit-energy JEMs reach lower validity than the published 0.95–1.00 (unexplained)"
 	CauseREVISECollapse  = "REVISE: the authors' VAE objective collapses this set's VAE to the training mean"
 	CauseSchutGerman     = "Schut overshoots on German Credit's JEMs (unexplained)"
@@ -34,6 +35,8 @@ func MissCause(r ComparedCell) string {
 	switch {
 	case r.SD > spreadRatio*r.PaperSD && diff <= spreadTolerance*r.SD:
 		return CauseSpread
+	case r.OmegaImpossible:
+		return CauseCalibration
 	case (r.Model == "JEM" || r.Model == "JEM Ensemble") && r.Metric == "validity" && r.Paper >= validityFloorForJEMs && r.Mean < r.Paper:
 		return CauseJEMValidity
 	case r.Generator == "REVISE" && (r.Dataset == "linearly-separable" || r.Dataset == "circles"):

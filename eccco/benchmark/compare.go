@@ -56,6 +56,9 @@ type Comparison struct {
 	// Ranks holds, per data set, model and metric, the Spearman rank correlation between ours and the
 	// paper's ordering of the generators (all counterfactuals).
 	Ranks []RankAgreement
+	// Bounds holds the range of Ω our calibrated models allow valid counterfactuals (CompareWithBounds;
+	// nil with Compare).
+	Bounds UncertaintyBounds
 }
 
 // ToleranceRule states how Within is decided; StrictRule how WithinStrict is.
@@ -92,6 +95,10 @@ type ComparedCell struct {
 	Paper, PaperSD float64
 	// Within is the rounding-aware check (WithinRounding, ToleranceRule); WithinStrict the strict one.
 	Within, WithinStrict bool
+	// OmegaImpossible is set on an uncertainty cell whose published Ω no valid counterfactual of our
+	// calibrated model can have (UncertaintyBound; for an "all" cell, the published Ω of its "valid" twin):
+	// the cell's miss comes from the calibration quantile q̂, not from the search.
+	OmegaImpossible bool
 }
 
 // SignAgreement is the sign check of one data set and model.
@@ -107,6 +114,12 @@ type SignAgreement struct {
 
 // Compare matches our cells with the published ones.
 func Compare(cells []Cell, pub []Published) Comparison {
+	return CompareWithBounds(cells, pub, nil)
+}
+
+// CompareWithBounds is Compare that also marks the uncertainty cells whose published Ω our calibration
+// rules out (ComparedCell.OmegaImpossible; bounds from Runner.UncertaintyBounds; nil marks none).
+func CompareWithBounds(cells []Cell, pub []Published, bounds UncertaintyBounds) Comparison {
 	type key struct{ d, s, m, g, metric string }
 	pm := map[key]Published{}
 	for _, p := range pub {
@@ -121,9 +134,17 @@ func Compare(cells []Cell, pub []Published) Comparison {
 		if !ok || math.IsNaN(c.Mean) {
 			continue
 		}
-		cmp.Rows = append(cmp.Rows, ComparedCell{Cell: c, Paper: p.Mean, PaperSD: p.SD,
-			Within: WithinRounding(c.Mean, p.Mean, p.SD), WithinStrict: WithinStrict(c.Mean, p.Mean, p.SD)})
+		row := ComparedCell{Cell: c, Paper: p.Mean, PaperSD: p.SD,
+			Within: WithinRounding(c.Mean, p.Mean, p.SD), WithinStrict: WithinStrict(c.Mean, p.Mean, p.SD)}
+		if b, ok := bounds[BoundKey{c.Dataset, c.Model}]; ok && c.Metric == "uncertainty" {
+			// The "valid" twin holds the published Ω of the valid counterfactuals among this cell's.
+			if v, ok := pm[key{c.Dataset, "valid", c.Model, c.Generator, c.Metric}]; ok {
+				row.OmegaImpossible = b.omegaImpossible(v.Mean)
+			}
+		}
+		cmp.Rows = append(cmp.Rows, row)
 	}
+	cmp.Bounds = bounds
 	seen := map[[2]string]bool{}
 	var pairs [][2]string
 	for _, c := range cells {
@@ -524,6 +545,7 @@ func (c Comparison) Markdown() string {
 			sb.WriteString(l + "\n")
 		}
 	}
+	c.calibrationSection(&sb)
 	sb.WriteString("\n## Cells\n\n| Dataset | Subset | Model | Generator | Metric | Ours | Paper | Within (rounding-aware) | Within 3 sd (strict) | Likely cause |\n|---|---|---|---|---|---|---|---|---|---|\n")
 	yesNo := func(b bool) string {
 		if b {
@@ -542,4 +564,83 @@ func fmtRho(r float64) string {
 		return "–"
 	}
 	return signed(r, 2)
+}
+
+// CalibrationRow is one line of the calibration evidence: a model's bound beside the published and our Ω
+// of valid counterfactuals (least and largest over the generators; NaN where there is none) and how many
+// of its uncertainty misses the bound explains.
+type CalibrationRow struct {
+	BoundKey
+	UncertaintyBound
+	PaperMin, PaperMax, OursMin, OursMax float64
+	Misses, PutDown                      int
+}
+
+// CalibrationRows lists the models with a bound, by data set and model.
+func (c Comparison) CalibrationRows() []CalibrationRow {
+	keys := c.Bounds.sortedKeys()
+	out := make([]CalibrationRow, 0, len(keys))
+	for _, k := range keys {
+		cr := CalibrationRow{BoundKey: k, UncertaintyBound: c.Bounds[k], PaperMin: math.Inf(1), PaperMax: math.Inf(-1), OursMin: math.Inf(1), OursMax: math.Inf(-1)}
+		for _, r := range c.Rows {
+			if r.Dataset != k.Dataset || r.Model != k.Model || r.Metric != "uncertainty" {
+				continue
+			}
+			if r.Subset == "valid" {
+				cr.PaperMin, cr.PaperMax = min(cr.PaperMin, r.Paper), max(cr.PaperMax, r.Paper)
+				cr.OursMin, cr.OursMax = min(cr.OursMin, r.Mean), max(cr.OursMax, r.Mean)
+			}
+			if !r.Within {
+				cr.Misses++
+				if MissCause(r) == CauseCalibration {
+					cr.PutDown++
+				}
+			}
+		}
+		for _, v := range []*float64{&cr.PaperMin, &cr.PaperMax, &cr.OursMin, &cr.OursMax} {
+			if math.IsInf(*v, 0) {
+				*v = math.NaN()
+			}
+		}
+		out = append(out, cr)
+	}
+	return out
+}
+
+// QHatText renders q̂: one value, or the range over the runs that were read.
+func (b UncertaintyBound) QHatText() string {
+	if b.QHatMax != b.QHatMin {
+		return fmt.Sprintf("%.4f–%.4f (%d runs)", b.QHatMin, b.QHatMax, b.Runs)
+	}
+	return fmt.Sprintf("%.4f", b.QHatMin)
+}
+
+// calibrationSection renders CalibrationRows: the evidence behind CauseCalibration.
+func (c Comparison) calibrationSection(sb *strings.Builder) {
+	rows := c.CalibrationRows()
+	if len(rows) == 0 {
+		return
+	}
+	sb.WriteString("\n## Calibration and the uncertainty metric\n\n" + CalibrationExplained + "\n\n" +
+		"| Dataset | Model | q̂ | Ω of any valid counterfactual | published Ω (valid) | ours (valid) | uncertainty misses put down to q̂ |\n|---|---|---|---|---|---|---|\n")
+	for _, r := range rows {
+		fmt.Fprintf(sb, "| %s | %s | %s | %.2f–%.2f | %s | %s | %d of %d |\n", r.Dataset, r.Model, r.QHatText(), r.Min, r.Max,
+			span(r.PaperMin, r.PaperMax), span(r.OursMin, r.OursMax), r.PutDown, r.Misses)
+	}
+}
+
+// CalibrationExplained says what the calibration table shows (the comparison and the report print it).
+const CalibrationExplained = "Ω depends on a counterfactual only through its class probabilities, and on the model only through q̂, the (1 − α) quantile of its " +
+	"calibration scores. For each model the table gives q̂ and the least and largest Ω that any valid counterfactual (p(y⁺|x′) ≥ 0.5) " +
+	"can have with it (conformal.ValidOmegaRange, over every probability vector), beside the published and our Ω of valid counterfactuals " +
+	"(the generators' cells, least–largest). A published Ω outside our range cannot be reached by any search with our model: " +
+	"those cells, and their \"all\" twins, name the calibration as their likely cause. q̂ is read from the saved models " +
+	"(never retrained; checked against the weights' fingerprints wherever a manifest recorded them) on the calibration rows each run used."
+
+// span renders lo–hi, or – when nothing was seen.
+func span(lo, hi float64) string {
+	if math.IsNaN(lo) {
+		return "–"
+	}
+	return fmt.Sprintf("%.2f–%.2f", lo, hi)
 }

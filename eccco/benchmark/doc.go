@@ -40,6 +40,15 @@
 // ReadCells reads a cells.csv back, and WriteReportKeeping joins the cells of data sets benchmarked
 // earlier to fresh rows (a new data set added to committed tables).
 //
+// Every cell outside the tolerance gets a likely cause (MissCause). One of them is proved rather than
+// suspected: Ω depends on a counterfactual only through its class probabilities and on the model only
+// through q̂, so Runner.UncertaintyBounds reads each saved model's calibration (experiment.Calibrated;
+// never training) and bounds the Ω of every valid counterfactual it could have
+// (conformal.ValidOmegaRange). A published Ω outside that range is out of reach of any search with our
+// model: CompareWithBounds marks the cell (and its "all" twin), MissCause names the calibration, and the
+// comparison prints q̂ and the range per model (ReportOptions.Bounds; `eccco bench` does it with the
+// models it used, `eccco tables --models-dir DIR` with saved ones).
+//
 // # Backends
 //
 // The manifest records the GoMLX backends that computed a data set's units (Manifest.Backends). Agree

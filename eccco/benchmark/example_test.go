@@ -174,7 +174,7 @@ func ExampleRunner() {
 	// 1/2 moons/mlp/Wachter/run-001 skipped true
 	// 2/2 moons/mlp/ECCCo/run-001 skipped true
 	// 10 rows; the first: moons mlp Wachter run 1
-	// cells.csv comparison.md params-ebm.md params-ebm.tex params-generators.md params-generators.tex params-models.md params-models.tex table-moons-valid.md table-moons-valid.tex table-moons.md table-moons.tex
+	// calibration.csv cells.csv comparison.md params-ebm.md params-ebm.tex params-generators.md params-generators.tex params-models.md params-models.tex table-moons-valid.md table-moons-valid.tex table-moons.md table-moons.tex
 	// compared with the published numbers: true
 }
 

@@ -47,6 +47,22 @@ func WriteReport(dir string, rows []Row, published string) (*Report, error) {
 // otherwise. It joins results computed at different times, e.g. a new data set's benchmark to the
 // committed tables of the others, without their per-counterfactual rows.
 func WriteReportKeeping(dir string, rows []Row, kept []Cell, keptFrom, published string) (*Report, error) {
+	return WriteReportWith(dir, rows, ReportOptions{Kept: kept, KeptFrom: keptFrom, Published: published})
+}
+
+// ReportOptions are WriteReportWith's: the kept cells and where they came from (WriteReportKeeping), the
+// published numbers (WriteReport) and the calibration bounds that explain uncertainty misses
+// (Runner.UncertaintyBounds; CompareWithBounds).
+type ReportOptions struct {
+	Kept      []Cell
+	KeptFrom  string
+	Published string
+	Bounds    UncertaintyBounds
+}
+
+// WriteReportWith is WriteReport with options.
+func WriteReportWith(dir string, rows []Row, o ReportOptions) (*Report, error) {
+	kept, keptFrom, published := o.Kept, o.KeptFrom, o.Published
 	cells := Aggregate(rows)
 	fresh := map[string]bool{}
 	for _, c := range cells {
@@ -69,6 +85,9 @@ func WriteReportKeeping(dir string, rows []Row, kept []Cell, keptFrom, published
 	if err := WriteParameterTables(dir); err != nil {
 		return nil, err
 	}
+	if err := WriteBounds(filepath.Join(dir, BoundsFile), o.Bounds); err != nil {
+		return nil, fmt.Errorf("writing the calibration bounds: %w", err)
+	}
 	explicit := published != ""
 	if !explicit {
 		rep.Published = DefaultPublished()
@@ -80,7 +99,7 @@ func WriteReportKeeping(dir string, rows []Row, kept []Cell, keptFrom, published
 		}
 		return rep, nil
 	}
-	cmp := Compare(rep.Cells, pub)
+	cmp := CompareWithBounds(rep.Cells, pub, o.Bounds)
 	cmp.Provenance = provenance(dir, len(rows))
 	if len(keptSets) > 0 {
 		cmp.Provenance += fmt.Sprintf("; the cells of %s kept from %s", strings.Join(keptSets, ", "), keptFrom)

@@ -274,6 +274,32 @@ func (r *Runner) ManifestPath(dataset string) string {
 	return filepath.Join(r.Out, "units", dataset, "experiment.json")
 }
 
+// ManifestModes returns the experiment modes that the manifests of a benchmark directory record
+// (dir/units/*/experiment.json), sorted and without repeats; none when it holds no manifest.
+func ManifestModes(dir string) ([]experiment.Mode, error) {
+	paths, err := filepath.Glob(filepath.Join(dir, "units", "*", "experiment.json"))
+	if err != nil {
+		return nil, err
+	}
+	var modes []experiment.Mode
+	for _, p := range paths {
+		m, err := readManifest(p)
+		if err != nil {
+			return nil, err
+		}
+		m.fill()
+		mode, err := experiment.ParseMode(m.Mode)
+		if err != nil {
+			return nil, fmt.Errorf("benchmark: %s: %w", p, err)
+		}
+		if !slices.Contains(modes, mode) {
+			modes = append(modes, mode)
+		}
+	}
+	slices.Sort(modes)
+	return modes, nil
+}
+
 func readManifest(path string) (Manifest, error) {
 	var m Manifest
 	raw, err := os.ReadFile(path)

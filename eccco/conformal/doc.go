@@ -40,6 +40,14 @@
 // (SmoothSetSizeEmptyRule, Options.EmptySetRule) and the gating that zeroes Ω whenever p(y⁺|x) < 0.5
 // (GateBelowHalf, Calibrated.GatedSmoothSetSize).
 //
+// Ω depends on an input only through its class probabilities: OmegaOf computes it in Go from a probability
+// vector, and ValidOmegaRange bounds it over every probability vector whose target class has at least a
+// given probability (0.5: every valid counterfactual). The bound shows what q̂ alone decides. With q̂ near
+// 1 (a model whose wrong calibration predictions are confident), each of K − 1 classes at probability 0
+// still has C_k = σ((q̂ − 1)/T) ≈ 1/2, so no counterfactual of ten classes gets Ω below about 4.3; with a
+// small q̂ and the empty-set rule, one that crosses 0.5 without reaching 1 − q̂ has an empty hard set and
+// Ω near K − κ.
+//
 // # Configurable classification loss
 //
 // ConfigurableLoss is the configurable classification loss of conformal training (Stutz et al., 2022,

@@ -80,3 +80,22 @@ func ExampleQuantile() {
 	// Output:
 	// plain 0.91, finite-sample 1.00
 }
+
+// What q̂ alone decides: the Ω of a valid counterfactual (target probability ≥ 0.5) of ten classes, for an
+// accurate model with confident calibration scores (q̂ = 0.63), and for one whose wrong calibration
+// predictions are confident (q̂ = 0.99): there every valid counterfactual has Ω of at least
+// 9·σ(−0.1) + σ(9.9) − 1 ≈ 4.28, however the search went.
+func ExampleValidOmegaRange() {
+	for _, q := range []float64{0.63, 0.99} {
+		r, err := conformal.ValidOmegaRange(q, 0.1, 1, 10, true, 0.5)
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		fmt.Printf("q̂ = %.2f: Ω ∈ [%.2f, %.2f]; a certain counterfactual: %.2f\n", q, r.Min, r.Max,
+			conformal.OmegaOf([]float64{1, 0, 0, 0, 0, 0, 0, 0, 0, 0}, q, 0.1, 1, true))
+	}
+	// Output:
+	// q̂ = 0.63: Ω ∈ [0.16, 0.76]; a certain counterfactual: 0.22
+	// q̂ = 0.99: Ω ∈ [4.28, 5.50]; a certain counterfactual: 4.28
+}

@@ -48,6 +48,10 @@ type IngredientOptions struct {
 	Calibration *data.Dataset
 }
 
+// PaperCalibrationFraction is the share of the training split the paper calibrates on (a random half,
+// seeded; IngredientOptions.Calibration replaces it).
+const PaperCalibrationFraction = 0.5
+
 // PaperIngredientsWith is PaperIngredients with options.
 func PaperIngredientsWith(ctx context.Context, backend compute.Backend, clf models.Classifier, dataset string, train *data.Dataset, vae LatentMap, seed uint64, o IngredientOptions, generators ...string) (Ingredients, error) {
 	needSamples, needPCA := len(generators) == 0, len(generators) == 0
@@ -62,7 +66,7 @@ func PaperIngredientsWith(ctx context.Context, backend compute.Backend, clf mode
 	cal := o.Calibration
 	if cal == nil {
 		var err error
-		if _, cal, err = conformal.SplitCalibration(train, 0.5, seed); err != nil {
+		if _, cal, err = conformal.SplitCalibration(train, PaperCalibrationFraction, seed); err != nil {
 			return Ingredients{}, err
 		}
 	}

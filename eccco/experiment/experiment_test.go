@@ -280,3 +280,41 @@ func TestSamplingPerCounterfactual(t *testing.T) {
 		t.Errorf("unknown sampling: err = %v, want ErrInvalid", err)
 	}
 }
+
+// Calibrated gives exactly the calibration a run's generators and metrics use: per run in the paper mode
+// (a seeded random half each), one for every run in the authors'-code mode (the fixed second half, with
+// the empty-set rule). It never trains: without a saved model it fails with models.ErrNoModel.
+func TestCalibratedIsTheRunsCalibration(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains a model")
+	}
+	dir := t.TempDir()
+	gens, err := ParseGenerators("ECCCo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, mode := range []Mode{Paper, AuthorsCode} {
+		e := quick(t, "moons", dir, func(o *Options) { o.Mode = mode })
+		if _, err := e.Calibrated(models.KindMLP, 1); !errors.Is(err, models.ErrNoModel) {
+			t.Fatalf("%s: before training: err = %v, want ErrNoModel", mode, err)
+		}
+		var q []float64
+		for run := 1; run <= 2; run++ {
+			r, err := e.Run(context.Background(), models.KindMLP, run, 4, gens...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c, err := e.Calibrated(models.KindMLP, run)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.QHat != r.Ingredients.Calibrated.QHat || c.Opts != r.Ingredients.Calibrated.Opts {
+				t.Errorf("%s run %d: Calibrated q̂ %v %+v, the run's %v %+v", mode, run, c.QHat, c.Opts, r.Ingredients.Calibrated.QHat, r.Ingredients.Calibrated.Opts)
+			}
+			q = append(q, c.QHat)
+		}
+		if fixed := e.FixedCalibration(); fixed != (mode == AuthorsCode) || fixed != (q[0] == q[1]) {
+			t.Errorf("%s: FixedCalibration %v, q̂ of runs 1 and 2: %v", mode, fixed, q)
+		}
+	}
+}

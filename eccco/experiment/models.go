@@ -94,19 +94,16 @@ func (e *Experiment) Model(ctx context.Context, kind models.Kind) (*models.Model
 	if m, ok := e.models[kind]; ok {
 		return m, nil
 	}
-	want, spec, err := e.plan(kind)
-	if err != nil {
-		return nil, err
-	}
+	m, err := e.loadSaved(kind)
 	dir := e.ModelDir(kind)
-	m, err := models.Load(e.backend, dir)
 	switch {
 	case err == nil:
-		if err := checkSaved(dir, "model", want, m.Provenance(), specDiff(spec, m.Spec())); err != nil {
-			return nil, err
-		}
 		e.logf("%s %s: loaded %s", e.dataset, kind, dir)
 	case errors.Is(err, models.ErrNoModel):
+		want, _, perr := e.plan(kind)
+		if perr != nil {
+			return nil, perr
+		}
 		e.logf("%s %s: no saved model in %s; training one (%d epochs)", e.dataset, kind, dir, want.Training.Epochs)
 		tr, err := e.TrainModel(ctx, kind)
 		if err != nil {
@@ -118,9 +115,46 @@ func (e *Experiment) Model(ctx context.Context, kind models.Kind) (*models.Model
 		}
 		e.logf("%s %s: trained in %.1f s, saved to %s", e.dataset, kind, tr.Duration.Seconds(), dir)
 	default:
-		return nil, fmt.Errorf("%w: %s %s: %v (remove %s to retrain)", ErrBroken, e.dataset, kind, err, dir)
+		return nil, err
 	}
 	e.models[kind] = m
+	return m, nil
+}
+
+// SavedModel is Model without training: the model of a kind saved in ModelDir(kind), checked as Model
+// checks it, or an error wrapping models.ErrNoModel where none is saved. For readers of finished results
+// (the comparison's calibration bounds) that must never start a training run.
+func (e *Experiment) SavedModel(kind models.Kind) (*models.Model, error) {
+	if m, ok := e.models[kind]; ok {
+		return m, nil
+	}
+	m, err := e.loadSaved(kind)
+	if err != nil {
+		return nil, err
+	}
+	e.logf("%s %s: loaded %s", e.dataset, kind, e.ModelDir(kind))
+	e.models[kind] = m
+	return m, nil
+}
+
+// loadSaved loads and checks the model saved in ModelDir(kind): models.ErrNoModel where none is,
+// ErrMismatch where it was made for other settings, ErrBroken where it cannot be read.
+func (e *Experiment) loadSaved(kind models.Kind) (*models.Model, error) {
+	want, spec, err := e.plan(kind)
+	if err != nil {
+		return nil, err
+	}
+	dir := e.ModelDir(kind)
+	m, err := models.Load(e.backend, dir)
+	switch {
+	case errors.Is(err, models.ErrNoModel):
+		return nil, fmt.Errorf("%s %s: %w in %s", e.dataset, kind, err, dir)
+	case err != nil:
+		return nil, fmt.Errorf("%w: %s %s: %v (remove %s to retrain)", ErrBroken, e.dataset, kind, err, dir)
+	}
+	if err := checkSaved(dir, "model", want, m.Provenance(), specDiff(spec, m.Spec())); err != nil {
+		return nil, err
+	}
 	return m, nil
 }
 

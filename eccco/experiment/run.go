@@ -7,6 +7,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/eccco-go/eccco-go/eccco/conformal"
 	"github.com/eccco-go/eccco-go/eccco/counterfactual"
 	"github.com/eccco-go/eccco-go/eccco/data"
 	"github.com/eccco-go/eccco-go/eccco/energy"
@@ -317,8 +318,8 @@ func (e *Experiment) RunFor(ctx context.Context, kind models.Kind, run int, f *F
 		names = []string{"ECCCo"} // the calibration only
 	}
 	runName := fmt.Sprint(run)
-	ingredientSeed := SeedFor(e.opts.Seed, e.dataset, string(kind), "ingredients", runName)
-	_, cal, err := mode.FitCalibration(train)
+	ingredientSeed := e.ingredientSeed(kind, run)
+	cal, err := e.calibrationRows(kind, run)
 	if err != nil {
 		return nil, err
 	}
@@ -351,6 +352,55 @@ func (e *Experiment) RunFor(ctx context.Context, kind models.Kind, run int, f *F
 	clear(e.runs) // keep one prepared run: a benchmark walks through many
 	e.runs[key] = r
 	return r, nil
+}
+
+// ingredientSeed seeds run r's ingredients of a model: its calibration half in the paper mode, ECCCo+'s
+// and REVISE's helpers, the ECCCo-L1 family's own samples.
+func (e *Experiment) ingredientSeed(kind models.Kind, run int) uint64 {
+	return SeedFor(e.opts.Seed, e.dataset, string(kind), "ingredients", fmt.Sprint(run))
+}
+
+// calibrationRows returns the rows run r calibrates a model of the kind on: the mode's fixed calibration
+// half (Mode.FitCalibration) in the authors'-code mode, the same for every run; in the paper mode a random
+// half of the training split, seeded by the run (what counterfactual.PaperIngredients draws).
+func (e *Experiment) calibrationRows(kind models.Kind, run int) (*data.Dataset, error) {
+	train := e.split.Train
+	_, cal, err := e.opts.Mode.FitCalibration(train)
+	if err != nil || cal != nil {
+		return cal, err
+	}
+	_, cal, err = conformal.SplitCalibration(train, counterfactual.PaperCalibrationFraction, e.ingredientSeed(kind, run))
+	return cal, err
+}
+
+// Calibrated returns the conformally calibrated model of a kind exactly as run r's generators and
+// uncertainty metric use it: q̂ from calibrationRows (one fixed half in the authors'-code mode, a seeded
+// half per run in the paper mode) and the mode's switches (the authors' code: ConformalPrediction.jl's
+// empty-set rule). The model must be saved already (SavedModel): it never trains.
+func (e *Experiment) Calibrated(kind models.Kind, run int) (*conformal.Calibrated, error) {
+	if run < 1 {
+		return nil, fmt.Errorf("%w: run %d (runs count from 1)", ErrInvalid, run)
+	}
+	m, err := e.SavedModel(kind)
+	if err != nil {
+		return nil, err
+	}
+	cal, err := e.calibrationRows(kind, run)
+	if err != nil {
+		return nil, err
+	}
+	c, err := conformal.Calibrate(e.backend, m, cal, conformal.DefaultOptions())
+	if err != nil {
+		return nil, fmt.Errorf("calibrating the %s %s: %w", e.dataset, kind, err)
+	}
+	return e.opts.Mode.Ingredients(counterfactual.Ingredients{Calibrated: c}).Calibrated, nil
+}
+
+// FixedCalibration reports whether every run calibrates a model on the same rows (the authors'-code
+// mode), so that Calibrated gives the same q̂ for every run.
+func (e *Experiment) FixedCalibration() bool {
+	_, cal, err := e.opts.Mode.FitCalibration(e.split.Train)
+	return err == nil && cal != nil
 }
 
 // paperNeeds lists the canonical paper generators whose ingredients gens need, sorted.

@@ -165,7 +165,7 @@ func Build(in Inputs) (*Document, error) {
 		b.specs[s.Name] = s
 	}
 	if in.Published != nil {
-		cmp := benchmark.Compare(in.Results.Cells, in.Published)
+		cmp := benchmark.CompareWithBounds(in.Results.Cells, in.Published, in.Results.Bounds)
 		b.cmp = &cmp
 	}
 	b.abstract()
@@ -575,6 +575,44 @@ func (b *builder) comparison(s *Section) {
 		}
 		s.add(ct)
 	}
+	b.calibration(s)
+}
+
+// calibration shows the models whose calibration explains uncertainty misses (benchmark.CalibrationRows).
+func (b *builder) calibration(s *Section) {
+	var rows []benchmark.CalibrationRow
+	put := 0
+	for _, r := range b.cmp.CalibrationRows() {
+		if r.PutDown > 0 {
+			rows = append(rows, r)
+			put += r.PutDown
+		}
+	}
+	if len(rows) == 0 {
+		return
+	}
+	s.para(T(fmt.Sprintf("%d uncertainty cells are out of reach of any search with our models. %s The table below lists the models where it decides cells.",
+		put, benchmark.CalibrationExplained)))
+	t := &Table{Caption: Inline{T("Calibration and the uncertainty metric: q̂, the Ω any valid counterfactual can have, the published and our Ω of valid counterfactuals (least–largest over the generators), and the uncertainty misses it explains.")},
+		Label:   "tab:calibration",
+		Columns: []Column{{"Data set", "l"}, {"Model", "l"}, {"q̂", "r"}, {"Ω possible", "r"}, {"published", "r"}, {"ours", "r"}, {"misses explained", "r"}}}
+	last := ""
+	span := func(lo, hi float64) string {
+		if math.IsNaN(lo) {
+			return "–"
+		}
+		return fmt.Sprintf("%.2f–%.2f", lo, hi)
+	}
+	for _, r := range rows {
+		ds := ""
+		if r.Dataset != last {
+			ds = datasetTitle(r.Dataset)
+		}
+		t.Rows = append(t.Rows, Row{Rule: r.Dataset != last, Cells: []Cell{{Text: ds}, {Text: r.Model}, {Text: r.QHatText()},
+			{Text: span(r.Min, r.Max)}, {Text: span(r.PaperMin, r.PaperMax)}, {Text: span(r.OursMin, r.OursMax)}, {Text: fmt.Sprintf("%d of %d", r.PutDown, r.Misses)}}})
+		last = r.Dataset
+	}
+	s.add(t)
 }
 
 func metricIndex(m string) int {

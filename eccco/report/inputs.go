@@ -34,6 +34,8 @@ type Results struct {
 	// Recorded is the provenance line of the comparison report beside the cells ("Results from: …"),
 	// for tables copied without their units (paper/results/).
 	Recorded string
+	// Bounds are the calibration bounds beside the cells (benchmark.BoundsFile; nil where there is none).
+	Bounds benchmark.UncertaintyBounds
 }
 
 // LoadResults reads a benchmark result directory: the output of `eccco bench --out DIR` (results.csv,
@@ -63,6 +65,9 @@ func LoadResults(dir string) (*Results, error) {
 			res.Manifests = append(res.Manifests, m)
 		}
 		res.Recorded = recordedProvenance(filepath.Join(dir, "tables", "comparison.md"))
+		if res.Bounds, err = readBounds(filepath.Join(dir, "tables")); err != nil {
+			return nil, err
+		}
 		return res, nil
 	} else if !errors.Is(err, os.ErrNotExist) {
 		return nil, fmt.Errorf("report: %w", err)
@@ -77,9 +82,24 @@ func LoadResults(dir string) (*Results, error) {
 		}
 		res.Cells = cells
 		res.Recorded = recordedProvenance(filepath.Join(tables, "comparison.md"))
+		if res.Bounds, err = readBounds(tables); err != nil {
+			return nil, err
+		}
 		return res, nil
 	}
 	return nil, fmt.Errorf("%w in %s: neither results.csv nor cells.csv (run `eccco bench --out %s` first)", ErrNoResults, dir, dir)
+}
+
+// readBounds reads the calibration bounds of a tables directory: nil where it has none.
+func readBounds(tables string) (benchmark.UncertaintyBounds, error) {
+	b, err := benchmark.ReadBounds(filepath.Join(tables, benchmark.BoundsFile))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("report: %w", err)
+	}
+	return b, nil
 }
 
 // recordedProvenance is the "Results from: …" line of a comparison report ("" if none).

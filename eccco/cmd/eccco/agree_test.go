@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -55,8 +56,9 @@ func TestTablesKeepCells(t *testing.T) {
 	}
 	cells := "dataset,subset,model,generator,metric,mean,std,runs,stars,bold\ncircles,all,MLP,Wachter,cost,7,1,50,0,0\n"
 	files := map[string]string{
-		filepath.Join(kept, "cells.csv"):     cells,
-		filepath.Join(kept, "comparison.md"): "# Ours\n\nResults from: an earlier run of circles, protocol 8\n",
+		filepath.Join(kept, "cells.csv"): cells,
+		// Cells that were kept once already: the innermost quote says where they were computed.
+		filepath.Join(kept, "comparison.md"): "# Ours\n\nResults from: a run of moons; the cells of circles kept from old/cells.csv, whose comparison said: an earlier run of circles, protocol 8\n",
 		filepath.Join(dir, "published.csv"):  "dataset,subset,model,generator,metric,mean,std,stars,bold\ncircles,all,MLP,Wachter,cost,7.1,0.2,0,0\n",
 	}
 	for path, content := range files {
@@ -77,6 +79,9 @@ func TestTablesKeepCells(t *testing.T) {
 	}
 	if !strings.Contains(string(cmp), "the cells of circles kept from "+filepath.Join(kept, "cells.csv")+", whose comparison said: an earlier run of circles, protocol 8") {
 		t.Errorf("comparison.md does not carry the kept cells' provenance:\n%s", cmp)
+	}
+	if strings.Contains(string(cmp), "a run of moons") {
+		t.Errorf("comparison.md quotes the kept comparison's own fresh rows:\n%s", cmp)
 	}
 	if _, err := os.Stat(filepath.Join(in, "tables", "table-circles.md")); err != nil {
 		t.Errorf("no table of the kept data set: %v", err)
@@ -114,5 +119,26 @@ func TestImageBackendChoosesPerDataSet(t *testing.T) {
 	_, _, err = runCLI(t, "bench", "--data", "mnist", "--image-backend", "nosuch:cpu", "--runs", "1", "--out", t.TempDir())
 	if err == nil || !strings.Contains(err.Error(), "not compiled into this eccco") {
 		t.Errorf("unknown image backend: err = %v", err)
+	}
+}
+
+// tables --models-dir needs the results' mode: from --mode, or from the manifests under --in; with neither
+// it says so before reading any model. A models directory without the models only leaves the bounds out.
+func TestTablesModelsDirNeedsMode(t *testing.T) {
+	dir := t.TempDir()
+	rows := []benchmark.Row{{Dataset: "moons", Model: "mlp", Generator: "Wachter", Run: 1, Factual: 1, Target: 1, Scores: metrics.Scores{Cost: 3, Valid: true}}}
+	if err := benchmark.WriteCSVAtomic(filepath.Join(dir, "results.csv"), rows); err != nil {
+		t.Fatal(err)
+	}
+	_, _, err := runCLI(t, "tables", "--in", dir, "--models-dir", filepath.Join(dir, "models"))
+	if !errors.Is(err, experiment.ErrInvalid) || !strings.Contains(err.Error(), "--mode") {
+		t.Fatalf("no mode: err = %v, want ErrInvalid asking for --mode", err)
+	}
+	_, stderr, err := runCLI(t, "tables", "--in", dir, "--models-dir", filepath.Join(dir, "models"), "--mode", "authors-code")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(stderr, "moons: no saved mlp under") {
+		t.Errorf("a missing model is not named: %q", stderr)
 	}
 }

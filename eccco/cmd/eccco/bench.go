@@ -193,7 +193,24 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		fmt.Fprintf(stdout, "time by stage (%s):\n%s", path, md)
 	}
-	return writeTables(stdout, stderr, rows, filepath.Join(*out, "tables"), *published)
+	bounds, err := uncertaintyBounds(stderr, r, ps[0].Mode, ps[0].Seed, benchmark.Aggregate(rows))
+	if err != nil {
+		return err
+	}
+	return writeTablesWith(stdout, stderr, rows, filepath.Join(*out, "tables"), benchmark.ReportOptions{Published: *published, Bounds: bounds})
+}
+
+// uncertaintyBounds computes the calibration bounds of the comparison from the saved models, saying on
+// stderr which models it could not read.
+func uncertaintyBounds(stderr io.Writer, r *benchmark.Runner, mode experiment.Mode, seed uint64, cells []benchmark.Cell) (benchmark.UncertaintyBounds, error) {
+	bounds, notes, err := r.UncertaintyBounds(mode, seed, cells)
+	for _, n := range notes {
+		fmt.Fprintln(stderr, "tables: "+n)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("calibration bounds: %w", err)
+	}
+	return bounds, nil
 }
 
 // withOverrides applies "k=v,k=v" to every generator and renames it "NAME [k=v …]".
@@ -218,11 +235,11 @@ func withOverrides(gens []experiment.Generator, spec string) ([]experiment.Gener
 
 // writeTables writes the tables and the comparison with the published numbers and says what it wrote.
 func writeTables(stdout, stderr io.Writer, rows []benchmark.Row, outDir, published string) error {
-	return writeTablesKeeping(stdout, stderr, rows, nil, "", outDir, published)
+	return writeTablesWith(stdout, stderr, rows, outDir, benchmark.ReportOptions{Published: published})
 }
 
-func writeTablesKeeping(stdout, stderr io.Writer, rows []benchmark.Row, kept []benchmark.Cell, keptFrom, outDir, published string) error {
-	rep, err := benchmark.WriteReportKeeping(outDir, rows, kept, keptFrom, published)
+func writeTablesWith(stdout, stderr io.Writer, rows []benchmark.Row, outDir string, o benchmark.ReportOptions) error {
+	rep, err := benchmark.WriteReportWith(outDir, rows, o)
 	if err != nil {
 		return err
 	}
@@ -236,11 +253,15 @@ func writeTablesKeeping(stdout, stderr io.Writer, rows []benchmark.Row, kept []b
 }
 
 func runTables(_ context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("tables", "tables --in DIR [--out DIR] [--published FILE] [--keep-cells FILE]", stderr)
+	fs := newFlagSet("tables", "tables --in DIR [--out DIR] [--published FILE] [--keep-cells FILE] [--models-dir DIR [--mode M] [--seed N] [--dir DATA]]", stderr)
 	in := fs.String("in", filepath.Join("runs", "bench"), "benchmark directory holding results.csv")
 	out := fs.String("out", "", "directory for the tables (default IN/tables)")
 	published := fs.String("published", "", "the paper's numbers (default paper/published-results.csv)")
 	keep := fs.String("keep-cells", "", "a cells.csv written earlier (e.g. paper/results/cells.csv): its data sets that results.csv lacks join the tables and the comparison")
+	modelsDir := fs.String("models-dir", "", "saved models (as for bench): the comparison then bounds each model's Ω by its calibration and puts the uncertainty misses no search could avoid down to q̂ (never trains)")
+	modeName := fs.String("mode", "", "the results' mode, for --models-dir (default: the one the manifests under --in record)")
+	seed := fs.Uint64("seed", experiment.DefaultSeed, "the results' seed, for --models-dir")
+	dataDir := fs.String("dir", "", "data directory, for --models-dir (default $ECCCO_DATA_DIR or data/cache in the repository)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -262,8 +283,56 @@ func runTables(_ context.Context, args []string, stdout, stderr io.Writer) error
 		}
 		keptFrom = keptProvenance(*keep)
 	}
-	return writeTablesKeeping(stdout, stderr, rows, kept, keptFrom, *out, *published)
+	o := benchmark.ReportOptions{Kept: kept, KeptFrom: keptFrom, Published: *published}
+	if *modelsDir != "" {
+		mode, err := tablesMode(*modeName, *in)
+		if err != nil {
+			return err
+		}
+		r := &benchmark.Runner{DataDir: *dataDir, ModelsDir: *modelsDir, Out: *in}
+		if o.Bounds, err = uncertaintyBounds(stderr, r, mode, *seed, append(benchmark.Aggregate(rows), kept...)); err != nil {
+			return fmt.Errorf("tables: %w", err)
+		}
+	}
+	if *keep != "" {
+		// The kept data sets keep their calibration bounds too, unless --models-dir gave fresh ones.
+		keptBounds, err := benchmark.ReadBounds(filepath.Join(filepath.Dir(*keep), benchmark.BoundsFile))
+		if err != nil && !errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("tables: --keep-cells: %w", err)
+		}
+		fresh := map[string]bool{}
+		for _, r := range rows {
+			fresh[r.Dataset] = true
+		}
+		for k, b := range keptBounds {
+			if _, ok := o.Bounds[k]; !ok && !fresh[k.Dataset] {
+				if o.Bounds == nil {
+					o.Bounds = benchmark.UncertaintyBounds{}
+				}
+				o.Bounds[k] = b
+			}
+		}
+	}
+	return writeTablesWith(stdout, stderr, rows, *out, o)
 }
+
+// tablesMode is --mode, or else the one mode that the manifests under in record.
+func tablesMode(name, in string) (experiment.Mode, error) {
+	if name != "" {
+		return experiment.ParseMode(name)
+	}
+	modes, err := benchmark.ManifestModes(in)
+	if err != nil {
+		return "", fmt.Errorf("tables: %w", err)
+	}
+	if len(modes) != 1 {
+		return "", fmt.Errorf("%w: tables: --models-dir needs the results' mode; the manifests under %s record %v: pass --mode", experiment.ErrInvalid, in, modes)
+	}
+	return modes[0], nil
+}
+
+// keptQuote joins kept cells' file to the provenance its comparison quoted.
+const keptQuote = ", whose comparison said: "
 
 // keptProvenance names kept cells by their file and, when a comparison.md lies beside it, by what that
 // comparison says they were computed from (its "Results from:" line), so that the provenance survives
@@ -275,7 +344,11 @@ func keptProvenance(cells string) string {
 	}
 	for line := range strings.SplitSeq(string(raw), "\n") {
 		if from, ok := strings.CutPrefix(line, "Results from: "); ok {
-			return fmt.Sprintf("%s, whose comparison said: %s", cells, strings.TrimSpace(from))
+			// Cells kept more than once: the innermost quote says where the kept cells were computed.
+			if i := strings.LastIndex(from, keptQuote); i >= 0 {
+				from = from[i+len(keptQuote):]
+			}
+			return fmt.Sprintf("%s%s%s", cells, keptQuote, strings.TrimSpace(from))
 		}
 	}
 	return cells
