@@ -10,9 +10,14 @@ import (
 // Conv2D is a 2-D convolution layer (stride 1) for channels-last images x [B, H, W, C]: a k×k kernel
 // [k, k, C, out] ("weights", He-initialised) and a bias [out] ("biases", zero) in scope. With same = true
 // the input is zero-padded so the output keeps H×W; otherwise only positions where the kernel fits are
-// kept ("valid"). It computes the convolution as one matrix product over image patches (im2col), which
-// on GoMLX's pure-Go backend is about three times faster than its direct convolution, forward and
-// backward, and gives the same values (see Im2ColConvolve).
+// kept ("valid"). On GoMLX's pure-Go backend it computes the convolution as one matrix product over image
+// patches (Im2ColConvolve), which gives the same values as the backend's direct convolution; on XLA it
+// uses XLA's own convolution (the same function up to float rounding), which is faster there and much
+// faster to compile. Measured on this project's 2-core CPU (XLA's CPU plugin): one SGLD step of a
+// LeNet-5-sized network over 500 MNIST chains, forward and gradient, 113 ms against 151 ms with im2col; one
+// run of the MNIST LeNet-5 benchmark (six generators × 100 factuals, samples and metrics included) 2.9 min
+// against 4.5 min, with the same iterations, convergence and validity for all 600 counterfactuals and every
+// cell mean within 10⁻³ (eccco agree).
 func Conv2D(scope *model.Scope, x *Node, out, k int, same bool) *Node {
 	c := x.Shape().Dimensions[3]
 	w := scope.VariableWithShape("weights", shapes.Make(x.DType(), k, k, c, out)).NodeValue(x.Graph())
@@ -21,8 +26,19 @@ func Conv2D(scope *model.Scope, x *Node, out, k int, same bool) *Node {
 	if same {
 		pad = (k - 1) / 2
 	}
-	return Add(Im2ColConvolve(x, w, pad), Reshape(b, 1, 1, 1, out))
+	return Add(convolve(x, w, pad), Reshape(b, 1, 1, 1, out))
 }
+
+// convolve is Im2ColConvolve on the pure-Go backend and XLA's convolution on XLA.
+func convolve(x, kernel *Node, pad int) *Node {
+	if x.Graph().Backend().Name() != xlaBackend {
+		return Im2ColConvolve(x, kernel, pad)
+	}
+	return Convolve(x, kernel).PaddingPerDim([][2]int{{pad, pad}, {pad, pad}}).Done()
+}
+
+// xlaBackend is the name GoMLX's XLA backend reports (compute.Backend.Name).
+const xlaBackend = "xla"
 
 // Im2ColConvolve convolves channels-last images x [B, H, W, C] with a kernel [kh, kw, C, O] (stride 1,
 // zero padding of pad pixels on each side) by gathering every kh×kw×C patch into a row and multiplying by

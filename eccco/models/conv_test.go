@@ -18,7 +18,8 @@ func randomF64(n int, seed uint64) []float64 {
 	return v
 }
 
-// Im2ColConvolve must equal GoMLX's direct convolution, with and without padding.
+// Im2ColConvolve, and the convolution Conv2D uses on the backend in use, must equal GoMLX's direct
+// convolution, with and without padding.
 func TestIm2ColEqualsConvolve(t *testing.T) {
 	b := testBackend(t)
 	x := tensors.FromFlatDataAndDimensions(randomF64(2*7*6*3, 1), 2, 7, 6, 3)
@@ -31,9 +32,19 @@ func TestIm2ColEqualsConvolve(t *testing.T) {
 				pad = 2
 				ref = Convolve(x, k).PadSame().Done()
 			}
-			return []*Node{Im2ColConvolve(x, k, pad), ref}
+			return []*Node{Im2ColConvolve(x, k, pad), ref, convolve(x, k, pad)}
 		}, x, k)
 		got, want := tensors.MustCopyFlatData[float64](outs[0]), tensors.MustCopyFlatData[float64](outs[1])
+		// Conv2D's choice for the backend in use (im2col on pure Go, XLA's convolution on XLA) agrees too.
+		if chosen := tensors.MustCopyFlatData[float64](outs[2]); !outs[2].Shape().Equal(outs[1].Shape()) {
+			t.Fatalf("same=%v: Conv2D's convolution has shape %s, want %s", same, outs[2].Shape(), outs[1].Shape())
+		} else {
+			for i := range want {
+				if math.Abs(chosen[i]-want[i]) > 1e-12*(1+math.Abs(want[i])) {
+					t.Fatalf("same=%v: Conv2D's convolution element %d = %v, want %v", same, i, chosen[i], want[i])
+				}
+			}
+		}
 		if !outs[0].Shape().Equal(outs[1].Shape()) {
 			t.Fatalf("same=%v: shape %s, want %s", same, outs[0].Shape(), outs[1].Shape())
 		}

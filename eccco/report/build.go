@@ -567,7 +567,7 @@ func (b *builder) comparison(s *Section) {
 		for _, c := range causes {
 			misses += c.Cells
 		}
-		s.para(T(fmt.Sprintf("The %d cells outside the tolerance, by likely cause: a spread of our run means wider than twice the published sd that covers the difference, one of the known differences of Section 4, or unexplained (the comparison report, comparison.md, names the cause of each cell).", misses)))
+		s.para(T(fmt.Sprintf("The %d cells outside the tolerance, by likely cause: a spread of our run means wider than twice the published sd that covers the difference, our models' calibration (below), one of the known differences of Section 4, or unexplained (the comparison report, comparison.md, names the cause of each cell).", misses)))
 		ct := &Table{Caption: Inline{T("Cells outside max(3 sd, 0.015), by likely cause.")}, Label: "tab:causes",
 			Columns: []Column{{"Likely cause", "p{11cm}"}, {"Cells", "r"}, {"Share", "r"}}}
 		for _, c := range causes {
