@@ -23,14 +23,26 @@ var latexChars = map[rune]string{
 	'\u00a0': `~`, '\u202f': `\,`, '\u2009': `\,`,
 }
 
+// combiningCircumflex follows a letter in "q̂" (U+0071 U+0302).
+const combiningCircumflex = '\u0302'
+
 // Escape writes s as LaTeX text: the special characters of TeX escaped and the Unicode symbols of the
 // results (±, −, λ, ρ, ↓, …) as math. Latin-1 letters pass (pdfLaTeX reads UTF-8); any other character
 // becomes "?" so that the document always compiles.
 func Escape(s string) string {
 	var sb strings.Builder
 	lastMath := false // the output ends with a math token's closing $
-	for _, r := range s {
+	rs := []rune(s)
+	for i := 0; i < len(rs); i++ {
+		r := rs[i]
 		t, ok := latexChars[r]
+		if r == '-' && i+1 < len(rs) && rs[i+1] == '-' {
+			t, ok = "-{}", true // "--" as typed (a command-line flag), not TeX's en dash
+		}
+		if i+1 < len(rs) && rs[i+1] == combiningCircumflex && r < utf8.RuneSelf && ('a' <= r && r <= 'z' || 'A' <= r && r <= 'Z') {
+			t, ok = `$\hat{`+string(r)+`}$`, true // q̂: a letter and a combining circumflex
+			i++
+		}
 		switch {
 		case ok && len(t) > 2 && t[0] == '$' && t[len(t)-1] == '$':
 			if lastMath { // "$a$$b$" would read as display math: join them as "$ab$"

@@ -110,19 +110,22 @@ func TestMarksCellsOutsideThreeSD(t *testing.T) {
 
 func TestEscape(t *testing.T) {
 	for in, want := range map[string]string{
-		"ECCCo (no EBM)":    "ECCCo (no EBM)",
-		"λ":                 `$\lambda$`,
-		"100 %":             `100 \%`,
-		"energy_penalty":    `energy\_penalty`,
-		"a & b # c $ d":     `a \& b \# c \$ d`,
-		`x\y {z} ^ ~`:       `x\textbackslash{}y \{z\} \textasciicircum{} \textasciitilde{}`,
-		"0.44 ± 0.03":       `0.44 $\pm$ 0.03`,
-		"±−":                `$\pm-$`,
-		"$±":                `\$$\pm$`,
-		"y⁺ ≤ 3·σ, ρ ≈ 1":   `y$^{+}$ $\le$ 3$\cdot\sigma$, $\rho$ $\approx$ 1`,
-		"German Credit’s":   `German Credit's`,
-		"café":              "café",
-		"✓ unknown: \u4e00": `$\checkmark$ unknown: ?`,
+		"ECCCo (no EBM)":        "ECCCo (no EBM)",
+		"λ":                     `$\lambda$`,
+		"100 %":                 `100 \%`,
+		"energy_penalty":        `energy\_penalty`,
+		"a & b # c $ d":         `a \& b \# c \$ d`,
+		`x\y {z} ^ ~`:           `x\textbackslash{}y \{z\} \textasciicircum{} \textasciitilde{}`,
+		"0.44 ± 0.03":           `0.44 $\pm$ 0.03`,
+		"±−":                    `$\pm-$`,
+		"$±":                    `\$$\pm$`,
+		"y⁺ ≤ 3·σ, ρ ≈ 1":       `y$^{+}$ $\le$ 3$\cdot\sigma$, $\rho$ $\approx$ 1`,
+		"German Credit’s":       `German Credit's`,
+		"café":                  "café",
+		"q̂ = 0.99, q̂σ":        `$\hat{q}$ = 0.99, $\hat{q}\sigma$`,
+		"\u0302 alone":          "? alone",
+		"bench --sampling, 1–2": `bench -{}-sampling, 1--2`,
+		"✓ unknown: \u4e00":     `$\checkmark$ unknown: ?`,
 	} {
 		if got := Escape(in); got != want {
 			t.Errorf("Escape(%q) = %q, want %q", in, got, want)
