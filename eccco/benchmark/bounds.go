@@ -73,7 +73,9 @@ func (r *Runner) UncertaintyBounds(mode experiment.Mode, seed uint64, cells []Ce
 		ex, ok := exps[k.Dataset]
 		if !ok {
 			var err error
-			ex, err = r.Open(Protocol{Dataset: k.Dataset, Mode: mode, Seed: seed})
+			quiet := *r // the models are only read: no "loaded" lines, no progress bars
+			quiet.Log, quiet.Progress = nil, nil
+			ex, err = quiet.Open(Protocol{Dataset: k.Dataset, Mode: mode, Seed: seed})
 			if err != nil {
 				notes = append(notes, fmt.Sprintf("%s: %v", k.Dataset, err))
 				exps[k.Dataset] = nil
