@@ -142,3 +142,33 @@ func TestTablesModelsDirNeedsMode(t *testing.T) {
 		t.Errorf("a missing model is not named: %q", stderr)
 	}
 }
+
+// Without --models-dir, tables keeps the calibration bounds that bench wrote beside the same results.
+func TestTablesKeepsBenchBounds(t *testing.T) {
+	dir := t.TempDir()
+	rows := []benchmark.Row{{Dataset: "moons", Model: "mlp", Generator: "Wachter", Run: 1, Factual: 1, Target: 1, Scores: metrics.Scores{Uncertainty: 0.9, Valid: true}}}
+	if err := benchmark.WriteCSVAtomic(filepath.Join(dir, "results.csv"), rows); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "tables"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	bounds := benchmark.UncertaintyBounds{{Dataset: "moons", Model: "MLP"}: {QHatMin: 0.5, QHatMax: 0.5, Min: 0.2, Max: 0.3, Runs: 1}}
+	if err := benchmark.WriteBounds(filepath.Join(dir, "tables", benchmark.BoundsFile), bounds); err != nil {
+		t.Fatal(err)
+	}
+	pub := filepath.Join(dir, "published.csv")
+	if err := os.WriteFile(pub, []byte("dataset,subset,model,generator,metric,mean,std,stars,bold\nmoons,valid,MLP,Wachter,uncertainty,0.9,0.01,0,0\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := runCLI(t, "tables", "--in", dir, "--published", pub); err != nil {
+		t.Fatal(err)
+	}
+	cmp, err := os.ReadFile(filepath.Join(dir, "tables", "comparison.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(cmp), "| moons | MLP | 0.5000 | 0.20–0.30 |") {
+		t.Errorf("the bench's bounds were not kept:\n%s", cmp)
+	}
+}

@@ -258,7 +258,7 @@ func runTables(_ context.Context, args []string, stdout, stderr io.Writer) error
 	out := fs.String("out", "", "directory for the tables (default IN/tables)")
 	published := fs.String("published", "", "the paper's numbers (default paper/published-results.csv)")
 	keep := fs.String("keep-cells", "", "a cells.csv written earlier (e.g. paper/results/cells.csv): its data sets that results.csv lacks join the tables and the comparison")
-	modelsDir := fs.String("models-dir", "", "saved models (as for bench): the comparison then bounds each model's Ω by its calibration and puts the uncertainty misses no search could avoid down to q̂ (never trains)")
+	modelsDir := fs.String("models-dir", "", "saved models (as for bench): the comparison then bounds each model's Ω by its calibration and puts the uncertainty misses no search could avoid down to q̂ (never trains); without it the bounds bench wrote to IN/tables are kept")
 	modeName := fs.String("mode", "", "the results' mode, for --models-dir (default: the one the manifests under --in record)")
 	seed := fs.Uint64("seed", experiment.DefaultSeed, "the results' seed, for --models-dir")
 	dataDir := fs.String("dir", "", "data directory, for --models-dir (default $ECCCO_DATA_DIR or data/cache in the repository)")
@@ -284,7 +284,12 @@ func runTables(_ context.Context, args []string, stdout, stderr io.Writer) error
 		keptFrom = keptProvenance(*keep)
 	}
 	o := benchmark.ReportOptions{Kept: kept, KeptFrom: keptFrom, Published: *published}
-	if *modelsDir != "" {
+	if *modelsDir == "" {
+		// The bounds that bench wrote beside these very results (their manifests fix the models) still hold.
+		if o.Bounds, err = benchmark.ReadBounds(filepath.Join(*in, "tables", benchmark.BoundsFile)); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("tables: %w", err)
+		}
+	} else {
 		mode, err := tablesMode(*modeName, *in)
 		if err != nil {
 			return err
