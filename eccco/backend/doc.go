@@ -50,8 +50,8 @@
 //   - Image models: XLA CPU. Fashion-MNIST's five models and VAE train in 8.1 min on XLA (MNIST's took
 //     63 min on pure Go); a run of 30 units (100 factuals, 6 generators, 5 models) takes about 5 min
 //     (MNIST: preparation 0.6, search 0.9, SGLD sampling 2.2, metrics 1.3), against about 20 min on pure
-//     Go. LeNet-5 uses XLA's own convolution there (models.Conv2D), which took an MNIST run from 7.0 to
-//     5.0 min; before it, XLA's compilations were about 5 % of a Fashion-MNIST run (22 s of
+//     Go. LeNet-5 uses XLA's own convolution there (models.Conv2D), which took a run from 7.0 (MNIST) and
+//     7.8 min (Fashion-MNIST) to 5.0 min each; before it, XLA's compilations were about 5 % of a Fashion-MNIST run (22 s of
 //     PJRT_Client_Compile in 470 s).
 //   - Tabular and synthetic models: pure Go. Their graphs are so small that XLA's compilation of every
 //     search, sampler and metric graph dominates: moons, 2 runs of 80 units, took 2.6 min on XLA against
