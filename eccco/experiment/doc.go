@@ -8,13 +8,14 @@
 //  2. Ask for a model: Experiment.Model loads a matching saved one from
 //     ModelsDir/MODE/seed-SEED/DATA/KIND or trains one with the paper's settings and saves it, with its
 //     Provenance (data set, seed, split, mode, kind, training settings); a saved model made for anything
-//     else is ErrMismatch, never silently used or overwritten. Experiment.Performance scores it (Table 5);
+//     else is ErrMismatch, never silently used or overwritten. Experiment.SavedModel only loads. Experiment.Performance scores it (Table 5);
 //     Experiment.VAE does the same for REVISE's autoencoder.
 //  3. Draw the factuals and targets of run r: Experiment.Factuals (the benchmark's seeding, so `eccco
 //     explain` and `eccco bench` pick the same rows and targets for the same seed).
 //  4. Prepare the run: Experiment.Run calibrates the model by split conformal prediction, fits ECCCo+'s PCA,
 //     brings REVISE's VAE and draws the SGLD samples behind unfaithfulness and ECCCo-L1 — only what the
-//     generators need, in the experiment's mode.
+//     generators need, in the experiment's mode. Experiment.Calibrated returns that calibration alone
+//     (q̂ of run r, from a saved model, never training): what bounds the uncertainty metric.
 //  5. Explain: Run.Explain searches one generator's counterfactuals of all factuals in one batched search
 //     and scores them with the six metrics; Explanation.Summary and SummaryTable show them.
 //
