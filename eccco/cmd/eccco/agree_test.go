@@ -126,10 +126,7 @@ func TestImageBackendChoosesPerDataSet(t *testing.T) {
 // it says so before reading any model. A models directory without the models only leaves the bounds out.
 func TestTablesModelsDirNeedsMode(t *testing.T) {
 	dir := t.TempDir()
-	rows := []benchmark.Row{{Dataset: "moons", Model: "mlp", Generator: "Wachter", Run: 1, Factual: 1, Target: 1, Scores: metrics.Scores{Cost: 3, Valid: true}}}
-	if err := benchmark.WriteCSVAtomic(filepath.Join(dir, "results.csv"), rows); err != nil {
-		t.Fatal(err)
-	}
+	writeOneRow(t, dir, metrics.Scores{Cost: 3, Valid: true})
 	_, _, err := runCLI(t, "tables", "--in", dir, "--models-dir", filepath.Join(dir, "models"))
 	if !errors.Is(err, experiment.ErrInvalid) || !strings.Contains(err.Error(), "--mode") {
 		t.Fatalf("no mode: err = %v, want ErrInvalid asking for --mode", err)
@@ -146,10 +143,7 @@ func TestTablesModelsDirNeedsMode(t *testing.T) {
 // Without --models-dir, tables keeps the calibration bounds that bench wrote beside the same results.
 func TestTablesKeepsBenchBounds(t *testing.T) {
 	dir := t.TempDir()
-	rows := []benchmark.Row{{Dataset: "moons", Model: "mlp", Generator: "Wachter", Run: 1, Factual: 1, Target: 1, Scores: metrics.Scores{Uncertainty: 0.9, Valid: true}}}
-	if err := benchmark.WriteCSVAtomic(filepath.Join(dir, "results.csv"), rows); err != nil {
-		t.Fatal(err)
-	}
+	writeOneRow(t, dir, metrics.Scores{Uncertainty: 0.9, Valid: true})
 	if err := os.MkdirAll(filepath.Join(dir, "tables"), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -170,5 +164,14 @@ func TestTablesKeepsBenchBounds(t *testing.T) {
 	}
 	if !strings.Contains(string(cmp), "| moons | MLP | 0.5000 | 0.20–0.30 |") {
 		t.Errorf("the bench's bounds were not kept:\n%s", cmp)
+	}
+}
+
+// writeOneRow writes a results.csv of one moons MLP Wachter counterfactual with these scores into dir.
+func writeOneRow(t *testing.T, dir string, s metrics.Scores) {
+	t.Helper()
+	rows := []benchmark.Row{{Dataset: "moons", Model: "mlp", Generator: "Wachter", Run: 1, Factual: 1, Target: 1, Scores: s}}
+	if err := benchmark.WriteCSVAtomic(filepath.Join(dir, "results.csv"), rows); err != nil {
+		t.Fatal(err)
 	}
 }
