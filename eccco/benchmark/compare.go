@@ -539,6 +539,7 @@ func (c Comparison) Markdown() string {
 			sb.WriteString("- " + line + "\n")
 		}
 	}
+	c.spreadSection(&sb)
 	if lines := missesByCause(c.Rows); len(lines) > 0 {
 		sb.WriteString("\n## Misses by likely cause\n\nEvery cell outside the rounding-aware tolerance, by its likely cause (benchmark.MissCause, in this order: a spread of our run means wider than twice the published sd that covers the difference; a known difference of the authors' code or of our models; otherwise unexplained). The column \"Likely cause\" of the cells names it per cell.\n\n| Likely cause | Cells | Share of the misses |\n|---|---|---|\n")
 		for _, l := range lines {

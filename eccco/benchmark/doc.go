@@ -49,6 +49,10 @@
 // comparison prints q̂ and the range per model (ReportOptions.Bounds; `eccco bench` does it with the
 // models it used, `eccco tables --models-dir DIR` with saved ones).
 //
+// Another is measured: SpreadRows sets the sd of our run means against the published sd per metric. For
+// unfaithfulness ours is about three times theirs, because the authors drew the metric's SGLD samples for
+// every counterfactual; the other metrics' spreads match or are smaller. The comparison prints the table.
+//
 // # Backends
 //
 // The manifest records the GoMLX backends that computed a data set's units (Manifest.Backends). Agree

@@ -3,6 +3,7 @@ package metrics
 import (
 	"fmt"
 	"math"
+	"math/bits"
 	"sort"
 )
 
@@ -60,11 +61,19 @@ func MeanDistance(x, set []float32, dist Distance, nearest int) (float64, error)
 	return meanOf(ds, nearest), nil
 }
 
-// meanOf is MeanDistance's mean of the distances ds (reordered when nearest > 0).
+// meanOf is MeanDistance's mean of the distances ds (reordered when nearest > 0): with nearest, the
+// mean of the nearest smallest, summed in ascending order, as sorting ds and summing its first nearest
+// would (bit for bit; a NaN distance gives NaN, as sort.Float64s puts NaNs first).
 func meanOf(ds []float64, nearest int) float64 {
 	if nearest > 0 && nearest < len(ds) {
-		sort.Float64s(ds)
+		for _, v := range ds {
+			if math.IsNaN(v) {
+				return math.NaN()
+			}
+		}
+		selectSmallest(ds, nearest)
 		ds = ds[:nearest]
+		sort.Float64s(ds)
 	}
 	var s float64
 	for _, v := range ds {
@@ -95,4 +104,46 @@ func Redundancy(cf, factual []float32, tol float64) float64 {
 		}
 	}
 	return float64(same) / float64(len(cf))
+}
+
+// selectSmallest reorders v (no NaNs) so that its k smallest values come first, in no particular order
+// (0 < k < len(v)): quickselect with a median-of-three pivot, O(len(v)) on average, where a full sort is
+// O(len(v)·log len(v)); after 2·log₂ len(v) rounds it sorts what is left instead.
+func selectSmallest(v []float64, k int) {
+	lo, hi := 0, len(v)-1 // the k-th smallest (index k−1) lies in v[lo..hi]
+	budget := 2 * bits.Len(uint(len(v)))
+	for lo < hi {
+		if budget == 0 {
+			sort.Float64s(v[lo : hi+1])
+			return
+		}
+		budget--
+		// Median of three to v[hi], then Lomuto's partition around it.
+		mid := lo + (hi-lo)/2
+		if v[mid] < v[lo] {
+			v[mid], v[lo] = v[lo], v[mid]
+		}
+		if v[hi] < v[lo] {
+			v[hi], v[lo] = v[lo], v[hi]
+		}
+		if v[mid] < v[hi] {
+			v[mid], v[hi] = v[hi], v[mid]
+		}
+		pivot, store := v[hi], lo
+		for i := lo; i < hi; i++ {
+			if v[i] < pivot {
+				v[i], v[store] = v[store], v[i]
+				store++
+			}
+		}
+		v[store], v[hi] = v[hi], v[store]
+		switch {
+		case store == k-1:
+			return
+		case store < k-1:
+			lo = store + 1
+		default:
+			hi = store - 1
+		}
+	}
 }

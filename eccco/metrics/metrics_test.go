@@ -2,6 +2,9 @@ package metrics
 
 import (
 	"math"
+	"math/rand/v2"
+	"slices"
+	"sort"
 	"testing"
 
 	"github.com/eccco-go/eccco-go/eccco/backend"
@@ -116,5 +119,54 @@ func TestEvaluatorOnHandValues(t *testing.T) {
 	}
 	if _, err := e.Evaluate(factuals, cfs, []int{1, 5}); err == nil {
 		t.Error("a bad target gave no error")
+	}
+}
+
+// TestMeanOfNearestMatchesSort checks the selection behind MeanDistance's nearest against the plain
+// definition — sort every distance, sum the first k in ascending order — bit for bit, on random sets with
+// many ties, sorted and reversed inputs, and NaNs.
+func TestMeanOfNearestMatchesSort(t *testing.T) {
+	reference := func(ds []float64, k int) float64 {
+		c := append([]float64(nil), ds...)
+		sort.Float64s(c)
+		var s float64
+		for _, v := range c[:k] {
+			s += v
+		}
+		return s / float64(k)
+	}
+	rng := rand.New(rand.NewPCG(7, 11))
+	for trial := range 2000 {
+		n := 2 + rng.IntN(300)
+		ds := make([]float64, n)
+		for i := range ds {
+			switch trial % 4 {
+			case 0:
+				ds[i] = rng.Float64()
+			case 1:
+				ds[i] = float64(rng.IntN(5)) // many ties
+			case 2:
+				ds[i] = float64(i) // already sorted
+			default:
+				ds[i] = float64(n - i) // reversed
+			}
+		}
+		if trial%97 == 0 {
+			ds[rng.IntN(n)] = math.NaN()
+		}
+		k := 1 + rng.IntN(n-1)
+		want := reference(ds, k)
+		got := meanOf(append([]float64(nil), ds...), k)
+		if math.Float64bits(got) != math.Float64bits(want) && !(math.IsNaN(got) && math.IsNaN(want)) {
+			t.Fatalf("trial %d (n %d, k %d): meanOf = %v, sorting gives %v", trial, n, k, got, want)
+		}
+	}
+	// The selection itself: the k smallest first.
+	v := []float64{5, 1, 4, 1, 3, 9, 2, 6}
+	selectSmallest(v, 3)
+	first := append([]float64(nil), v[:3]...)
+	sort.Float64s(first)
+	if !slices.Equal(first, []float64{1, 1, 2}) {
+		t.Errorf("selectSmallest(…, 3) put %v first, want 1, 1, 2", v[:3])
 	}
 }

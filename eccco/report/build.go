@@ -562,6 +562,7 @@ func (b *builder) comparison(s *Section) {
 		}
 		s.add(l)
 	}
+	b.spread(s)
 	if causes := benchmark.MissCauses(cmp.Rows); len(causes) > 0 {
 		misses := 0
 		for _, c := range causes {
@@ -576,6 +577,34 @@ func (b *builder) comparison(s *Section) {
 		s.add(ct)
 	}
 	b.calibration(s)
+}
+
+// spread compares the spread of our run means with the published one, per metric (benchmark.SpreadRows).
+func (b *builder) spread(s *Section) {
+	rows := b.cmp.SpreadRows()
+	if len(rows) == 0 {
+		return
+	}
+	unf := -1.0
+	for _, r := range rows {
+		if r.Metric == "unfaithfulness" {
+			unf = r.MedianRatio
+		}
+	}
+	text := fmt.Sprintf("How much our run means vary against how much the published ones do: the median of our sd over the paper's, over the cells whose published sd is at least %.2f.", benchmark.SpreadFloor)
+	if unf >= 0 {
+		text += fmt.Sprintf(" For unfaithfulness it is %.2f: the authors drew the metric's SGLD samples for every counterfactual, ", unf) +
+			"which averages their randomness out within a run; drawn once per class and run instead (eccco bench's default, --sampling per-run), the samples' randomness stays in each run mean; the ECCCo-L1 family's own ten samples, which the authors' code also drew per counterfactual, are drawn per run either way."
+	}
+	s.para(T(text))
+	t := &Table{Caption: Inline{T(fmt.Sprintf("Spread of the run means: our sd over the published sd (median over the cells with a published sd of at least %.2f), and the cells whose runs vary more than twice as much as the paper's.", benchmark.SpreadFloor))},
+		Label:   "tab:spread",
+		Columns: []Column{{"Metric", "l"}, {"Cells", "r"}, {"Median ours / paper", "r"}, {"Ours > 2 × paper", "r"}}}
+	for _, r := range rows {
+		row := Row{Rule: r.Metric == "all", Cells: []Cell{{Text: r.Metric, Bold: r.Metric == "all"}, {Text: strconv.Itoa(r.Cells)}, {Text: fmt.Sprintf("%.2f", r.MedianRatio)}, {Text: share(r.Wider, r.Cells)}}}
+		t.Rows = append(t.Rows, row)
+	}
+	s.add(t)
 }
 
 // calibration shows the models whose calibration explains uncertainty misses (benchmark.CalibrationRows).
