@@ -72,7 +72,7 @@ func (c Comparison) spreadSection(sb *strings.Builder) {
 	if len(rows) == 0 {
 		return
 	}
-	fmt.Fprintf(sb, "\n## Spread of the run means\n\nOur sd of the run means against the published sd, over the cells whose published sd is at least %.2f (smaller ones are rounded too coarsely for a ratio): the median ratio, and the cells whose runs vary more than %g × the paper's. The authors drew the unfaithfulness metric's SGLD samples for every counterfactual; `--sampling per-run` (the default) draws one set per class and run, whose randomness the run means keep (`eccco bench --sampling per-counterfactual` draws them as the authors did; the ECCCo-L1 family's own ten samples, which the authors' code also drew per counterfactual, stay one set per class and run).\n\n| Metric | Cells | Median ours / paper | Ours > %g × paper |\n|---|---|---|---|\n", SpreadFloor, spreadRatio, spreadRatio)
+	fmt.Fprintf(sb, "\n## Spread of the run means\n\nOur sd of the run means against the published sd, over the cells whose published sd is at least %.2f (smaller ones are rounded too coarsely for a ratio): the median ratio, and the cells whose runs vary more than %g × the paper's. The authors drew the unfaithfulness metric's SGLD samples (and the ECCCo-L1 family's own) for every counterfactual; `--sampling per-run` (the default) draws one set per class and run, whose randomness the run means keep (`eccco bench --sampling per-counterfactual` draws both for every counterfactual, as the authors did).\n\n| Metric | Cells | Median ours / paper | Ours > %g × paper |\n|---|---|---|---|\n", SpreadFloor, spreadRatio, spreadRatio)
 	for _, r := range rows {
 		fmt.Fprintf(sb, "| %s | %d | %.2f | %s |\n", r.Metric, r.Cells, r.MedianRatio, share(r.Wider, r.Cells))
 	}

@@ -126,7 +126,8 @@ func SetSizePenalty(c *conformal.Calibrated, gated bool) Term {
 }
 
 // DistanceToSamples is the penalty of ECCCo-L1 (appendix, Algorithm 3): the mean L1 distance from x′
-// to the SGLD samples of its target class, ts (energy.SampleTargets draws them).
+// to the SGLD samples of its target class, ts (energy.SampleTargets draws them), or, when ts.PerRow, to
+// the samples drawn for its own row (energy.SampleEach; the batch must then have len(ts.Samples) rows).
 func DistanceToSamples(ts *energy.TargetSamples) Term { return distanceToSamples(ts, 1) }
 
 // DistanceToSamplesPaperCode is ECCCo-L1's penalty as the authors' code computed it (ECCCo.jl's
@@ -157,7 +158,15 @@ func distanceToSamples(ts *energy.TargetSamples, scale float64) Term {
 			target = ConvertDType(target, dtypes.Int32)
 		}
 		b := s.X.Shape().Dimensions[0]
-		mine := Reshape(Gather(all, Reshape(target, b, 1)), b, n, d) // [B, n, D]
+		var mine *Node
+		if ts.PerRow {
+			if k != b {
+				panic(fmt.Errorf("counterfactual: %d sets of samples per counterfactual for a batch of %d rows", k, b))
+			}
+			mine = Reshape(all, b, n, d) // row i's own samples
+		} else {
+			mine = Reshape(Gather(all, Reshape(target, b, 1)), b, n, d) // [B, n, D]: the target class's
+		}
 		x := BroadcastToDims(Reshape(s.X, b, 1, d), b, n, d)
 		mean := ReduceMean(ReduceSum(absZeroGrad(Sub(x, mine)), -1), -1)
 		if scale != 1 {

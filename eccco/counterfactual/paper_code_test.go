@@ -239,6 +239,45 @@ func TestPaperCodeECCCoL1PullsTowardsTheLowestSampleOverTen(t *testing.T) {
 	}
 }
 
+// With samples drawn per counterfactual (energy.TargetSamples.PerRow, as the authors' code drew them for
+// every explanation) each row pulls towards its own sample, whatever its target: two rows with the same
+// factual and target but samples on opposite sides take opposite pulls. By hand, as above:
+// x₁ = x + η(1 − σ(a))·w − η·λ·sign(x − s_row)/10. A set count other than the batch's rows is an error.
+func TestPaperCodeECCCoL1PerRowSamples(t *testing.T) {
+	b := testBackend(t)
+	w := []float32{1, -1}
+	clf := logistic(w, -1)
+	x := []float32{0.2, 0.4, 0.2, 0.4}
+	eta, lam := 0.1, 0.8
+	rows := &energy.TargetSamples{D: 2, Chains: 10, PerRow: true, Samples: [][]float32{{1, 1}, {-1, -1}}}
+	g, err := ByName("ECCCo-L1 (no CP)", Params{StepSize: eta, Cost: 0.3, Energy: lam}, Ingredients{Samples: rows}.WithPaperCode())
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Search(context.Background(), b, clf, g, Request{Factuals: x, Targets: []int{1, 1}, MaxIterations: 1, Rule: MaxIterations})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := -1 + 0.2 - 0.4
+	signs := [][]float64{{-1, -1}, {1, 1}} // sign(x − s_row)
+	for i := range 2 {
+		for j := range 2 {
+			want := float64(x[j]) + eta*(1-sigmoid(a))*float64(w[j]) - eta*lam*signs[i][j]/10
+			if got := float64(res.X[i*2+j]); math.Abs(got-want) > 1e-6 {
+				t.Errorf("row %d, feature %d: %v after one step, want %v", i, j, got, want)
+			}
+		}
+	}
+	three := &energy.TargetSamples{D: 2, Chains: 10, PerRow: true, Samples: [][]float32{{1, 1}, {-1, -1}, {0, 0}}}
+	g, err = ByName("ECCCo-L1 (no CP)", Params{StepSize: eta, Cost: 0.3, Energy: lam}, Ingredients{Samples: three}.WithPaperCode())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Search(context.Background(), b, clf, g, Request{Factuals: x, Targets: []int{1, 1}, MaxIterations: 1, Rule: MaxIterations}); err == nil {
+		t.Error("three sets of samples for two rows: want an error")
+	}
+}
+
 // ECCCo-L1 (no EBM) in the authors' code still evaluated its distance to the samples, with λ = 0: the
 // paper-code generator carries that penalty with weight 0 (so the metric knows the sampler was built) and
 // searches exactly as ECCCo (no EBM); the paper's generator has no such penalty.

@@ -19,6 +19,10 @@ type TargetSamples struct {
 	// Chains is the number of chains drawn per class, of which the n lowest-energy ones were kept; 0 means
 	// n. Only the paper-code ECCCo-L1 penalty reads it (counterfactual.DistanceToSamplesPaperCode).
 	Chains int
+	// PerRow marks samples drawn for every counterfactual (SampleEach): Samples[i] then belongs to row i
+	// of the batch searched, towards that row's target, not to class i, and the ECCCo-L1 penalty
+	// (counterfactual.DistanceToSamples) reads row i's set for row i.
+	PerRow bool
 }
 
 // Kept returns the number of samples per class, n.
@@ -31,7 +35,7 @@ func (ts *TargetSamples) Lowest(n int) (*TargetSamples, error) {
 	if n < 1 || n > ts.Kept() {
 		return nil, fmt.Errorf("target samples: the lowest %d of %d samples", n, ts.Kept())
 	}
-	out := &TargetSamples{D: ts.D, Chains: ts.Chains}
+	out := &TargetSamples{D: ts.D, Chains: ts.Chains, PerRow: ts.PerRow}
 	if out.Chains == 0 {
 		out.Chains = ts.Kept()
 	}

@@ -281,6 +281,76 @@ func TestSamplingPerCounterfactual(t *testing.T) {
 	}
 }
 
+// In the authors'-code mode with samples per counterfactual, the ECCCo-L1 family draws its own ten samples
+// per factual too: each row's penalty pulls towards that row's lowest-energy sample, and its
+// unfaithfulness is the authors' Σ over its own ten samples of ‖x′ − s‖₂, divided by 50 — checked here
+// against that sum computed from the samples directly. The other generators keep the metric's
+// per-counterfactual samples, and a second run gives the same numbers.
+func TestSamplingPerCounterfactualECCCoL1(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains a model")
+	}
+	dir := t.TempDir()
+	gens, err := ParseGenerators("ECCCo-L1", "ECCCo-L1 (no EBM)", "Wachter")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 6
+	prepare := func() (*Run, []*Explanation) {
+		e := quick(t, "moons", dir, func(o *Options) { o.Mode, o.Sampling = AuthorsCode, PerCounterfactual })
+		r, err := e.Run(context.Background(), models.KindMLP, 1, n, gens...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var xs []*Explanation
+		for _, g := range gens {
+			x, err := r.Explain(context.Background(), g)
+			if err != nil {
+				t.Fatal(err)
+			}
+			xs = append(xs, x)
+		}
+		return r, xs
+	}
+	r, xs := prepare()
+	if r.OwnSamples != nil || len(r.ownEach) != n {
+		t.Fatalf("own samples: per class %v, per factual %d sets; want none and %d", r.OwnSamples != nil, len(r.ownEach), n)
+	}
+	ts := r.Ingredients.Samples
+	if ts == nil || !ts.PerRow || len(ts.Samples) != n || ts.Chains != 10 || ts.Kept() != 1 {
+		t.Fatalf("the L1 penalty's samples: %+v; want one per row of %d, of 10 chains", ts, n)
+	}
+	d := 2
+	for i := range n {
+		own := r.ownEach[i]
+		if len(own) != 10*d || !slices.Equal(ts.Samples[i], own[:d]) {
+			t.Fatalf("row %d: %d own values, penalty sample %v, lowest own %v", i, len(own), ts.Samples[i], own[:d])
+		}
+	}
+	_, again := prepare()
+	for g, x := range xs[:2] { // the L1 family
+		for i, s := range x.Scores {
+			cf := x.Result.X[i*d : (i+1)*d]
+			var sum float64
+			for j := range 10 {
+				a, b := float64(cf[0]-r.ownEach[i][j*d]), float64(cf[1]-r.ownEach[i][j*d+1])
+				sum += math.Sqrt(a*a + b*b)
+			}
+			if want := sum / 50; math.Abs(s.Unfaithfulness-want) > 1e-9*max(1, want) {
+				t.Errorf("%s row %d: unfaithfulness %v, Σ‖x′ − s‖₂/50 over its own samples = %v", gens[g].Name, i, s.Unfaithfulness, want)
+			}
+			if s.Unfaithfulness != again[g].Scores[i].Unfaithfulness || !slices.Equal(x.Result.X, again[g].Result.X) {
+				t.Errorf("%s row %d: not deterministic", gens[g].Name, i)
+			}
+		}
+	}
+	for i, s := range xs[2].Scores { // Wachter: the metric's own per-counterfactual samples, finite
+		if math.IsNaN(s.Unfaithfulness) || s.Unfaithfulness <= 0 {
+			t.Errorf("Wachter row %d: unfaithfulness %v", i, s.Unfaithfulness)
+		}
+	}
+}
+
 // Calibrated gives exactly the calibration a run's generators and metrics use: per run in the paper mode
 // (a seeded random half each), one for every run in the authors'-code mode (the fixed second half, with
 // the empty-set rule). It never trains: without a saved model it fails with models.ErrNoModel.

@@ -176,7 +176,8 @@ type Run struct {
 	// OwnSamples are, in the authors'-code mode, every sample of the ECCCo-L1 family's own sampler (10
 	// per class, lowest energy first; Ingredients.Samples holds the lowest one, which its penalty pulled
 	// towards), against which that family's unfaithfulness is measured
-	// (Mode.UnfaithfulnessAgainstOwnSamples). nil otherwise.
+	// (Mode.UnfaithfulnessAgainstOwnSamples). nil otherwise, and with PerCounterfactual sampling, where
+	// each factual has 10 of its own (Ingredients.Samples then holds each row's lowest, PerRow).
 	OwnSamples *energy.TargetSamples
 	// SkipMetrics makes Explain return the counterfactuals unscored (Explanation.Scores nil), so that the
 	// unfaithfulness samples are never drawn: for figures, which show counterfactuals, not metrics.
@@ -184,6 +185,7 @@ type Run struct {
 
 	evaluator  *metrics.Evaluator
 	each       [][]float32 // per-factual unfaithfulness samples (PerCounterfactual), drawn on first use
+	ownEach    [][]float32 // per-factual samples of the ECCCo-L1 family's own sampler (PerCounterfactual)
 	sampleOpts energy.ClassOptions
 	sampleSeed uint64
 }
@@ -330,9 +332,26 @@ func (e *Experiment) RunFor(ctx context.Context, kind models.Kind, run int, f *F
 	}
 	in.PCA = e.pca
 	in = mode.Ingredients(in)
-	if needL1 {
+	switch {
+	case needL1 && e.opts.Sampling == PerCounterfactual:
+		// As the authors' code did, a sampler for every counterfactual (ECCCo.jl src/penalties.jl:93-134:
+		// distance_from_energy caches one EnergySampler per counterfactual explanation): 10 chains towards
+		// each factual's target, the penalty towards that row's lowest-energy sample, the metric against
+		// its 10.
+		each, err := energy.SampleEach(ctx, e.backend, m, f.Targets, l1Opts, SeedFor(ingredientSeed, "ECCCo-L1 per counterfactual"))
+		if err != nil {
+			return nil, fmt.Errorf("sampling per counterfactual for the ECCCo-L1 family of the %s %s: %w", e.dataset, kind, err)
+		}
+		d := m.NumFeatures()
+		lowest := make([][]float32, len(each))
+		for i, x := range each {
+			lowest[i] = append([]float32(nil), x[:energy.PaperCodeL1Lowest*d]...)
+		}
+		r.ownEach = each
+		in.Samples = &energy.TargetSamples{Samples: lowest, D: d, Chains: l1Opts.Chains, PerRow: true}
+	case needL1:
 		// The authors' ECCCo-L1 penalty pulled towards the lowest-energy sample of its own 10 chains; the
-		// metric reused all 10 (energy.PaperCodeL1ClassOptions).
+		// metric reused all 10 (energy.PaperCodeL1ClassOptions). Drawn once per class and run.
 		if r.OwnSamples, err = energy.SampleTargets(ctx, e.backend, m, l1Opts, ingredientSeed); err != nil {
 			return nil, fmt.Errorf("sampling for the ECCCo-L1 family of the %s %s: %w", e.dataset, kind, err)
 		}
@@ -492,11 +511,17 @@ func (r *Run) Explain(ctx context.Context, g Generator) (*Explanation, error) {
 	if r.SkipMetrics {
 		return x, nil
 	}
-	own := e.opts.Mode.UnfaithfulnessAgainstOwnSamples(gen) && r.OwnSamples != nil
+	own := e.opts.Mode.UnfaithfulnessAgainstOwnSamples(gen) && (r.OwnSamples != nil || r.ownEach != nil)
 	var ev *metrics.Evaluator
 	var each [][]float32
 	start = time.Now()
-	if e.opts.Sampling == PerCounterfactual && !own {
+	if own && r.ownEach != nil {
+		// Against each row's own 10 samples (drawn with the run); the run's shared draw is not needed.
+		o := *r.evaluator
+		o.Samples = nil
+		o.Options = e.opts.Mode.OwnSamplesMetrics(o.Options)
+		ev, each, own = &o, r.ownEach, false
+	} else if e.opts.Sampling == PerCounterfactual && !own {
 		ev = r.evaluator
 		if each, err = r.perFactualSamples(ctx); err != nil {
 			return nil, err

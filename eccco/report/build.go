@@ -594,7 +594,7 @@ func (b *builder) spread(s *Section) {
 	text := fmt.Sprintf("How much our run means vary against how much the published ones do: the median of our sd over the paper's, over the cells whose published sd is at least %.2f.", benchmark.SpreadFloor)
 	if unf >= 0 {
 		text += fmt.Sprintf(" For unfaithfulness it is %.2f: the authors drew the metric's SGLD samples for every counterfactual, ", unf) +
-			"which averages their randomness out within a run; drawn once per class and run instead (eccco bench's default, --sampling per-run), the samples' randomness stays in each run mean; the ECCCo-L1 family's own ten samples, which the authors' code also drew per counterfactual, are drawn per run either way."
+			"which averages their randomness out within a run; drawn once per class and run instead (eccco bench's default, --sampling per-run), the samples' randomness stays in each run mean (the same holds for the ECCCo-L1 family's own ten samples, which the authors' code also drew for every counterfactual)."
 	}
 	s.para(T(text))
 	t := &Table{Caption: Inline{T(fmt.Sprintf("Spread of the run means: our sd over the published sd (median over the cells with a published sd of at least %.2f), and the cells whose runs vary more than twice as much as the paper's.", benchmark.SpreadFloor))},
