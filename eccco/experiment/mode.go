@@ -38,9 +38,9 @@ const (
 	//   - the SGLD samples behind unfaithfulness (SampleOptions → energy.PaperCodeClassOptions: a shared
 	//     start, steps of at most 0.01, ranked by −log softmax, 50 chains keeping 25);
 	//   - the ECCCo-L1 family's own sampler (L1SampleOptions → energy.PaperCodeL1ClassOptions: 10 chains
-	//     of 100 steps; per class and run, or per factual with Sampling PerCounterfactual, as the authors'
-	//     cached sampler of each explanation): its penalty pulls towards the lowest-energy sample divided by 10, and its
-	//     unfaithfulness is summed over those 10 samples and divided by 50 (OwnSamplesMetrics →
+	//     of 100 steps; per class and run, or per factual with Sampling PerCounterfactual, as the
+	//     authors' cached sampler of each explanation): its penalty pulls towards the lowest-energy sample
+	//     divided by 10, and its unfaithfulness is summed over those 10 samples and divided by 50 (OwnSamplesMetrics →
 	//     metrics.Options.UnfaithfulnessDivisor), for ECCCo-L1 (no EBM) too (UnfaithfulnessAgainstOwnSamples);
 	//   - the metrics (MetricsOptions → metrics.PaperCodeOptions: 100 nearest neighbours for
 	//     implausibility, halved unfaithfulness, gated uncertainty, uncropped SSIM);

@@ -342,13 +342,11 @@ func (e *Experiment) RunFor(ctx context.Context, kind models.Kind, run int, f *F
 		if err != nil {
 			return nil, fmt.Errorf("sampling per counterfactual for the ECCCo-L1 family of the %s %s: %w", e.dataset, kind, err)
 		}
-		d := m.NumFeatures()
-		lowest := make([][]float32, len(each))
-		for i, x := range each {
-			lowest[i] = append([]float32(nil), x[:energy.PaperCodeL1Lowest*d]...)
+		rows := &energy.TargetSamples{Samples: each, D: m.NumFeatures(), Chains: l1Opts.Chains, PerRow: true}
+		if in.Samples, err = rows.Lowest(energy.PaperCodeL1Lowest); err != nil {
+			return nil, err
 		}
 		r.ownEach = each
-		in.Samples = &energy.TargetSamples{Samples: lowest, D: d, Chains: l1Opts.Chains, PerRow: true}
 	case needL1:
 		// The authors' ECCCo-L1 penalty pulled towards the lowest-energy sample of its own 10 chains; the
 		// metric reused all 10 (energy.PaperCodeL1ClassOptions). Drawn once per class and run.

@@ -91,4 +91,9 @@ func TestEvaluateEach(t *testing.T) {
 	if _, err := e.EvaluateEach(factuals, cfs, targets, [][]float32{{1}, {1, 2}}); err == nil {
 		t.Error("a set that is not whole rows: want an error")
 	}
+	perRow := *e
+	perRow.Samples = &energy.TargetSamples{Samples: shared.Samples, D: shared.D, PerRow: true}
+	if _, err := perRow.Evaluate(factuals, cfs, targets); err == nil {
+		t.Error("per-row samples as the per-class Samples: want an error")
+	}
 }

@@ -111,6 +111,8 @@ func (e *Evaluator) EvaluateEach(factuals, cfs []float32, targets []int, rowSamp
 		return nil, fmt.Errorf("metrics: UnfaithfulnessDivisor = %d, must not be negative", e.Options.UnfaithfulnessDivisor)
 	case e.Train.D() != d:
 		return nil, fmt.Errorf("metrics: training data has %d features, the model %d", e.Train.D(), d)
+	case e.Samples != nil && e.Samples.PerRow:
+		return nil, fmt.Errorf("metrics: Samples drawn per counterfactual (PerRow) are not per class; pass them to EvaluateEach as rowSamples")
 	case e.Samples != nil && (e.Samples.D != d || len(e.Samples.Samples) != k):
 		return nil, fmt.Errorf("metrics: SGLD samples for %d classes of %d features, the model has %d and %d", len(e.Samples.Samples), e.Samples.D, k, d)
 	}
