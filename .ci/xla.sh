@@ -32,6 +32,8 @@ echo "== XLA (CPU): go vet -tags xla, then tests with GOMLX_BACKEND=xla:cpu"
 export CGO_ENABLED=1
 go vet -tags xla ./eccco/backend
 GOMLX_BACKEND=xla:cpu go test -tags xla -count=1 -timeout 10m "${packages[@]}"
+# The experiment layer's graphs kept across runs (ECCCo-L1's samples fed to a kept search) on XLA too.
+GOMLX_BACKEND=xla:cpu go test -tags xla -count=1 -timeout 10m -run 'TestRunsShareCompiledGraphs' ./eccco/experiment
 
 echo "== XLA (CPU): eccco bench --image-backend xla:cpu (images on XLA, the rest on pure Go, as reproduce.sh runs them)"
 go build -tags xla -o bin/eccco-xla ./eccco/cmd/eccco
@@ -49,4 +51,10 @@ if [ "$data" = moons,mnist ]; then
 else
   echo "(MNIST is not fetched here: only moons checked)"
 fi
+echo "== XLA (CPU): eccco bench --tabular-backend xla:cpu (moons on XLA; two runs share each model's graphs)"
+bin/eccco-xla bench --data moons --models mlp --generators Wachter,ECCCo-L1 --runs 2 --factuals 3 --epochs 1 \
+  --mode authors-code --tabular-backend xla:cpu --models-dir "$smoke/models" --out "$smoke/bench-tab" >"$smoke/log" 2>&1 ||
+  { cat "$smoke/log"; exit 1; }
+grep -q '"xla"' "$smoke/bench-tab/units/moons/experiment.json" || { echo "moons did not run on XLA"; cat "$smoke/bench-tab/units/moons/experiment.json"; exit 1; }
+echo "moons ran on XLA with --tabular-backend"
 echo "== XLA (CPU): passed"

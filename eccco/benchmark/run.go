@@ -79,6 +79,7 @@ func (r *Runner) Run(ctx context.Context, p Protocol, shard Shard) error {
 	if err != nil {
 		return err
 	}
+	defer ex.Close()
 	if err := r.claim(p, nil); err != nil {
 		return err
 	}

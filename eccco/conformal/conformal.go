@@ -62,13 +62,19 @@ type Calibrated struct {
 // Calibrate computes the nonconformity scores of the calibration set under clf and their quantile q̂
 // (see Options and the package documentation).
 func Calibrate(backend compute.Backend, clf models.Classifier, cal *data.Dataset, opts Options) (*Calibrated, error) {
+	return CalibrateKept(nil, backend, clf, cal, opts)
+}
+
+// CalibrateKept is Calibrate with the model's probability graph kept in g (models.Graphs) for later calls:
+// the same q̂, bit for bit.
+func CalibrateKept(g *models.Graphs, backend compute.Backend, clf models.Classifier, cal *data.Dataset, opts Options) (*Calibrated, error) {
 	if err := opts.Validate(); err != nil {
 		return nil, err
 	}
 	if clf == nil {
 		return nil, fmt.Errorf("conformal: nil classifier")
 	}
-	scores, err := Scores(backend, clf, cal)
+	scores, err := scores(g, backend, clf, cal)
 	if err != nil {
 		return nil, err
 	}
@@ -81,10 +87,14 @@ func Calibrate(backend compute.Backend, clf models.Classifier, cal *data.Dataset
 
 // Scores returns the nonconformity scores s_i = 1 − softmax(clf(x_i))[y_i] of the rows of d.
 func Scores(backend compute.Backend, clf models.Classifier, d *data.Dataset) ([]float64, error) {
+	return scores(nil, backend, clf, d)
+}
+
+func scores(g *models.Graphs, backend compute.Backend, clf models.Classifier, d *data.Dataset) ([]float64, error) {
 	if err := checkData(clf, d, "calibration"); err != nil {
 		return nil, err
 	}
-	probs, err := models.Probabilities(backend, clf, d.X)
+	probs, err := models.KeptProbabilities(g, backend, clf, d.X)
 	if err != nil {
 		return nil, fmt.Errorf("conformal: %w", err)
 	}

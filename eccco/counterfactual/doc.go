@@ -38,7 +38,11 @@
 // back to Go each step), and the projection's per-row bounds are computed once per search. Search builds
 // and compiles its graphs for the one call; a Searcher (NewSearcher) keeps them for repeated searches with
 // the same model and generator, with the same results bit for bit (on the pure-Go backend compiling is
-// about 0.5 ms a search; on XLA it is most of a small search's time).
+// about 0.5 ms a search; on XLA it is most of a small search's time). Values that change from run to run
+// without changing the graph, such as ECCCo-L1's SGLD samples, reach the graph through State.Data as an
+// input rather than a constant, so that a Searcher also searches with another run's generator
+// (SearchWith; GraphKey says which generators share graphs): the benchmark compiles each model's searches
+// once for all its runs.
 //
 // Schut et al.'s generator replaces gradient descent by a greedy JSMA step: only the free feature with the
 // largest |gradient| moves, by η, and a feature changed round(1/η) times is frozen until all are. Its

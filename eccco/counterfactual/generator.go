@@ -7,6 +7,7 @@ import (
 
 	"github.com/eccco-go/eccco-go/eccco/conformal"
 	"github.com/eccco-go/eccco-go/eccco/energy"
+	"github.com/eccco-go/eccco-go/eccco/models"
 )
 
 // Generator describes a gradient-based counterfactual generator as a value: a loss, weighted penalties, an
@@ -275,6 +276,40 @@ func ByName(name string, p Params, in Ingredients) (*Generator, error) {
 		}
 	}
 	return g, g.Validate()
+}
+
+// GraphKey is a comparable value naming everything the graphs of ByName(name, p, in) bake in: the
+// generator's name and parameters and the values of the ingredients it reads (q̂ and the calibration's
+// options by value; the latent maps by identity; for the ECCCo-L1 family, the only generators that read
+// samples, their layout, not their values, which the graphs read as an input: State.Data). Two generators
+// with equal keys search alike, so a Searcher built for one searches with the other through SearchWith
+// (the benchmark keeps one per model and generator for all runs). Not comparable when in's latent map is
+// not (see models.Comparable).
+func GraphKey(name string, p Params, in Ingredients) any {
+	type calibrationKey struct {
+		clf  models.Classifier
+		qHat uint64
+		opts conformal.Options
+	}
+	type key struct {
+		name, params string
+		cal          calibrationKey
+		vae          LatentMap
+		pca          *PCA
+		samples      string
+		paperCode    bool
+		mad          string
+	}
+	k := key{name: normalise(name), params: fmt.Sprintf("%+v", p), vae: in.VAE, pca: in.PCA, paperCode: in.PaperCode,
+		mad: fmt.Sprint(in.MADWeights)}
+	if c := in.Calibrated; c != nil {
+		k.cal = calibrationKey{clf: c.Clf, qHat: math.Float64bits(c.QHat), opts: c.Opts}
+	}
+	if ts := in.Samples; ts != nil && (strings.HasPrefix(k.name, "eccco-l1") || k.name == "ecccol1" || k.name == "l1") {
+		// The samples' values are an input of the graphs (State.Data); their layout is not.
+		k.samples = fmt.Sprintf("per-row %t, %d sets of %d × %d, %d chains", ts.PerRow, len(ts.Samples), ts.Kept(), ts.D, ts.Chains)
+	}
+	return k
 }
 
 func normalise(name string) string {

@@ -46,6 +46,9 @@ type IngredientOptions struct {
 	// (conformal.InductiveSplit). nil calibrates on a random half of train drawn with the seed
 	// (conformal.SplitCalibration), the paper's setting.
 	Calibration *data.Dataset
+	// Graphs, when set, keeps the compiled graphs of the calibration and the SGLD sampler for later
+	// calls (models.Graphs); the ingredients are the same either way.
+	Graphs *models.Graphs
 }
 
 // PaperCalibrationFraction is the share of the training split the paper calibrates on (a random half,
@@ -70,7 +73,7 @@ func PaperIngredientsWith(ctx context.Context, backend compute.Backend, clf mode
 			return Ingredients{}, err
 		}
 	}
-	c, err := conformal.Calibrate(backend, clf, cal, conformal.DefaultOptions())
+	c, err := conformal.CalibrateKept(o.Graphs, backend, clf, cal, conformal.DefaultOptions())
 	if err != nil {
 		return Ingredients{}, err
 	}
@@ -91,6 +94,7 @@ func PaperIngredientsWith(ctx context.Context, backend compute.Backend, clf mode
 	if err != nil {
 		return Ingredients{}, err
 	}
+	opts.Graphs = o.Graphs
 	ts, err := energy.SampleTargets(ctx, backend, clf, opts, seed)
 	if err != nil {
 		return Ingredients{}, err

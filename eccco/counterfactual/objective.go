@@ -26,6 +26,8 @@ type State struct {
 	Logits *Node
 	// Model is the classifier being explained.
 	Model models.Classifier
+
+	data *stepData // where Data's values go (nil: graph constants)
 }
 
 // Term is a per-row quantity [B] of the objective: the loss or one penalty.
@@ -145,14 +147,13 @@ func DistanceToSamplesPaperCode(ts *energy.TargetSamples) Term {
 
 func distanceToSamples(ts *energy.TargetSamples, scale float64) Term {
 	return func(s *State) *Node {
-		g := s.X.Graph()
 		k, d := len(ts.Samples), ts.D
 		n := len(ts.Samples[0]) / d
 		flat := make([]float32, 0, k*n*d)
 		for _, v := range ts.Samples {
 			flat = append(flat, v...)
 		}
-		all := ConvertDType(Reshape(Const(g, flat), k, n*d), s.X.DType())
+		all := ConvertDType(s.Data("samples", flat, k, n*d), s.X.DType())
 		target := s.Target
 		if target.DType() != dtypes.Int32 {
 			target = ConvertDType(target, dtypes.Int32)

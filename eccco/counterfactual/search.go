@@ -188,6 +188,11 @@ type Searcher struct {
 	steps  map[string]*cachedExec
 	logits *model.Exec
 	uses   int
+	// store holds the step graphs' Data inputs (State.Data), under the scope "data"; foreign is set while
+	// they hold another generator's values than the Searcher's own (SearchWith).
+	store     *model.Store
+	foreign   bool
+	dataNames map[int]map[string]bool // the Data inputs the built graphs read, by batch size
 }
 
 type cachedExec struct {
@@ -210,7 +215,8 @@ func NewSearcher(backend compute.Backend, clf models.Classifier, g *Generator) (
 		j := *g.JSMA
 		gc.JSMA = &j
 	}
-	return &Searcher{backend: backend, clf: clf, g: gc, steps: map[string]*cachedExec{}}, nil
+	return &Searcher{backend: backend, clf: clf, g: gc, steps: map[string]*cachedExec{}, store: model.NewStore(),
+		dataNames: map[int]map[string]bool{}}, nil
 }
 
 // Close releases the compiled graphs; the Searcher may still be used (it compiles them again).
@@ -269,9 +275,24 @@ func (s *Searcher) predict(x []float32) ([]int, error) {
 // Search finds counterfactuals for all rows of req at once, as the function Search does, reusing the
 // Searcher's compiled graphs.
 func (s *Searcher) Search(ctx context.Context, req Request) (*Result, error) {
+	return s.SearchWith(ctx, nil, req)
+}
+
+// SearchWith is Search with generator g in place of the Searcher's own, reusing the Searcher's compiled
+// graphs: g must be built as the Searcher's generator was (the same constructor, parameters and
+// ingredients: GraphKey says when two are) except for the values its terms read through State.Data, such
+// as ECCCo-L1's SGLD samples of another run. Those are read from g (a build of its terms that is not
+// compiled) and fed to the compiled graphs; their count and shapes must match. The results are those of
+// Search with g, bit for bit. A nil g is the Searcher's own.
+func (s *Searcher) SearchWith(ctx context.Context, g *Generator, req Request) (*Result, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	g, clf := &s.g, s.clf
+	if g == nil {
+		g = &s.g
+	} else if err := g.Validate(); err != nil {
+		return nil, err
+	}
+	clf := s.clf
 	q := req.withDefaults()
 	b, err := q.validate(clf)
 	if err != nil {
@@ -312,6 +333,17 @@ func (s *Searcher) Search(ctx context.Context, req Request) (*Result, error) {
 	exec, err := s.stepExec(q, b, dz, conflict != nil)
 	if err != nil {
 		return nil, fmt.Errorf("counterfactual %s: building the search graph: %w", g.Name, err)
+	}
+	var bound []string
+	checked := true
+	if names, built := s.dataNames[b]; built && len(names) == 0 && sameTerms(g, &s.g) {
+		// The graph reads no data, and g has the Searcher's terms: nothing to feed.
+	} else if g != &s.g || s.foreign {
+		// Another generator's data were (or are now) fed to the graphs: feed g's.
+		if bound, err = s.bindData(g, b); err != nil {
+			return nil, err
+		}
+		s.foreign, checked = g != &s.g, false
 	}
 
 	// The search state stays in the backend's tensors from step to step; only the convergence flags come
@@ -389,6 +421,16 @@ func (s *Searcher) Search(ctx context.Context, req Request) (*Result, error) {
 			}
 		}
 		outs, err := exec.Call(args...)
+		if err == nil && !checked {
+			// The graph exists now (it is built on its first call): it must read what was bound.
+			if err = s.checkBound(g, b, bound); err != nil {
+				for _, o := range outs {
+					o.MustFinalizeAll()
+				}
+				return nil, err
+			}
+			checked = true
+		}
 		zT.MustFinalizeAll()
 		zT = nil
 		if countsT != nil {
@@ -438,6 +480,21 @@ func (s *Searcher) Search(ctx context.Context, req Request) (*Result, error) {
 		xT.MustFinalizeAll()
 		probT.MustFinalizeAll()
 	}
+}
+
+// sameTerms reports whether two generators have the same loss (set or not), penalties (names and
+// weights) and kind of step (gradient or JSMA, in the feature space or a latent one).
+func sameTerms(a, b *Generator) bool {
+	if (a.Loss == nil) != (b.Loss == nil) || (a.JSMA == nil) != (b.JSMA == nil) || (a.Latent == nil) != (b.Latent == nil) ||
+		len(a.Penalties) != len(b.Penalties) {
+		return false
+	}
+	for i, p := range a.Penalties {
+		if p.Name != b.Penalties[i].Name || p.Weight != b.Penalties[i].Weight {
+			return false
+		}
+	}
+	return true
 }
 
 // projectionBounds computes, once per search, the clamp of project for every row: feature j of row i is
@@ -490,7 +547,12 @@ func (s *Searcher) stepExec(q Request, b, dz int, conflict bool) (*model.Exec, e
 		c.lastUse = s.uses
 		return c.exec, nil
 	}
-	exec, err := model.NewExec(s.backend, model.NewStore(), stepGraph(s.clf, &s.g, q, s.clf.NumFeatures(), conflict))
+	exec, err := model.NewExec(s.backend, s.store, stepGraph(s.clf, &s.g, q, s.clf.NumFeatures(), conflict, func(name string) {
+		if s.dataNames[b] == nil {
+			s.dataNames[b] = map[string]bool{}
+		}
+		s.dataNames[b][name] = true
+	}))
 	if err != nil {
 		return nil, err
 	}
@@ -513,13 +575,13 @@ func (s *Searcher) stepExec(q Request, b, dz int, conflict bool) (*model.Exec, e
 // conflicts [B, D] (only when withConflict) and, for JSMA, the change counts [B, D]; outputs x′ [B, D] and
 // p(y⁺|x′) [B] at the current state, whether the row has converged there [B], the next state z and, for
 // JSMA, the counts.
-func stepGraph(clf models.Classifier, g *Generator, q Request, d int, withConflict bool) func(*model.Scope, []*Node) []*Node {
+func stepGraph(clf models.Classifier, g *Generator, q Request, d int, withConflict bool, built func(name string)) func(*model.Scope, []*Node) []*Node {
 	down, up := constraintMasks(q.Mutability, d)
 	lossFn := g.Loss
 	if lossFn == nil {
 		lossFn = CrossEntropy
 	}
-	return func(_ *model.Scope, in []*Node) []*Node {
+	return func(scope *model.Scope, in []*Node) []*Node {
 		z, factual, target, move, lo, hi := in[0], in[1], in[2], in[3], in[4], in[5]
 		var conflict, counts *Node
 		next := 6
@@ -539,7 +601,7 @@ func stepGraph(clf models.Classifier, g *Generator, q Request, d int, withConfli
 		}
 		x := xOf(z)
 		logits := clf.Logits(x)
-		s := &State{X: x, Factual: factual, Target: target, Logits: logits, Model: clf}
+		s := &State{X: x, Factual: factual, Target: target, Logits: logits, Model: clf, data: &stepData{scope: scope.In("data"), built: built}}
 		obj := lossFn(s)
 		for _, p := range g.Penalties {
 			if p.Weight != 0 {

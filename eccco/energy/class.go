@@ -37,6 +37,18 @@ type ClassOptions struct {
 	// keeping the lowest Keep, as the authors' get_lowest_energy_sample did (paper-code compatibility).
 	// ClassSamples.Energies then hold −log softmax_y, ascending.
 	RankByLogSoftmax bool
+	// Graphs, when set, keeps the sampler's compiled graphs for later draws with the same model and
+	// settings (models.Graphs): the benchmark draws every run of a model with one compilation. nil
+	// compiles them in every call. The samples are the same either way.
+	Graphs *models.Graphs
+}
+
+// samplerKey names a class sampler in models.Graphs: the classifier, the gradient's scale and the SGLD
+// settings (printed: they hold the prior's bounds as slices).
+type samplerKey struct {
+	clf   models.Classifier
+	scale float64
+	sgld  string
 }
 
 // PaperCodeSharedStart is the share of the authors' inference chains that started at one shared point.
@@ -189,13 +201,23 @@ func sampleClasses(ctx context.Context, backend compute.Backend, clf models.Clas
 			y = append(y, int32(c))
 		}
 	}
-	en := ClassifierEnergy(clf)
+	en, scale := ClassifierEnergy(clf), 1.0
 	if opts.SGLD.BatchMeanGrad && len(classes) > 1 {
 		// The sampler divides by the whole batch, K·Chains; the class's own batch is Chains.
 		k := float64(len(classes))
-		en = func(x, y *Node) *Node { return MulScalar(ClassifierEnergy(clf)(x, y), k) }
+		en, scale = func(x, y *Node) *Node { return MulScalar(ClassifierEnergy(clf)(x, y), k) }, k
 	}
-	samples, energies, err := opts.SGLD.Sample(ctx, backend, en, x0, y, d, rng.Uint64())
+	graphs := opts.Graphs
+	if !models.Comparable(clf) {
+		graphs = nil
+	}
+	sp, done, err := models.Kept(graphs, samplerKey{clf: clf, scale: scale, sgld: fmt.Sprintf("%+v", opts.SGLD)},
+		func() (*Sampler, error) { return opts.SGLD.NewSampler(backend, en, d) }, (*Sampler).Finalize)
+	if err != nil {
+		return nil, fmt.Errorf("sampling classes %v: %w", classes, err)
+	}
+	defer done()
+	samples, energies, err := sp.Run(ctx, x0, y, rng.Uint64())
 	if err != nil {
 		return nil, fmt.Errorf("sampling classes %v: %w", classes, err)
 	}
@@ -205,7 +227,7 @@ func sampleClasses(ctx context.Context, backend compute.Backend, clf models.Clas
 		}
 	}
 	if opts.RankByLogSoftmax {
-		if energies, err = negLogSoftmax(backend, clf, samples, y); err != nil {
+		if energies, err = negLogSoftmax(graphs, backend, clf, samples, y); err != nil {
 			return nil, fmt.Errorf("sampling classes %v: %w", classes, err)
 		}
 	}
@@ -226,8 +248,8 @@ func sampleClasses(ctx context.Context, backend compute.Backend, clf models.Clas
 // to p ≈ 1 − 1e-16. (LogSoftmax in float64 would
 // do, but its last bits differ from this, which reorders near-ties and so changes the benchmark's
 // protocol-6 results; see TestRankByLogSoftmaxSeparatesConfidentSamples.)
-func negLogSoftmax(backend compute.Backend, clf models.Classifier, x []float32, y []int32) ([]float32, error) {
-	logits, err := models.Logits(backend, clf, x)
+func negLogSoftmax(g *models.Graphs, backend compute.Backend, clf models.Classifier, x []float32, y []int32) ([]float32, error) {
+	logits, err := models.KeptLogits(g, backend, clf, x)
 	if err != nil {
 		return nil, err
 	}

@@ -110,6 +110,9 @@ type Experiment struct {
 	vae    *vae.VAE
 	pca    *counterfactual.PCA
 	runs   map[runKey]*Run
+	// graphs keeps every compiled graph of the experiment's models (predictions, calibration, SGLD,
+	// searches, metrics) for all their runs: on XLA a tabular run computes less than it would compile.
+	graphs *models.Graphs
 }
 
 // Open loads a data set with the paper's recipe and the experiment's seed. It fails with ErrInvalid for
@@ -152,8 +155,12 @@ func Open(dataset string, opts Options) (*Experiment, error) {
 		return nil, err
 	}
 	return &Experiment{dataset: dataset, opts: opts, split: split, backend: b,
-		models: map[models.Kind]*models.Model{}, runs: map[runKey]*Run{}}, nil
+		models: map[models.Kind]*models.Model{}, runs: map[runKey]*Run{}, graphs: &models.Graphs{}}, nil
 }
+
+// Close releases the compiled graphs the experiment keeps for its models' runs (it may still be used:
+// it compiles them again).
+func (e *Experiment) Close() { e.graphs.Close() }
 
 // Dataset is the data set's name.
 func (e *Experiment) Dataset() string { return e.dataset }

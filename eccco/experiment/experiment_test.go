@@ -388,3 +388,63 @@ func TestCalibratedIsTheRunsCalibration(t *testing.T) {
 		}
 	}
 }
+
+// An experiment compiles a model's graphs once for all its runs (Experiment.graphs): the runs after the
+// first add no graph, and every counterfactual and score of runs 1–3 explained one after another equals,
+// bit for bit, that of the same run explained by a fresh experiment — ECCCo-L1 included, whose SGLD
+// samples change with the run and reach the kept search as an input (counterfactual.State.Data).
+func TestRunsShareCompiledGraphs(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains a model")
+	}
+	dir := t.TempDir()
+	gens, err := ParseGenerators("ECCCo-L1", "ECCCo", "Wachter", "REVISE")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 8
+	ctx := context.Background()
+	explain := func(e *Experiment, run int) []*Explanation {
+		t.Helper()
+		r, err := e.Run(ctx, models.KindMLP, run, n, gens...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var xs []*Explanation
+		for _, g := range gens {
+			x, err := r.Explain(ctx, g)
+			if err != nil {
+				t.Fatal(err)
+			}
+			xs = append(xs, x)
+		}
+		return xs
+	}
+	authors := func(o *Options) { o.Mode = AuthorsCode }
+	shared := quick(t, "moons", dir, authors)
+	defer shared.Close()
+	var kept []int
+	for run := 1; run <= 3; run++ {
+		got := explain(shared, run)
+		kept = append(kept, shared.graphs.Len())
+		fresh := quick(t, "moons", dir, authors)
+		want := explain(fresh, run)
+		fresh.Close()
+		for g := range gens {
+			w, x := want[g], got[g]
+			same := slices.Equal(w.Result.X, x.Result.X) && slices.Equal(w.Result.Iterations, x.Result.Iterations)
+			for i := range w.Scores {
+				a, b := w.Scores[i], x.Scores[i]
+				same = same && math.Float64bits(a.Unfaithfulness) == math.Float64bits(b.Unfaithfulness) &&
+					a.Implausibility == b.Implausibility && math.Float64bits(a.Uncertainty) == math.Float64bits(b.Uncertainty) &&
+					a.Cost == b.Cost && a.Probability == b.Probability
+			}
+			if !same {
+				t.Errorf("run %d, %s: the kept graphs' counterfactuals or scores differ from a fresh experiment's", run, gens[g].Name)
+			}
+		}
+	}
+	if kept[0] == 0 || kept[1] != kept[0] || kept[2] != kept[0] {
+		t.Errorf("graphs kept after runs 1, 2, 3: %v; want as many after each as after the first", kept)
+	}
+}

@@ -80,7 +80,7 @@ func (e *Experiment) trainingFactuals(ctx context.Context, kind models.Kind, run
 	}
 	train := e.split.Train
 	k := train.K()
-	pred, err := models.Predict(e.backend, m, train.X)
+	pred, err := models.KeptPredict(e.graphs, e.backend, m, train.X)
 	if err != nil {
 		return nil, fmt.Errorf("predicting the training rows of %s %s: %w", e.dataset, kind, err)
 	}
@@ -137,7 +137,7 @@ func (e *Experiment) factualRows(ctx context.Context, kind models.Kind, run int,
 	for _, r := range rows {
 		f.X = append(f.X, test.Row(r)...)
 	}
-	if f.Predicted, err = models.Predict(e.backend, m, f.X); err != nil {
+	if f.Predicted, err = models.KeptPredict(e.graphs, e.backend, m, f.X); err != nil {
 		return nil, fmt.Errorf("predicting the factuals of %s %s: %w", e.dataset, kind, err)
 	}
 	trng := data.NewRand(SeedFor(e.opts.Seed, e.dataset, string(kind), "targets", fmt.Sprint(run)))
@@ -303,6 +303,7 @@ func (e *Experiment) RunFor(ctx context.Context, kind models.Kind, run int, f *F
 	if err != nil {
 		return nil, err
 	}
+	l1Opts.Graphs = e.graphs
 	needL1 := false
 	if l1Own {
 		kept := names[:0:0]
@@ -326,7 +327,7 @@ func (e *Experiment) RunFor(ctx context.Context, kind models.Kind, run int, f *F
 		return nil, err
 	}
 	in, err := counterfactual.PaperIngredientsWith(ctx, e.backend, m, e.dataset, train, latent, ingredientSeed,
-		counterfactual.IngredientOptions{Calibration: cal}, names...)
+		counterfactual.IngredientOptions{Calibration: cal, Graphs: e.graphs}, names...)
 	if err != nil {
 		return nil, fmt.Errorf("preparing run %d of the %s %s: %w", run, e.dataset, kind, err)
 	}
@@ -362,10 +363,11 @@ func (e *Experiment) RunFor(ctx context.Context, kind models.Kind, run int, f *F
 	if err != nil {
 		return nil, err
 	}
+	opts.Graphs = e.graphs
 	r.Ingredients = in
 	r.sampleOpts, r.sampleSeed = opts, SeedFor(e.opts.Seed, e.dataset, string(kind), "unfaithfulness", runName)
 	r.evaluator = &metrics.Evaluator{Backend: e.backend, Model: m, Calibrated: in.Calibrated, Train: train,
-		Options: e.opts.Mode.MetricsOptions(train)}
+		Options: e.opts.Mode.MetricsOptions(train), Graphs: e.graphs}
 	clear(e.runs) // keep one prepared run: a benchmark walks through many
 	e.runs[key] = r
 	return r, nil
@@ -406,7 +408,7 @@ func (e *Experiment) Calibrated(kind models.Kind, run int) (*conformal.Calibrate
 	if err != nil {
 		return nil, err
 	}
-	c, err := conformal.Calibrate(e.backend, m, cal, conformal.DefaultOptions())
+	c, err := conformal.CalibrateKept(e.graphs, e.backend, m, cal, conformal.DefaultOptions())
 	if err != nil {
 		return nil, fmt.Errorf("calibrating the %s %s: %w", e.dataset, kind, err)
 	}
@@ -469,6 +471,34 @@ func (r *Run) Generator(g Generator) (*counterfactual.Generator, error) {
 	return gen, gen.Validate()
 }
 
+// searcher returns the compiled search of a generator built for this run: the one kept by the experiment
+// for the model and generator when its graphs read nothing that changed since (counterfactual.GraphKey:
+// on XLA a tabular model's run then compiles nothing new), a fresh one for a custom generator (g.Build),
+// whose ingredients are unknown. done releases it.
+func (r *Run) searcher(g Generator, gen *counterfactual.Generator) (*counterfactual.Searcher, func(), error) {
+	e := r.Experiment
+	build := func() (*counterfactual.Searcher, error) { return counterfactual.NewSearcher(e.backend, r.Model, gen) }
+	graphs := e.graphs
+	var key any
+	if base, err := g.paper(); err == nil && g.Build == nil {
+		p, err := g.Params(e.opts.Mode.GeneratorParams(base, e.Params(), e.split.Train))
+		if err != nil {
+			return nil, nil, err
+		}
+		key = searcherKey{model: r.Model, generator: counterfactual.GraphKey(base, p, r.Ingredients)}
+	}
+	if key == nil || !models.Comparable(key) {
+		graphs = nil
+	}
+	return models.Kept(graphs, key, build, (*counterfactual.Searcher).Close)
+}
+
+// searcherKey names a kept Searcher: the model and what the generator's graphs bake in.
+type searcherKey struct {
+	model     *models.Model
+	generator any
+}
+
 // Explanation is one generator's counterfactuals of a run's factuals, with their metrics.
 type Explanation struct {
 	Generator Generator
@@ -498,9 +528,14 @@ func (r *Run) Explain(ctx context.Context, g Generator) (*Explanation, error) {
 	}
 	lo, hi := e.opts.Mode.SearchBounds(e.split)
 	start := time.Now()
-	res, err := counterfactual.Search(ctx, e.backend, r.Model, gen, counterfactual.Request{Factuals: r.Factuals.X,
+	searcher, done, err := r.searcher(g, gen)
+	if err != nil {
+		return nil, fmt.Errorf("explaining the %s %s with %s: %w", e.dataset, r.Kind, g.Name, err)
+	}
+	res, err := searcher.SearchWith(ctx, gen, counterfactual.Request{Factuals: r.Factuals.X,
 		Targets: r.Factuals.Targets, Lower: lo, Upper: hi, MaxIterations: r.MaxIterations, RecordPath: r.RecordPath,
 		Rule: e.opts.Mode.SearchRule()})
+	done()
 	if err != nil {
 		return nil, fmt.Errorf("explaining the %s %s with %s: %w", e.dataset, r.Kind, g.Name, err)
 	}

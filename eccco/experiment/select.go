@@ -30,7 +30,7 @@ func (e *Experiment) TestRowsOf(ctx context.Context, kind models.Kind, class, n 
 	if len(cand) == 0 {
 		return nil, fmt.Errorf("%w: no test row of class %d in %s", ErrInvalid, class, e.dataset)
 	}
-	pred, err := models.Predict(e.backend, m, x)
+	pred, err := models.KeptPredict(e.graphs, e.backend, m, x)
 	if err != nil {
 		return nil, fmt.Errorf("predicting the test rows of class %d: %w", class, err)
 	}

@@ -87,6 +87,18 @@ type Evaluator struct {
 	// Unfaithfulness at NaN.
 	Samples *energy.TargetSamples
 	Options Options
+	// Graphs, when set, keeps the compiled probability and Ω graphs for later evaluations of the same model
+	// and calibration (models.Graphs): the benchmark scores every run of a model with one compilation.
+	// nil compiles them in every call. The scores are the same either way.
+	Graphs *models.Graphs
+}
+
+// omegaKey names the Ω graph of a calibrated classifier in models.Graphs: the classifier and the
+// constants the graph bakes in.
+type omegaKey struct {
+	clf  models.Classifier
+	qHat uint64
+	opts conformal.Options
 }
 
 // Evaluate scores counterfactuals cfs of factuals (both row-major, B rows) for their targets. The model
@@ -142,13 +154,15 @@ func (e *Evaluator) EvaluateEach(factuals, cfs []float32, targets []int, rowSamp
 	if o.RedundancyTol == 0 {
 		o.RedundancyTol = DefaultRedundancyTol
 	}
-	probs, err := models.Probabilities(e.Backend, e.Model, cfs)
+	probs, err := models.KeptProbabilities(e.Graphs, e.Backend, e.Model, cfs)
 	if err != nil {
 		return nil, fmt.Errorf("metrics: %w", err)
 	}
 	var omega []float32
 	if e.Calibrated != nil {
-		omega, _, err = models.Outputs(e.Backend, e.Model, cfs, func(_ models.Classifier, x *Node) *Node {
+		c := e.Calibrated
+		key := omegaKey{clf: c.Clf, qHat: math.Float64bits(c.QHat), opts: c.Opts}
+		omega, _, err = models.KeptOutputs(e.Graphs, key, e.Backend, e.Model, cfs, func(_ models.Classifier, x *Node) *Node {
 			return ExpandAxes(e.Calibrated.SmoothSetSize(x), -1)
 		})
 		if err != nil {

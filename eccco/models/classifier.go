@@ -48,16 +48,16 @@ const PredictionChunk = 4096
 // Outputs evaluates fn(clf, x) on the rows of x (row-major, n·D values) in chunks of PredictionChunk rows
 // and returns the concatenated row-major [n, width] results. fn must return a [B, width] float32 node.
 func Outputs(backend compute.Backend, clf Classifier, x []float32, fn func(clf Classifier, x *Node) *Node) (out []float32, width int, err error) {
+	return KeptOutputs(nil, nil, backend, clf, x, fn)
+}
+
+// outputsWith runs a compiled evaluation graph over the rows of x in chunks of PredictionChunk rows.
+func outputsWith(exec *model.Exec, clf Classifier, x []float32) (out []float32, width int, err error) {
 	d := clf.NumFeatures()
 	if d <= 0 || len(x)%d != 0 {
 		return nil, 0, fmt.Errorf("input has %d values, not a whole number of rows of %d features", len(x), d)
 	}
 	n := len(x) / d
-	exec, err := model.NewExec(backend, model.NewStore(), func(_ *model.Scope, xb *Node) *Node { return fn(clf, xb) })
-	if err != nil {
-		return nil, 0, fmt.Errorf("building prediction graph: %w", err)
-	}
-	defer exec.Finalize()
 	for start := 0; start < n; start += PredictionChunk {
 		end := min(start+PredictionChunk, n)
 		t, err := exec.Call1(tensors.FromFlatDataAndDimensions(x[start*d:end*d], end-start, d))
@@ -76,23 +76,17 @@ func Outputs(backend compute.Backend, clf Classifier, x []float32, fn func(clf C
 
 // Logits returns the row-major [n, K] logits of the rows of x.
 func Logits(backend compute.Backend, clf Classifier, x []float32) ([]float32, error) {
-	out, _, err := Outputs(backend, clf, x, func(c Classifier, xb *Node) *Node { return c.Logits(xb) })
-	return out, err
+	return KeptLogits(nil, backend, clf, x)
 }
 
 // Probabilities returns the row-major [n, K] softmax probabilities of the rows of x.
 func Probabilities(backend compute.Backend, clf Classifier, x []float32) ([]float32, error) {
-	out, _, err := Outputs(backend, clf, x, func(c Classifier, xb *Node) *Node { return Softmax(c.Logits(xb), -1) })
-	return out, err
+	return KeptProbabilities(nil, backend, clf, x)
 }
 
 // Predict returns the arg-max class of each row of x.
 func Predict(backend compute.Backend, clf Classifier, x []float32) ([]int, error) {
-	logits, err := Logits(backend, clf, x)
-	if err != nil {
-		return nil, err
-	}
-	return argmaxRows(logits, clf.NumClasses()), nil
+	return KeptPredict(nil, backend, clf, x)
 }
 
 func argmaxRows(v []float32, k int) []int {

@@ -38,4 +38,13 @@
 // without a model (ErrNoModel) from a broken one.
 //
 // Everything is seeded: the same seed, data and options give bit-identical weights on the same backend.
+//
+// # Compiled graphs, kept
+//
+// Graphs keeps compiled graphs (and values that hold them) under keys that name what they compute:
+// KeptProbabilities, KeptLogits, KeptPredict and KeptOutputs are Probabilities, Logits, Predict and
+// Outputs with their graph kept, and the packages above keep their samplers, searches and metric graphs
+// in the same Graphs. On the pure-Go backend building a graph costs little; XLA compiles each, which takes
+// longer than a run of a small tabular model computes, so the experiment layer keeps one Graphs per data
+// set and compiles each model's graphs once for all runs. The values are the same bit for bit.
 package models

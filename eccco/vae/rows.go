@@ -22,12 +22,17 @@ func (v *VAE) mapRows(backend compute.Backend, what string, in []float32, inWidt
 	if len(in) == 0 || len(in)%inWidth != 0 {
 		return nil, fmt.Errorf("vae %s: %d values are not a whole, non-zero number of rows of %d", what, len(in), inWidth)
 	}
-	n := len(in) / inWidth
 	exec, err := model.NewExec(backend, v.store, func(_ *model.Scope, x *Node) *Node { return fn(x) })
 	if err != nil {
 		return nil, fmt.Errorf("vae %s: building the graph: %w", what, err)
 	}
 	defer exec.Finalize()
+	return v.mapRowsWith(exec, what, in, inWidth, outWidth)
+}
+
+// mapRowsWith runs a compiled graph over the rows of in in chunks of RowChunk rows.
+func (v *VAE) mapRowsWith(exec *model.Exec, what string, in []float32, inWidth, outWidth int) ([]float32, error) {
+	n := len(in) / inWidth
 	out := make([]float32, 0, n*outWidth)
 	for start := 0; start < n; start += RowChunk {
 		end := min(start+RowChunk, n)
@@ -43,11 +48,31 @@ func (v *VAE) mapRows(backend compute.Backend, what string, in []float32, inWidt
 
 // EncodeMean returns the posterior means μ(x) (n·Latent values, row-major) of the rows of x (n·D
 // values): the deterministic encoding that REVISE starts its latent search from.
+//
+// Its graph is compiled once per backend and kept with the VAE (REVISE encodes its factuals at every
+// search; on XLA compiling would take longer than a tabular search), reading the VAE's current weights.
 func (v *VAE) EncodeMean(backend compute.Backend, x []float32) ([]float32, error) {
-	return v.mapRows(backend, "encode", x, v.spec.NumFeatures, v.spec.Latent, func(x *Node) *Node {
-		mu, _ := v.EncodeGraph(x)
-		return mu
-	})
+	if len(x) == 0 || len(x)%v.spec.NumFeatures != 0 {
+		return nil, fmt.Errorf("vae encode: %d values are not a whole, non-zero number of rows of %d", len(x), v.spec.NumFeatures)
+	}
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	exec := v.encoders[backend]
+	if exec == nil {
+		var err error
+		exec, err = model.NewExec(backend, v.store, func(_ *model.Scope, x *Node) *Node {
+			mu, _ := v.EncodeGraph(x)
+			return mu
+		})
+		if err != nil {
+			return nil, fmt.Errorf("vae encode: building the graph: %w", err)
+		}
+		if v.encoders == nil {
+			v.encoders = map[compute.Backend]*model.Exec{}
+		}
+		v.encoders[backend] = exec
+	}
+	return v.mapRowsWith(exec, "encode", x, v.spec.NumFeatures, v.spec.Latent)
 }
 
 // Encode is EncodeMean under the name counterfactual.LatentMap uses (f⁻¹, applied once to start the

@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/eccco-go/eccco-go/eccco/models"
 	"github.com/gomlx/compute"
@@ -105,6 +106,9 @@ type VAE struct {
 	spec  Spec
 	store *model.Store
 	prov  models.Provenance
+
+	mu       sync.Mutex
+	encoders map[compute.Backend]*model.Exec // EncodeMean's graph per backend, kept (REVISE encodes at every search)
 }
 
 // New builds a VAE with freshly initialised weights: Glorot-uniform weights and zero biases, as Flux's

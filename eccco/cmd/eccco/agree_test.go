@@ -120,6 +120,25 @@ func TestImageBackendChoosesPerDataSet(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "not compiled into this eccco") {
 		t.Errorf("unknown image backend: err = %v", err)
 	}
+
+	// --tabular-backend moves the others, and only them; with both, each set gets its own.
+	both := expFlags{imageBackend: "go", tabularBackend: "go:ops_parallel"}
+	tab, err = both.forDataset(opts, "german-credit")
+	if err != nil || tab.Backend == base || tab.Backend == nil {
+		t.Errorf("german-credit with --tabular-backend: backend %v (the shared one: %v), err %v", tab.Backend, tab.Backend == base, err)
+	}
+	img2, err := both.forDataset(opts, "mnist")
+	if err != nil || img2.Backend != img.Backend || img2.Backend == tab.Backend {
+		t.Errorf("mnist with both flags: backend %v, err %v; want the --image-backend one", img2.Backend, err)
+	}
+	onlyTab := expFlags{tabularBackend: "go:ops_parallel"}
+	if o, err := onlyTab.forDataset(opts, "mnist"); err != nil || o.Backend != base {
+		t.Errorf("mnist with --tabular-backend only: %v, %v; want the shared backend", o.Backend, err)
+	}
+	_, _, err = runCLI(t, "bench", "--data", "moons", "--tabular-backend", "nosuch:cpu", "--runs", "1", "--out", t.TempDir())
+	if err == nil || !strings.Contains(err.Error(), "--tabular-backend") {
+		t.Errorf("unknown tabular backend: err = %v", err)
+	}
 }
 
 // tables --models-dir needs the results' mode: from --mode, or from the manifests under --in; with neither

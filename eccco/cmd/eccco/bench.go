@@ -34,6 +34,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	var ef expFlags
 	ef.register(fs, "compat")
 	ef.registerImageBackend(fs)
+	ef.registerTabularBackend(fs)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}

@@ -58,7 +58,7 @@ func runFigures(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	env := figures.NewEnv(opts)
 	env.DPI = *dpi
 	if ef.imageBackend != "" {
-		if env.ImageBackend, err = imageBackend(ef.imageBackend); err != nil {
+		if env.ImageBackend, err = namedBackend(ef.imageBackend); err != nil {
 			return fmt.Errorf("figures: --image-backend: %w", err)
 		}
 	}
