@@ -31,7 +31,7 @@ echo "$install_log"
 echo "== XLA (CPU): go vet -tags xla, then tests with GOMLX_BACKEND=xla:cpu"
 export CGO_ENABLED=1
 go vet -tags xla ./eccco/backend
-GOMLX_BACKEND=xla:cpu go test -tags xla -count=1 -timeout 10m "${packages[@]}"
+GOMLX_BACKEND=xla:cpu go test -tags xla -count=1 -timeout 20m "${packages[@]}"
 # The experiment layer's graphs kept across runs (ECCCo-L1's samples fed to a kept search) on XLA too.
 GOMLX_BACKEND=xla:cpu go test -tags xla -count=1 -timeout 10m -run 'TestRunsShareCompiledGraphs' ./eccco/experiment
 
