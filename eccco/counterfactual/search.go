@@ -291,6 +291,9 @@ func (s *Searcher) SearchWith(ctx context.Context, g *Generator, req Request) (*
 		g = &s.g
 	} else if err := g.Validate(); err != nil {
 		return nil, err
+	} else if !sameTerms(g, &s.g) {
+		return nil, fmt.Errorf("counterfactual: generator %s differs from the Searcher's %s in its step, loss, penalties or latent map; build a Searcher for it",
+			g.Name, s.g.Name)
 	}
 	clf := s.clf
 	q := req.withDefaults()
@@ -336,7 +339,7 @@ func (s *Searcher) SearchWith(ctx context.Context, g *Generator, req Request) (*
 	}
 	var bound []string
 	checked := true
-	if names, built := s.dataNames[b]; built && len(names) == 0 && sameTerms(g, &s.g) {
+	if names, built := s.dataNames[b]; built && len(names) == 0 {
 		// The graph reads no data, and g has the Searcher's terms: nothing to feed.
 	} else if g != &s.g || s.foreign {
 		// Another generator's data were (or are now) fed to the graphs: feed g's.
@@ -482,11 +485,15 @@ func (s *Searcher) SearchWith(ctx context.Context, g *Generator, req Request) (*
 	}
 }
 
-// sameTerms reports whether two generators have the same loss (set or not), penalties (names and
-// weights) and kind of step (gradient or JSMA, in the feature space or a latent one).
+// sameTerms reports whether two generators have the same step size, loss (set or not), penalties (names
+// and weights) and kind of step (gradient or JSMA with the same settings, in the feature space or the same
+// latent map): what a compiled step graph bakes in beyond the terms' own values.
 func sameTerms(a, b *Generator) bool {
-	if (a.Loss == nil) != (b.Loss == nil) || (a.JSMA == nil) != (b.JSMA == nil) || (a.Latent == nil) != (b.Latent == nil) ||
-		len(a.Penalties) != len(b.Penalties) {
+	if a.StepSize != b.StepSize || (a.Loss == nil) != (b.Loss == nil) || (a.JSMA == nil) != (b.JSMA == nil) ||
+		(a.JSMA != nil && *a.JSMA != *b.JSMA) || (a.Latent == nil) != (b.Latent == nil) || len(a.Penalties) != len(b.Penalties) {
+		return false
+	}
+	if a.Latent != nil && models.Comparable(a.Latent) && models.Comparable(b.Latent) && a.Latent != b.Latent {
 		return false
 	}
 	for i, p := range a.Penalties {

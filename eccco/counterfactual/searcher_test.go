@@ -281,6 +281,18 @@ func TestSearchWithAnotherGeneratorsSamples(t *testing.T) {
 		if wantDiff := name == "ECCCo-L1 (no CP)"; differs != wantDiff {
 			t.Errorf("%s: the two runs' counterfactuals differ: %v, want %v", name, differs, wantDiff)
 		}
+		// Another step size, or another penalty weight, is an error, not a search with the old one.
+		other := *gB
+		other.StepSize *= 2
+		if _, err := s.SearchWith(ctx, &other, req); err == nil {
+			t.Errorf("%s: a generator with another step size gave no error", name)
+		}
+		other = *gB
+		other.Penalties = append([]Penalty(nil), gB.Penalties...)
+		other.Penalties[0].Weight += 0.1
+		if _, err := s.SearchWith(ctx, &other, req); err == nil {
+			t.Errorf("%s: a generator with another penalty weight gave no error", name)
+		}
 		// Another layout (3 samples per class where the graph holds 2) is an error.
 		gC, keyC := build(&energy.TargetSamples{D: 3, Chains: 10, Samples: [][]float32{randomRows(3), randomRows(3)}})
 		if fmt.Sprint(keyC) == fmt.Sprint(keyA) {
