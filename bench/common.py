@@ -63,6 +63,9 @@ def parse_args(doc: str, default_k: int = 3):
     ap.add_argument("-b", default="100,1000", help="batch sizes B, comma-separated")
     ap.add_argument("-k", type=int, default=default_k, help="repeats per (arch, B); figures are their medians")
     ap.add_argument("--threads", type=int, default=2, help="torch.set_num_threads")
+    ap.add_argument("--device", default="cpu",
+                    help="torch device of the batched PyTorch search: cpu, or cuda (a GPU; the timing waits for "
+                         "the device with torch.cuda.synchronize)")
     ap.add_argument("--impl", default="", help="name printed in the first column")
     ap.add_argument("--factuals", type=int, default=0,
                     help="per-factual methods: time this many factuals and extrapolate (0: all B)")
@@ -71,6 +74,12 @@ def parse_args(doc: str, default_k: int = 3):
     a.b = [int(s) for s in a.b.split(",") if s.strip()]
     torch.set_num_threads(a.threads)
     return a
+
+
+def sync(device: str):
+    """Waits for the device's queued work, so that wall time measures it (a no-op on the CPU)."""
+    if device.startswith("cuda"):
+        torch.cuda.synchronize()
 
 
 def report(impl: str, arch: str, b: int, per_iter_us: list, note: str):

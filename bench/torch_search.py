@@ -1,9 +1,10 @@
 """Hand-vectorised PyTorch version of the benchmark's search: the whole batch of B factuals as one tensor,
 autograd for the gradient, the loop of bench/gosearch (see bench/common.py and bench/README.md).
 
-Usage: torch_search.py [--arch mnist,california] [-b 100,1000] [-k 3] [--threads 2]
+Usage: torch_search.py [--arch mnist,california] [-b 100,1000] [-k 3] [--threads 2] [--device cpu|cuda]
 """
 
+import copy
 import time
 
 import torch
@@ -29,19 +30,26 @@ def search(model, x0, target, lo, hi, steps=common.STEPS):
 
 def main():
     a = common.parse_args(__doc__)
-    impl = a.impl or f"pytorch-{torch.__version__.split('+')[0]}"
+    impl = a.impl or f"pytorch-{torch.__version__.split('+')[0]}" + ("" if a.device == "cpu" else f"/{a.device}")
+    where = f"torch.set_num_threads({torch.get_num_threads()})"
+    if a.device != "cpu":
+        where = f"on {a.device} ({torch.cuda.get_device_name(a.device)})"
     for arch in a.arch:
         model = common.mlp(arch)
+        m = copy.deepcopy(model).to(a.device)  # Module.to moves in place: keep the CPU model for the factuals
         lo, hi = common.ARCHS[arch][4], common.ARCHS[arch][5]
         for b in a.b:
-            x0, target = common.factuals(arch, model, b)
-            search(model, x0, target, lo, hi)  # warm-up
+            x0, target = common.factuals(arch, model, b)  # drawn on the CPU: the same factuals on every device
+            x0, target = x0.to(a.device), target.to(a.device)
+            search(m, x0, target, lo, hi)  # warm-up
+            common.sync(a.device)
             per = []
             for _ in range(a.k):
                 t0 = time.perf_counter()
-                search(model, x0, target, lo, hi)
+                search(m, x0, target, lo, hi)
+                common.sync(a.device)
                 per.append((time.perf_counter() - t0) / (b * common.STEPS) * 1e6)
-            common.report(impl, arch, b, per, f"batched (one tensor), autograd, torch.set_num_threads({torch.get_num_threads()})")
+            common.report(impl, arch, b, per, f"batched (one tensor), autograd, {where}")
 
 
 if __name__ == "__main__":

@@ -13,9 +13,20 @@
 # versions are those pip resolved for `jax-cuda12-plugin[with-cuda]==0.11.2` (jax's own requirements) for
 # Linux x86-64. The same XLA as the pinned CPU plugin (lammps-jax-pjrt-cpu==0.11.2, see install-xla.sh).
 #
-# UNTESTED on a GPU: written and checked for layout and library resolution on a machine without one.
+# Where jax with CUDA is already installed (pip install "jax[cuda12]" or "jax[cuda13]"), `--link-jax [PYTHON]`
+# downloads nothing: it links that installation's PJRT plugin (jax_plugins/xla_cuda13 or xla_cuda12) and its
+# nvidia/ libraries into .xla/nvidia, in the same layout, with symbolic links (the plugin's RPATH
+# $ORIGIN/../nvidia/<lib>/lib then resolves through them). PYTHON is the interpreter that imports that jax
+# (default python3). This is how the GPU checks of scripts/gpu-check.sh run on a machine without network.
+#
+# Tried on a GPU (2026-11-26, an NVIDIA H100 80GB, driver 580.159.04, 16 cores): --link-jax with the machine's
+# jax 0.11.2 and jax-cuda13-pjrt 0.11.2 (PJRT C API v0.115, the CUDA 13 nvidia-* libraries): the plugin loaded,
+# `eccco backend` saw one device, and the tests of the seven GoMLX packages passed on xla:cuda
+# (scripts/gpu-check.sh). The pinned CUDA 12 wheels below have not been run on a GPU: that machine had no
+# network, and 3 GB of wheels could not be carried to it.
 #
 # Usage: scripts/install-xla-cuda.sh [--force]
+#        scripts/install-xla-cuda.sh --link-jax [PYTHON]
 set -euo pipefail
 
 JAX_VERSION=0.11.2
@@ -43,6 +54,48 @@ nvidia-nvshmem-cu12==3.8.0 --hash=sha256:b2e5760d6158aefe7bb74348d5128bb1b46a7dd
 want="$(echo "$REQUIREMENTS" | sha256sum | cut -d' ' -f1)"
 
 die() { echo "install-xla-cuda: $*" >&2; exit 1; }
+
+if [ "${1:-}" = --link-jax ]; then
+  py="${2:-python3}"
+  command -v "$py" >/dev/null 2>&1 || die "--link-jax: no Python interpreter $py"
+  # The plugin of the installed jax and the nvidia/ folder beside it (site-packages/nvidia).
+  found="$("$py" - <<'PY'
+import os, sys
+try:
+    import jax_plugins
+except ImportError:
+    sys.exit("no jax_plugins package: jax with CUDA (jax-cuda12-pjrt or jax-cuda13-pjrt) is not installed here")
+for d in list(jax_plugins.__path__):
+    for name in ("xla_cuda13", "xla_cuda12"):
+        so = os.path.join(d, name, "xla_cuda_plugin.so")
+        nv = os.path.join(os.path.dirname(d), "nvidia")
+        if os.path.isfile(so) and os.path.isdir(nv):
+            print(name, os.path.realpath(so), os.path.realpath(nv), sep="\t")
+            sys.exit(0)
+sys.exit("no jax_plugins/xla_cuda13 or xla_cuda12 with a nvidia/ folder beside it in " + ", ".join(jax_plugins.__path__))
+PY
+)" || die "--link-jax: $py has no usable jax CUDA plugin"
+  IFS=$'\t' read -r flavour so site_nv <<<"$found"
+  rm -rf "$nv.new"
+  mkdir -p "$nv.new"
+  ln -s "$so" "$nv.new/pjrt_c_api_cuda_plugin.so"
+  for entry in "$site_nv"/*; do
+    ln -s "$entry" "$nv.new/$(basename "$entry")"
+  done
+  # XLA's --xla_gpu_cuda_data_dir (go-xla points it at .xla/nvidia) wants bin/ptxas and nvvm/libdevice.
+  case "$flavour" in
+  xla_cuda13) toolkit=cu13 ;;
+  *) toolkit=cuda_nvcc ;;
+  esac
+  if [ -d "$site_nv/$toolkit/bin" ] && [ ! -e "$nv.new/bin" ]; then ln -s "$toolkit/bin" "$nv.new/bin"; fi
+  if [ -d "$site_nv/$toolkit/nvvm" ] && [ ! -e "$nv.new/nvvm" ]; then ln -s "$toolkit/nvvm" "$nv.new/nvvm"; fi
+  rm -rf "$nv"
+  mv "$nv.new" "$nv"
+  echo "linked $flavour $so" >"$stamp.linked"
+  echo "install-xla-cuda: linked $so ($flavour) and $site_nv into $nv"
+  echo "install-xla-cuda: use it with: GOMLX_BACKEND=xla:cuda (binaries built with -tags xla)"
+  exit 0
+fi
 
 if [ "${1:-}" != "--force" ] && [ -f "$nv/pjrt_c_api_cuda_plugin.so" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$want" ]; then
   echo "install-xla-cuda: $nv/pjrt_c_api_cuda_plugin.so already installed (jax-cuda12-pjrt==$JAX_VERSION)"

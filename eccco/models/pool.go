@@ -1,0 +1,53 @@
+package models
+
+import (
+	. "github.com/gomlx/gomlx/core/graph" //nolint:revive
+)
+
+// MaxPool2 is 2×2 max-pooling with stride 2 of channels-last images x [B, H, W, C] (an odd last row or
+// column is dropped), the pooling of LeNet-5. It equals GoMLX's MaxPool(x).Window(2), gradient included:
+// the gradient of each window goes to its first maximum in row-major order, as MaxPool's select-and-scatter
+// sends it, also when several pixels tie (an MNIST digit's uniform background does, and then the choice
+// matters: a plain ReduceMax would send the gradient to every tied pixel).
+//
+// It is built from elementwise operations on the window's four strided views: out = Σₖ qₖ·sₖ, where sₖ is
+// 1 for the first view holding the window's maximum and 0 for the others, taken out of the gradient
+// (StopGradient), so that the gradient with respect to qₖ is exactly sₖ times the incoming one. The sum adds
+// exact zeros to the maximum, so the values are MaxPool's bit for bit. It is faster than MaxPool, whose
+// gradient (select-and-scatter) is a slow operation on both backends. Measured on this project's 2-core CPU,
+// ten SGLD steps of the authors' LeNet-5 over 500 chains, forward and gradient: 11.8 s against 18.3 s on
+// the pure-Go backend (bit-identical), 1.6 s against 2.0 s on XLA's CPU plugin (equal to float rounding:
+// after one step no value differs by more than 6·10⁻⁸).
+func MaxPool2(x *Node) *Node {
+	d := x.Shape().Dimensions
+	b, h, w, c := d[0], d[1]/2, d[2]/2, d[3]
+	if d[1]%2 != 0 || d[2]%2 != 0 {
+		x = Slice(x, AxisRange(), AxisRange(0, 2*h), AxisRange(0, 2*w), AxisRange())
+	}
+	windows := Reshape(x, b, h, 2, w, 2, c)
+	var views [4]*Node // row-major window order: (0,0), (0,1), (1,0), (1,1)
+	for i := range 2 {
+		for j := range 2 {
+			views[2*i+j] = Reshape(Slice(windows, AxisRange(), AxisRange(), AxisElem(i), AxisRange(), AxisElem(j), AxisRange()), b, h, w, c)
+		}
+	}
+	best := StopGradient(Max(Max(views[0], views[1]), Max(views[2], views[3])))
+	var out, taken *Node
+	for _, v := range views {
+		isMax := Equal(v, best)
+		first := isMax
+		if taken == nil {
+			taken = isMax
+		} else {
+			first = And(isMax, LogicalNot(taken))
+			taken = Or(taken, isMax)
+		}
+		term := Mul(v, StopGradient(ConvertDType(first, x.DType())))
+		if out == nil {
+			out = term
+		} else {
+			out = Add(out, term)
+		}
+	}
+	return out
+}
