@@ -78,9 +78,14 @@
 // on XLA CPU with the same models, 2,688 of its 3,000 counterfactuals had the same factual (the rest differ
 // in which factuals were drawn: one changed prediction shifts a draw), and of those 99.96 % of the
 // unfaithfulness, 97.6 % of the implausibility and 89 % of the cost values agree within 10⁻³·max(1, |a|, |b|),
-// 170 of 180 cell means too: more spread than between pure Go and XLA CPU, as expected of a GPU whose
-// float32 matrix products may run in TF32 (not verified). Per counterfactual-iteration the GPU is at
-// PyTorch's level on the same card (bench/results.md).
+// 170 of 180 cell means too: more spread than between pure Go and XLA CPU. Part of it is TF32, in which
+// the GPU runs float32 matrix products by default: for the MLP's Wachter, REVISE and ECCCo counterfactuals
+// (300), the values within 10⁻³ of XLA CPU's went from 292–298 of 300 per metric to 299–300 with
+//
+//	NVIDIA_TF32_OVERRIDE=0 XLA_FLAGS=--xla_gpu_enable_triton_gemm=false   # full float32 products on the GPU
+//
+// (cuBLAS then computes in float32; XLA's own Triton matrix kernels are switched off). Per
+// counterfactual-iteration the GPU is at PyTorch's level on the same card (bench/results-gpu.md).
 //
 // Wheels tried for the CPU plugin (go-xla v0.4.4 was built for PJRT C API 0.104 and tested with the CPU
 // plugin v0.114): lammps-jax-pjrt-cpu==0.11.2 (PJRT 0.115, XLA of jaxlib 0.11.2) loads, runs eccco's tests
