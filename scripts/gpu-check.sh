@@ -100,8 +100,10 @@ speed() { # speed ROUND COMMAND...: runs one implementation, shows its lines and
   timeout 300 "$@" 2>&1 | tee /dev/stderr | awk -F'\t' -v r="$r" 'NF >= 8 { print r "\t" $0 }' >>"$raw"
 }
 torch_py="${ECCCO_BENCH_PYTHON:-${link:-python3}}"
-has_torch_cuda=0
+has_torch=0 has_torch_cuda=0
+"$torch_py" -c 'import torch' 2>/dev/null && has_torch=1
 "$torch_py" -c 'import torch, sys; sys.exit(0 if torch.cuda.is_available() else 1)' 2>/dev/null && has_torch_cuda=1
+[ "$has_torch_cuda" = 1 ] || echo "(no PyTorch with CUDA in $torch_py: the PyTorch GPU rows are left out)"
 cores="$(nproc)"
 for round in 1 2 3; do
   GOMLX_BACKEND=xla:cuda speed "$round" "$bin/gosearch" -searcher -b 100,1000,10000 -k 3
@@ -111,7 +113,7 @@ for round in 1 2 3; do
 done
 # For scale, the same machine's CPU (one round: these are not the figures of bench/results.md's machine).
 GOMLX_BACKEND=go speed 1 "$bin/gosearch" -searcher -b 100,1000 -k 1 -impl "eccco-go/go+Searcher ($cores cores)"
-if [ "$has_torch_cuda" = 1 ]; then
+if [ "$has_torch" = 1 ]; then
   speed 1 "$torch_py" bench/torch_search.py --threads "$cores" -b 100,1000 -k 1 --impl "pytorch-cpu ($cores threads)"
 fi
 {
