@@ -2,6 +2,7 @@ package models
 
 import (
 	. "github.com/gomlx/gomlx/core/graph" //nolint:revive
+	"github.com/gomlx/gomlx/support/exceptions"
 )
 
 // MaxPool2 is 2×2 max-pooling with stride 2 of channels-last images x [B, H, W, C] (an odd last row or
@@ -17,8 +18,12 @@ import (
 // gradient (select-and-scatter) is a slow operation on both backends. Measured on this project's 2-core CPU,
 // ten SGLD steps of the authors' LeNet-5 over 500 chains, forward and gradient: 11.8 s against 18.3 s on
 // the pure-Go backend (bit-identical), 1.6 s against 2.0 s on XLA's CPU plugin (equal to float rounding:
-// after one step no value differs by more than 6·10⁻⁸).
+// after one step no value differs by more than 6·10⁻⁸). A window holding NaN pools to NaN on every backend
+// (XLA's own MaxPool drops it). x must be [B, H, W, C] with H, W ≥ 2.
 func MaxPool2(x *Node) *Node {
+	if x.Rank() != 4 || x.Shape().Dimensions[1] < 2 || x.Shape().Dimensions[2] < 2 {
+		exceptions.Panicf("MaxPool2: want images [B, H, W, C] with H, W ≥ 2, got shape %s", x.Shape())
+	}
 	d := x.Shape().Dimensions
 	b, h, w, c := d[0], d[1]/2, d[2]/2, d[3]
 	if d[1]%2 != 0 || d[2]%2 != 0 {
@@ -49,5 +54,6 @@ func MaxPool2(x *Node) *Node {
 			out = Add(out, term)
 		}
 	}
-	return out
+	// A window whose maximum is NaN matches no view: give it NaN (as pure Go's MaxPool does), not 0.
+	return Where(taken, out, best)
 }

@@ -1,6 +1,7 @@
 package models
 
 import (
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -114,5 +115,26 @@ func TestMaxPool2MatchesMaxPool(t *testing.T) {
 	}
 	if len(gotGrad) != len(xs) {
 		t.Fatalf("%d gradient values for %d inputs", len(gotGrad), len(xs))
+	}
+}
+
+// A window holding NaN pools to NaN, not to 0 (a diverged chain must not look fine); pure Go's MaxPool does
+// the same, XLA CPU's reduce-window drops the NaN. A shape that is no batch of images is an error, not a
+// panic out of the graph.
+func TestMaxPool2NaNAndBadShape(t *testing.T) {
+	nan := float32(math.NaN())
+	x := tensors.FromFlatDataAndDimensions([]float32{nan, 1, 2, 3, 4, 5, 6, 7}, 2, 2, 2, 1)
+	w := tensors.FromFlatDataAndDimensions([]float32{1, 1}, 2, 1, 1, 1)
+	got, _ := poolAndGradient(t, MaxPool2, x, w)
+	if !math.IsNaN(float64(got[0])) || got[1] != 7 {
+		t.Fatalf("MaxPool2 = %v, want [NaN 7]", got)
+	}
+	exec, err := NewExec(testBackend(t), func(x *Node) *Node { return MaxPool2(x) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer exec.Finalize()
+	if _, err := exec.Exec(tensors.FromFlatDataAndDimensions([]float32{1, 2, 3, 4}, 2, 2)); err == nil {
+		t.Fatal("MaxPool2 of a [2, 2] matrix ran; want an error")
 	}
 }
