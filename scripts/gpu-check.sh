@@ -20,7 +20,7 @@
 #               `go build -tags xla`, DIR/<package>.test built with `go test -c -tags xla` (see --build);
 #               default: build them here into bin/gpu-check (needs Go and a C compiler)
 #   --build DIR only build the binaries into DIR and stop (on a machine with Go, for one without)
-#   --out DIR   where the logs go (default runs/gpu-check)
+#   --out DIR   where the logs go, an empty or new folder (default runs/gpu-check/<UTC date-time>)
 #   --link-jax PYTHON  link the CUDA plugin of the jax that PYTHON imports (scripts/install-xla-cuda.sh
 #               --link-jax) instead of installing the pinned wheels
 #   --test-timeout S  time limit of each package's tests (default 420)
@@ -30,7 +30,7 @@ cd "$(dirname "$0")/.."
 root="$(pwd)"
 
 packages=(backend models energy conformal counterfactual metrics experiment)
-bin="" out="runs/gpu-check" link="" test_timeout=420 tests=1 build_only=""
+bin="" out="runs/gpu-check/$(date -u +%Y%m%d-%H%M%S)" link="" test_timeout=420 tests=1 build_only=""
 while [ $# -gt 0 ]; do
   case "$1" in
   --bin) bin="$2"; shift 2 ;;
@@ -64,6 +64,11 @@ if [ -z "$bin" ]; then
   build "$bin" || { echo "gpu-check: build failed" >&2; exit 1; }
 fi
 bin="$(cd "$bin" && pwd)"
+# Never write over an earlier check's logs.
+if [ -d "$out" ] && [ -n "$(ls -A "$out" 2>/dev/null)" ]; then
+  echo "gpu-check: $out is not empty (an earlier check's logs?); give another --out" >&2
+  exit 2
+fi
 mkdir -p "$out"
 out="$(cd "$out" && pwd)"
 

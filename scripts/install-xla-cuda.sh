@@ -26,7 +26,7 @@
 # network, and 3 GB of wheels could not be carried to it.
 #
 # Usage: scripts/install-xla-cuda.sh [--force]
-#        scripts/install-xla-cuda.sh --link-jax [PYTHON]
+#        scripts/install-xla-cuda.sh --link-jax [PYTHON [--force]]   (--force: replace a downloaded install)
 set -euo pipefail
 
 JAX_VERSION=0.11.2
@@ -57,6 +57,10 @@ die() { echo "install-xla-cuda: $*" >&2; exit 1; }
 
 if [ "${1:-}" = --link-jax ]; then
   py="${2:-python3}"
+  # Never replace a downloaded install (gigabytes of wheels) with links unless asked to.
+  if [ -e "$nv" ] && [ ! -f "$stamp.linked" ] && [ "${3:-}" != --force ]; then
+    die "--link-jax: $nv holds an install that is not a link to jax's; remove it, or pass --link-jax $py --force"
+  fi
   command -v "$py" >/dev/null 2>&1 || die "--link-jax: no Python interpreter $py"
   # The plugin of the installed jax and the nvidia/ folder beside it (site-packages/nvidia).
   found="$("$py" - <<'PY'
