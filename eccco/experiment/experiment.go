@@ -10,6 +10,7 @@ import (
 	"github.com/eccco-go/eccco-go/eccco/backend"
 	"github.com/eccco-go/eccco-go/eccco/counterfactual"
 	"github.com/eccco-go/eccco-go/eccco/data"
+	"github.com/eccco-go/eccco-go/eccco/metrics"
 	"github.com/eccco-go/eccco-go/eccco/models"
 	"github.com/eccco-go/eccco-go/eccco/vae"
 	"github.com/gomlx/compute"
@@ -113,6 +114,8 @@ type Experiment struct {
 	// graphs keeps every compiled graph of the experiment's models (predictions, calibration, SGLD,
 	// searches, metrics) for all their runs: on XLA a tabular run computes less than it would compile.
 	graphs *models.Graphs
+	// classes keeps the training rows by class, prepared for the metrics' image distance, for all runs.
+	classes *metrics.ClassRows
 }
 
 // Open loads a data set with the paper's recipe and the experiment's seed. It fails with ErrInvalid for
@@ -155,7 +158,8 @@ func Open(dataset string, opts Options) (*Experiment, error) {
 		return nil, err
 	}
 	return &Experiment{dataset: dataset, opts: opts, split: split, backend: b,
-		models: map[models.Kind]*models.Model{}, runs: map[runKey]*Run{}, graphs: &models.Graphs{}}, nil
+		models: map[models.Kind]*models.Model{}, runs: map[runKey]*Run{}, graphs: &models.Graphs{},
+		classes: &metrics.ClassRows{}}, nil
 }
 
 // Close releases the compiled graphs the experiment keeps for its models' runs (it may still be used:

@@ -367,7 +367,7 @@ func (e *Experiment) RunFor(ctx context.Context, kind models.Kind, run int, f *F
 	r.Ingredients = in
 	r.sampleOpts, r.sampleSeed = opts, SeedFor(e.opts.Seed, e.dataset, string(kind), "unfaithfulness", runName)
 	r.evaluator = &metrics.Evaluator{Backend: e.backend, Model: m, Calibrated: in.Calibrated, Train: train,
-		Options: e.opts.Mode.MetricsOptions(train), Graphs: e.graphs}
+		Options: e.opts.Mode.MetricsOptions(train), Graphs: e.graphs, Classes: e.classes}
 	clear(e.runs) // keep one prepared run: a benchmark walks through many
 	e.runs[key] = r
 	return r, nil

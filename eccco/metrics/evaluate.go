@@ -25,8 +25,10 @@ type Options struct {
 	// it from several goroutines at once: it must be safe for concurrent use.
 	Distance Distance
 	// SetDistance, when set, computes the implausibility's distances to the target class's training rows
-	// (prepared once per class and call): it must give Distance's values (ImageSetDissimilarity for
-	// ImageDissimilarity). nil calls Distance pair by pair.
+	// (prepared once per class and call, or once per Evaluator.Classes) and the unfaithfulness's distances
+	// to the SGLD samples (prepared once per class and call, or per row for samples of a row's own): it
+	// must give Distance's values (ImageSetDissimilarity for ImageDissimilarity). nil calls Distance pair
+	// by pair.
 	SetDistance SetDistance
 	// ImplausibilityNearest, when positive, averages the implausibility over only that many nearest
 	// target-class training rows (the authors' code: 100). 0 averages over all of them (the paper's Eq.).
@@ -91,6 +93,51 @@ type Evaluator struct {
 	// and calibration (models.Graphs): the benchmark scores every run of a model with one compilation.
 	// nil compiles them in every call. The scores are the same either way.
 	Graphs *models.Graphs
+	// Classes, when set, keeps Train's rows grouped by class, and prepared for Options.SetDistance, across
+	// evaluations: the benchmark's runs of one data set share one (an image class's training rows are
+	// prepared once instead of in every call). nil prepares them in every call. The scores are the same
+	// either way.
+	Classes *ClassRows
+}
+
+// ClassRows keeps a training set's rows grouped by class and prepared for a SetDistance, for every
+// evaluation over that training set (Evaluator.Classes); its zero value is ready to use. It belongs to one
+// SetDistance: an evaluation with other training data starts it afresh. It is safe for concurrent use.
+type ClassRows struct {
+	mu       sync.Mutex
+	train    *data.Dataset
+	byClass  [][]float32
+	prepared []func(x []float32, out []float64)
+}
+
+// rows returns train's rows by class, grouped once per training set.
+func (c *ClassRows) rows(train *data.Dataset) [][]float32 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.reset(train)
+	return c.byClass
+}
+
+// set returns class t's rows prepared by sd, prepared on first use.
+func (c *ClassRows) set(train *data.Dataset, t int, sd SetDistance) (func(x []float32, out []float64), error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.reset(train)
+	if c.prepared[t] == nil {
+		fn, err := sd(c.byClass[t])
+		if err != nil {
+			return nil, err
+		}
+		c.prepared[t] = fn
+	}
+	return c.prepared[t], nil
+}
+
+func (c *ClassRows) reset(train *data.Dataset) {
+	if c.train != train {
+		c.train, c.byClass = train, classRows(train)
+		c.prepared = make([]func(x []float32, out []float64), len(c.byClass))
+	}
 }
 
 // omegaKey names the Ω graph of a calibrated classifier in models.Graphs: the classifier and the
@@ -169,20 +216,36 @@ func (e *Evaluator) EvaluateEach(factuals, cfs []float32, targets []int, rowSamp
 			return nil, fmt.Errorf("metrics: set size: %w", err)
 		}
 	}
-	byClass := classRows(e.Train)
+	classes := e.Classes
+	if classes == nil {
+		classes = &ClassRows{}
+	}
+	byClass := classes.rows(e.Train)
 	for _, t := range targets {
-		if len(byClass[t]) == 0 {
+		if t >= len(byClass) || len(byClass[t]) == 0 {
 			return nil, fmt.Errorf("metrics: the training data has no rows of class %d", t)
 		}
 	}
-	// The target classes' training rows prepared for SetDistance, once per class.
+	// The target classes' training rows prepared for SetDistance, once per class (and per ClassRows).
 	var prepared []func(x []float32, out []float64)
 	if o.SetDistance != nil {
 		prepared = make([]func(x []float32, out []float64), k)
 		for _, t := range targets {
 			if prepared[t] == nil {
-				if prepared[t], err = o.SetDistance(byClass[t]); err != nil {
+				if prepared[t], err = classes.set(e.Train, t, o.SetDistance); err != nil {
 					return nil, fmt.Errorf("metrics: preparing class %d's training rows: %w", t, err)
+				}
+			}
+		}
+	}
+	// The shared unfaithfulness samples of the target classes, prepared for SetDistance once per call.
+	var preparedSamples []func(x []float32, out []float64)
+	if o.SetDistance != nil && rowSamples == nil && e.Samples != nil {
+		preparedSamples = make([]func(x []float32, out []float64), k)
+		for _, t := range targets {
+			if preparedSamples[t] == nil {
+				if preparedSamples[t], err = o.SetDistance(e.Samples.Samples[t]); err != nil {
+					return nil, fmt.Errorf("metrics: preparing class %d's SGLD samples: %w", t, err)
 				}
 			}
 		}
@@ -212,8 +275,24 @@ func (e *Evaluator) EvaluateEach(factuals, cfs []float32, targets []int, rowSamp
 			samples = e.Samples.Samples[t]
 		}
 		if samples != nil {
-			if s.Unfaithfulness, err = MeanDistance(x, samples, dist, 0); err != nil {
-				return err
+			switch {
+			case preparedSamples != nil:
+				ds := make([]float64, len(samples)/d)
+				preparedSamples[t](x, ds)
+				s.Unfaithfulness = meanOf(ds, 0)
+			case o.SetDistance != nil:
+				// Samples of this row alone: prepared for this row.
+				fn, err := o.SetDistance(samples)
+				if err != nil {
+					return fmt.Errorf("metrics: preparing the SGLD samples of row %d: %w", i, err)
+				}
+				ds := make([]float64, len(samples)/d)
+				fn(x, ds)
+				s.Unfaithfulness = meanOf(ds, 0)
+			default:
+				if s.Unfaithfulness, err = MeanDistance(x, samples, dist, 0); err != nil {
+					return err
+				}
 			}
 			switch n := len(samples) / d; {
 			case o.UnfaithfulnessDivisor > 0:

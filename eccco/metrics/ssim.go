@@ -139,5 +139,5 @@ func ssimMean(a, b []float32, height, width int, opts SSIMOptions, crop bool, pi
 	if len(a) != g.n || len(b) != g.n {
 		return 0, fmt.Errorf("ssim: images of %d and %d values, want %d×%d = %d", len(a), len(b), height, width, g.n)
 	}
-	return g.mean(g.prepare(a), g.prepare(b), make([]float64, g.ph*g.ow)), nil
+	return g.mean(g.prepare(a), g.prepare(b), g.newWork()), nil
 }

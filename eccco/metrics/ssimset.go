@@ -38,7 +38,7 @@ func imageSetDistance(height, width int, crop bool) SetDistance {
 				return
 			}
 			xi := s.prepare(x)
-			work := make([]float64, s.ph*s.ow)
+			work := s.newWork()
 			for i := range s.rows {
 				out[i] = (1 - s.mean(xi, s.rows[i], work)) / 2
 			}
@@ -46,10 +46,15 @@ func imageSetDistance(height, width int, crop bool) SetDistance {
 	}
 }
 
-// ssimImage is what SSIM needs of one image alone: its padded pixels and its filtered mean μ and second
-// moment E[a²] on the output grid.
+// ssimImage is what SSIM needs of one image alone: its padded pixels and its filtered mean μ and
+// variance on the output grid.
 type ssimImage struct {
-	padded, mu, mu2 []float64
+	// rows are the padded pixels of the image's own rows (padded rows p … p+height−1, every padded
+	// column), the only ones mean reads.
+	rows []float64
+	// mu is the filtered mean μ, sq its square μ² and va the variance E[a²] − μ²: the map's terms of
+	// this image alone.
+	mu, sq, va []float64
 }
 
 // ssimGeom is the arithmetic of SSIM for images of one size and one set of options: the (padded) grid,
@@ -173,45 +178,73 @@ func (s *ssimGeom) prepare(img []float32) ssimImage {
 			mu[y*ow+x], mu2[y*ow+x] = u, uu
 		}
 	}
-	return ssimImage{padded: pa, mu: mu, mu2: mu2}
+	sq, va := make([]float64, len(mu)), mu2 // va overwrites mu2
+	for i, u := range mu {
+		sq[i] = float64(u * u)
+		va[i] = mu2[i] - sq[i]
+	}
+	// Only the image's own rows are kept (a copy, so the padded array can be freed).
+	rows := append([]float64(nil), pa[s.p*s.pw:(s.p+s.height)*s.pw]...)
+	return ssimImage{rows: rows, mu: mu, sq: sq, va: va}
 }
 
-// mean is the mean SSIM of two prepared images: the cross term filtered the same way, then the map
-// averaged over the output grid; work holds ph·ow values.
-func (s *ssimGeom) mean(a, b ssimImage, work []float64) float64 {
+// ssimWork is the scratch space of mean, allocated once per goroutine (newWork).
+type ssimWork struct {
+	prod, h, hp, v []float64
+}
+
+func (s *ssimGeom) newWork() *ssimWork {
+	k := len(s.k)
+	return &ssimWork{prod: make([]float64, s.height*s.pw), h: make([]float64, s.height*s.pw-(k-1)),
+		hp: make([]float64, s.ph*s.ow), v: make([]float64, s.oh*s.ow)}
+}
+
+// mean is the mean SSIM of two prepared images: the cross term E[ab] filtered the same way as each
+// image's moments, then the map averaged over the output grid.
+//
+// Every output is the sum that a direct loop over the taps would form, in the same order and with no fused
+// multiply-add, so the result is the same bit for bit; the loops are arranged for speed (about 3 × fewer
+// cycles per pair than the direct loops on this project's CPU): the products a·b are formed once on the
+// image's own rows (a padded row is a copy of one of them), each filtering pass is one multiply-add of a
+// shifted whole array per tap (no dependency between neighbouring outputs), and the horizontal pass runs
+// over the rows laid end to end (outputs that straddle two rows are computed and never read).
+func (s *ssimGeom) mean(a, b ssimImage, w *ssimWork) float64 {
 	k, ow, pw := s.k, s.ow, s.pw
+	// The products on the image's own rows (padded rows p … p+height−1), every padded column.
+	prod := w.prod
+	pa, pb := a.rows[:len(prod)], b.rows[:len(prod)]
+	for i, va := range pa {
+		prod[i] = float64(va * pb[i])
+	}
+	// Horizontal pass: h[r·pw + x] = Σ_t k[t]·prod[r·pw + x + t], valid for x < ow.
+	h := w.h
+	clear(h)
+	for t, kt := range k {
+		axpy(h, kt, prod[t:t+len(h)])
+	}
+	// The padded rows in order, each the filtered image row it mirrors, ow values each.
+	hp := w.hp
 	for y := range s.ph {
-		ra, rb := a.padded[y*pw:(y+1)*pw], b.padded[y*pw:(y+1)*pw]
-		o := y * ow
-		for x := range ow {
-			wa, wb := ra[x:x+len(k)], rb[x:x+len(k)]
-			var s12 float64
-			for t, kt := range k {
-				s12 += kt * float64(wa[t]*wb[t])
-			}
-			work[o+x] = s12
-		}
+		r := mirror(y-s.p, s.height)
+		copy(hp[y*ow:(y+1)*ow], h[r*pw:r*pw+ow])
 	}
+	// Vertical pass: v[y·ow + x] = Σ_t k[t]·hp[(y+t)·ow + x].
+	v := w.v
+	clear(v)
+	for t, kt := range k {
+		axpy(v, kt, hp[t*ow:t*ow+len(v)])
+	}
+	// The SSIM map, averaged in row-major order.
 	var total float64
-	for y := range s.oh {
-		for x := range ow {
-			var uab float64
-			j := y*ow + x
-			for _, kt := range k {
-				uab += kt * work[j]
-				j += ow
-			}
-			i := y*ow + x
-			ua, ub, uaa, ubb := a.mu[i], b.mu[i], a.mu2[i], b.mu2[i]
-			// Explicit float64 conversions forbid fused multiply-adds, so that identical images give
-			// exactly 1 and swapped images the same value on every architecture.
-			va := uaa - float64(ua*ua)
-			vb := ubb - float64(ub*ub)
-			vab := uab - float64(ua*ub)
-			num := (2*float64(ua*ub) + s.c1) * (2*vab + s.c2)
-			den := (float64(ua*ua) + float64(ub*ub) + s.c1) * (va + vb + s.c2)
-			total += num / den
-		}
+	for i, uab := range v {
+		ua, ub := a.mu[i], b.mu[i]
+		// Explicit float64 conversions forbid fused multiply-adds, so that identical images give
+		// exactly 1 and swapped images the same value on every architecture.
+		ab := float64(ua * ub)
+		vab := uab - ab
+		num := (2*ab + s.c1) * (2*vab + s.c2)
+		den := (a.sq[i] + b.sq[i] + s.c1) * (a.va[i] + b.va[i] + s.c2)
+		total += num / den
 	}
-	return total / float64(s.oh*ow)
+	return total / float64(len(v))
 }
