@@ -57,6 +57,7 @@ func NewWithConfig(config string) (b compute.Backend, err error) {
 	if xlaResolve != nil && xlaAliases[name] {
 		// Built with -tags xla: find the plugin (e.g. in the project's .xla/ folder) and pass its absolute path.
 		config = xlaResolve(config)
+		setXLACPUFlags(config)
 	}
 	defer func() {
 		if r := recover(); r != nil {

@@ -84,3 +84,26 @@ func TestXLADirEnvOverridesTheSearch(t *testing.T) {
 		t.Error("FindXLAPlugin accepted a name with a path separator")
 	}
 }
+
+// XLA's CPU plugin gets optimisation level 1 unless the user's XLA_FLAGS name a level; the CUDA plugin's
+// flags are left alone.
+func TestXLACPUFlags(t *testing.T) {
+	for _, c := range []struct {
+		config, flags, want string
+		changed             bool
+	}{
+		{"xla:cpu", "", "--xla_backend_optimization_level=1", true},
+		{"xla", "", "--xla_backend_optimization_level=1", true},
+		{"xla:/opt/x/.xla/pjrt_c_api_cpu_plugin.so", "--xla_dump_to=/tmp/d", "--xla_dump_to=/tmp/d --xla_backend_optimization_level=1", true},
+		{"xla:cpu,some=option", " ", "--xla_backend_optimization_level=1", true},
+		{"xla:cpu", "--xla_backend_optimization_level=3", "--xla_backend_optimization_level=3", false},
+		{"xla:cpu", "--xla_backend_optimization_level 2", "--xla_backend_optimization_level 2", false},
+		{"xla:cuda", "", "", false},
+		{"xla:/opt/x/.xla/nvidia/pjrt_c_api_cuda_plugin.so", "--a", "--a", false},
+	} {
+		got, changed := xlaCPUFlags(c.config, c.flags)
+		if got != c.want || changed != c.changed {
+			t.Errorf("xlaCPUFlags(%q, %q) = %q, %v; want %q, %v", c.config, c.flags, got, changed, c.want, c.changed)
+		}
+	}
+}

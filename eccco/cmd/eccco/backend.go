@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/eccco-go/eccco-go/eccco/backend"
@@ -21,5 +22,9 @@ func runBackend(_ context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	fmt.Fprintf(stdout, "running:       %s\n", b.Description())
+	if flags := os.Getenv(backend.XLAFlagsEnv); flags != "" {
+		// eccco adds its optimisation level for XLA's CPU compiler (backend.XLACPUOptimizationLevel).
+		fmt.Fprintf(stdout, "%s:     %s\n", backend.XLAFlagsEnv, flags)
+	}
 	return nil
 }
