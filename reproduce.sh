@@ -49,7 +49,7 @@
 #   ECCCO_TABULAR_BACKEND  backend of the benchmark of the six synthetic and tabular sets in the full profile:
 #                    unset or go (default: as GOMLX_BACKEND; on pure Go the committed results byte for byte),
 #                    auto (xla:cpu when available, as above), or a configuration such as xla:cpu. On XLA
-#                    their benchmark takes about a third of pure Go's time and agrees with it to 10⁻³ in
+#                    their benchmark takes about a fifth of pure Go's time and agrees with it to 10⁻³ in
 #                    almost every counterfactual (README, Speed); their models are trained as before
 #   ECCCO_PROGRESS   "lines" for plain progress lines, "0" for none (default: a live bar on a terminal)
 #   ECCCO_BIN        where to build the eccco binary (default bin/eccco)

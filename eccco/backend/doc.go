@@ -66,7 +66,8 @@
 //     graph dominates a run: moons, 2 runs of 80 units, took 2.6 min on XLA against 0.3 min on pure Go
 //     when every run compiled its graphs (training: 0.6 against 1.7 min). The experiment layer now
 //     compiles each model's graphs once for all its runs (models.Graphs), and the six sets' 50 runs take
-//     20.8 min on XLA against 70 on pure Go (the first run of a model still pays about a second per graph).
+//     20.8 min on XLA against 70 on pure Go (the first run of a model still pays about a second per graph),
+//     13.1 min since XLA's CPU compiler runs at optimisation level 1 (below).
 //
 // The two agree to float32 rounding, which a 100-step search may amplify: with the same models, moons'
 // 8,000 counterfactuals (2 runs) had every iteration count and convergence flag identical, 7,996 of 8,000

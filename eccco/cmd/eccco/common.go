@@ -41,7 +41,7 @@ func (f *expFlags) registerImageBackend(fs *flag.FlagSet) {
 
 // registerTabularBackend adds --tabular-backend (bench).
 func (f *expFlags) registerTabularBackend(fs *flag.FlagSet) {
-	fs.StringVar(&f.tabularBackend, "tabular-backend", "", "GoMLX backend for the synthetic and tabular data sets, e.g. xla:cpu (needs a build with -tags xla and scripts/install-xla.sh): each model's graphs are compiled once for all its runs, and their 50 runs take about a third of pure Go's time there, agreeing with it to 10⁻³ in almost every counterfactual (eccco agree); models that have to be trained are trained on it too (default: GOMLX_BACKEND's)")
+	fs.StringVar(&f.tabularBackend, "tabular-backend", "", "GoMLX backend for the synthetic and tabular data sets, e.g. xla:cpu (needs a build with -tags xla and scripts/install-xla.sh): each model's graphs are compiled once for all its runs, and their 50 runs take about a fifth of pure Go's time there, agreeing with it to 10⁻³ in almost every counterfactual (eccco agree); models that have to be trained are trained on it too (default: GOMLX_BACKEND's)")
 }
 
 // forDataset returns opts with the backend that runs dataset: --image-backend's for image sets and
