@@ -49,7 +49,10 @@
 // default, level 2, spent most of a tabular benchmark's XLA time in LLVM compiling its many small graphs:
 // German Credit, 2 runs, 86 s against 26 s at level 1, the results identical but for 116 of 8,000 set-size
 // values (≤ 2.4·10⁻⁷ apart); a Fashion-MNIST run 3.6 min against 3.9, its 3,000 counterfactuals identical in
-// every column. Set XLA_FLAGS=--xla_backend_optimization_level=2 to get XLA's default back.
+// every column. The steady-state step of a compiled graph can be slower at level 1: the speed benchmark's
+// MNIST-MLP search step (bench/gosearch, Searcher, alternately, noisy) took 5.0–6.5 µs per counterfactual and
+// step at level 1 against 4.1–6.0 at level 2 (B = 100) and 5.3–6.0 against 3.1–4.4 (B = 1,000), so
+// bench/run.sh times XLA at level 2. Set XLA_FLAGS=--xla_backend_optimization_level=2 to get XLA's default back.
 //
 // # Which backend is faster, and do they agree
 //
