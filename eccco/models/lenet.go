@@ -12,7 +12,8 @@ import (
 // LeNet5 is the convolutional network of LeCun et al. (1998) as the paper uses it for MNIST and
 // Fashion-MNIST: x is [B, 784] (28×28 grey images in [−1, 1]); conv 5×5×6 (same padding), relu, 2×2
 // max-pool, conv 5×5×16 (valid), relu, 2×2 max-pool, dense 120, relu, dense 84, relu, dense numClasses.
-// The convolutions are Conv2D, the poolings MaxPool2. LeNet5Same is the authors' variant.
+// Each convolution, relu and pooling is ConvReluPool2 (Conv2D, then MaxPool2). LeNet5Same is the authors'
+// variant.
 func LeNet5(scope *model.Scope, x *Node, numClasses int) *Node {
 	return lenet5(scope, x, numClasses, false)
 }
@@ -42,11 +43,9 @@ func conv2Same(padding string) (bool, error) {
 
 func lenet5(scope *model.Scope, x *Node, numClasses int, same2 bool) *Node {
 	batch := x.Shape().Dimensions[0]
-	x = Reshape(x, batch, 28, 28, 1) // channels-last
-	x = Conv2D(scope.At("conv1"), x, 6, 5, true)
-	x = MaxPool2(activation.Relu(x)) // 14×14×6
-	x = Conv2D(scope.At("conv2"), x, 16, 5, same2)
-	x = MaxPool2(activation.Relu(x)) // 5×5×16 (same: 7×7×16)
+	x = Reshape(x, batch, 28, 28, 1)                      // channels-last
+	x = ConvReluPool2(scope.At("conv1"), x, 6, 5, true)   // 14×14×6
+	x = ConvReluPool2(scope.At("conv2"), x, 16, 5, same2) // 5×5×16 (same: 7×7×16)
 	x = Reshape(x, batch, -1)
 	x = activation.Relu(layers.Dense(scope.At("dense1"), x, true, 120))
 	x = activation.Relu(layers.Dense(scope.At("dense2"), x, true, 84))

@@ -36,6 +36,13 @@ func MaxPool2(x *Node) *Node {
 			views[2*i+j] = Reshape(Slice(windows, AxisRange(), AxisRange(), AxisElem(i), AxisRange(), AxisElem(j), AxisRange()), b, h, w, c)
 		}
 	}
+	return firstMax(views)
+}
+
+// firstMax is the elementwise maximum of four views, in the order of MaxPool2's window, whose gradient
+// goes to the first view holding it (see MaxPool2); NaN where the maximum is NaN.
+func firstMax(views [4]*Node) *Node {
+	x := views[0]
 	best := StopGradient(Max(Max(views[0], views[1]), Max(views[2], views[3])))
 	var out, taken *Node
 	for _, v := range views {
