@@ -9,18 +9,30 @@ import (
 	"github.com/eccco-go/eccco-go/eccco/models"
 )
 
-// BenchmarkSGLD measures SGLD steps per second (every chain advancing once is one step) for an MLP
-// classifier's conditional energy: D = 2 (32×3 relu, 2 classes) and D = 784 (32×1 relu, 10 classes), with
-// 10, 100 and 1,000 chains, StepsPerCall = 10. Each iteration is one graph call of 10 steps.
+// BenchmarkSGLD measures SGLD steps per second (every chain advancing once is one step) for a classifier's
+// conditional energy: MLPs with D = 2 (32×3 relu, 2 classes) and D = 784 (32×1 relu, 10 classes), with 10,
+// 100 and 1,000 chains, and the authors' LeNet-5 (same-padded second convolution) with 10, 100 and 500
+// chains (500: the unfaithfulness metric's 50 chains for each of 10 classes), StepsPerCall = 10. Each
+// iteration is one graph call of 10 steps. Run with: go test -run '^$' -bench SGLD ./eccco/energy/
 func BenchmarkSGLD(b *testing.B) {
 	bk := testBackend(b)
-	for _, c := range []struct{ d, k, layers int }{{2, 2, 3}, {784, 10, 1}} {
-		m, err := models.New(bk, models.Spec{Kind: models.KindMLP, NumFeatures: c.d, NumClasses: c.k, Hidden: 32, Layers: c.layers, Activation: "relu", Members: 1}, 1)
+	for _, c := range []struct {
+		name   string
+		spec   models.Spec
+		chains []int
+	}{
+		{"D=2", models.Spec{Kind: models.KindMLP, NumFeatures: 2, NumClasses: 2, Hidden: 32, Layers: 3, Activation: "relu", Members: 1}, []int{10, 100, 1000}},
+		{"D=784", models.Spec{Kind: models.KindMLP, NumFeatures: 784, NumClasses: 10, Hidden: 32, Layers: 1, Activation: "relu", Members: 1}, []int{10, 100, 1000}},
+		{"LeNet-5", models.Spec{Kind: models.KindLeNet, NumFeatures: 784, NumClasses: 10, Members: 1, Conv2Padding: models.PaddingSame}, []int{10, 100, 500}},
+	} {
+		m, err := models.New(bk, c.spec, 1)
 		if err != nil {
 			b.Fatal(err)
 		}
-		for _, chains := range []int{10, 100, 1000} {
-			b.Run(fmt.Sprintf("D=%d/chains=%d", c.d, chains), func(b *testing.B) {
+		name, chainCounts := c.name, c.chains
+		c := struct{ d, k int }{c.spec.NumFeatures, c.spec.NumClasses}
+		for _, chains := range chainCounts {
+			b.Run(fmt.Sprintf("%s/chains=%d", name, chains), func(b *testing.B) {
 				cfg := DefaultSGLD()
 				cfg.Steps, cfg.StepsPerCall = 10, 10
 				sp, err := cfg.NewSampler(bk, ClassifierEnergy(m), c.d)
