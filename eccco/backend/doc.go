@@ -58,12 +58,12 @@
 //
 // Measured on a 2-core AMD EPYC (AVX2) with the benchmark of the authors'-code mode (eccco bench):
 //
-//   - Image models: XLA CPU. Fashion-MNIST's five models and VAE train in 8.1 min on XLA (MNIST's took
-//     63 min on pure Go); a run of 30 units (100 factuals, 6 generators, 5 models) takes about 5 min
-//     (MNIST: preparation 0.6, search 0.9, SGLD sampling 2.2, metrics 1.3), against about 20 min on pure
-//     Go. LeNet-5 uses XLA's own convolution there (models.Conv2D), which took a run from 7.0 (MNIST) and
-//     7.8 min (Fashion-MNIST) to 5.0 min each; before it, XLA's compilations were about 5 % of a Fashion-MNIST run (22 s of
-//     PJRT_Client_Compile in 470 s).
+//   - Image models: XLA CPU. MNIST's five models train in 5.4 min on XLA (63 min on pure Go); a run of 30
+//     units (100 factuals, 6 generators, 5 models) takes about 2 min (MNIST's 10 runs: preparation 2.6,
+//     search 3.3, SGLD sampling 10.5, metrics 3.7 min), against about 20 min on pure Go. LeNet-5's
+//     convolutions, relus and poolings run there as convolutions over 2×2 pixel blocks
+//     (models.ConvReluPool2), XLA's CPU convolution being slow for its one input channel; pure Go keeps
+//     im2col.
 //   - Tabular and synthetic models: XLA CPU too, for the whole benchmark of a data set, pure Go for a
 //     single run. Their graphs are so small that XLA's compilation of every search, sampler and metric
 //     graph dominates a run: moons, 2 runs of 80 units, took 2.6 min on XLA against 0.3 min on pure Go
