@@ -12,7 +12,9 @@
 #                            in paper/results/, every figure of the paper (figures/: PNG, SVG, PDF), the
 #                            notebooks, and the report: its LaTeX sources in paper/report/ (with the
 #                            committed 100-DPI figures of figures/gallery/), paper/eccco-go.md and
-#                            paper/eccco-go.pdf. Many hours on 2 cores.
+#                            paper/eccco-go.pdf. 1 h 47 min on a 2-core machine with XLA (scripts/install-xla.sh
+#                            first) and ECCCO_TABULAR_BACKEND=auto; about 55 min more with the default
+#                            pure-Go benchmark of the six synthetic and tabular sets; many hours on pure Go alone.
 #   ./reproduce.sh --quick   the same pipeline in minutes, written to runs/quick/ (nothing under paper/ is
 #                            touched but the PDF): 5-epoch models on the three synthetic sets, scored and
 #                            used by a small benchmark (2 runs of 20 factuals), and every figure from
