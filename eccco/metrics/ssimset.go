@@ -205,10 +205,10 @@ func (s *ssimGeom) newWork() *ssimWork {
 // Every output is the sum that a direct loop over the taps would form, in the same order and with no fused
 // multiply-add, so the result is the same bit for bit; the loops are arranged for speed (on this project's
 // CPU, BenchmarkImageSetDissimilarity, uncropped: 12–15 µs per pair against 20–35 for the direct loops): the
-// products a·b are formed once on the
-// image's own rows (a padded row is a copy of one of them), each filtering pass is one multiply-add of a
-// shifted whole array per tap (no dependency between neighbouring outputs), and the horizontal pass runs
-// over the rows laid end to end (outputs that straddle two rows are computed and never read).
+// products a·b are formed once on the image's own rows (a padded row is a copy of one of them), each
+// filtering pass is one multiply-add of a shifted whole array per tap (no dependency between neighbouring
+// outputs), and the horizontal pass runs over the rows laid end to end (outputs that straddle two rows are
+// computed and never read).
 func (s *ssimGeom) mean(a, b ssimImage, w *ssimWork) float64 {
 	k, ow, pw := s.k, s.ow, s.pw
 	// The products on the image's own rows (padded rows p … p+height−1), every padded column.

@@ -5,6 +5,7 @@ import (
 	. "github.com/gomlx/gomlx/core/graph" //nolint:revive
 	"github.com/gomlx/gomlx/ml/layers/activation"
 	"github.com/gomlx/gomlx/ml/model"
+	"github.com/gomlx/gomlx/support/exceptions"
 )
 
 // ConvReluPool2 is LeNet-5's block MaxPool2(relu(Conv2D(scope, x, out, k, same))), with Conv2D's weights
@@ -54,7 +55,13 @@ func SpaceToDepthFits(x *Node, k int, same bool) bool {
 // convolution, 23 ms over blocks (4 → 24 channels); its second (6 → 16, same) 48 against 38 ms. One SGLD
 // step of the authors' LeNet-5 over 500 chains (the unfaithfulness metric's sampler): 160 → 76 ms.
 func SpaceToDepthConvReluPool2(x, kernel, bias *Node, same bool) *Node {
-	xd, kd := x.Shape().Dimensions, kernel.Shape().Dimensions
+	kd := kernel.Shape().Dimensions
+	if kernel.Rank() != 4 || kd[0] != kd[1] || !SpaceToDepthFits(x, kd[0], same) || kd[2] != x.Shape().Dimensions[3] ||
+		bias.Rank() != 1 || bias.Shape().Dimensions[0] != kd[3] {
+		exceptions.Panicf("SpaceToDepthConvReluPool2: want images [B, H, W, C] with H, W even, a kernel [k, k, C, O] and a bias [O], got %s, %s and %s",
+			x.Shape(), kernel.Shape(), bias.Shape())
+	}
+	xd := x.Shape().Dimensions
 	bs, h, w, c := xd[0], xd[1], xd[2], xd[3]
 	k, o := kd[0], kd[3]
 	pad := 0

@@ -123,3 +123,17 @@ func TestSpaceToDepthFits(t *testing.T) {
 		}
 	}
 }
+
+// A shape the block form cannot take is a clear panic at graph construction, not a wrong result.
+func TestSpaceToDepthConvReluPool2RejectsOddImages(t *testing.T) {
+	g := NewGraph(testBackend(t), "odd")
+	x := Parameter(g, "x", shapes.Make(dtypes.Float32, 1, 7, 8, 1))
+	k := Parameter(g, "k", shapes.Make(dtypes.Float32, 5, 5, 1, 2))
+	b := Parameter(g, "b", shapes.Make(dtypes.Float32, 2))
+	defer func() {
+		if recover() == nil {
+			t.Fatal("a 7×8 image was accepted")
+		}
+	}()
+	SpaceToDepthConvReluPool2(x, k, b, true)
+}
