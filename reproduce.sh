@@ -53,6 +53,10 @@
 #                    auto (xla:cpu when available, as above), or a configuration such as xla:cpu. On XLA
 #                    their benchmark takes about a fifth of pure Go's time and agrees with it to 10⁻³ in
 #                    almost every counterfactual (README, Speed); their models are trained as before
+#   ECCCO_JOBS       how many data sets the perf and bench stages run at once, each in its own lane (default:
+#                    2 where there are 2 or more CPUs, else 1; more lanes want more cores and memory, about
+#                    3 GB per image data set). Every result is the same bytes whatever the number; on 2 cores
+#                    one data set leaves a core partly idle, and 2 lanes cut the protocol's time (README, Speed)
 #   ECCCO_PROGRESS   "lines" for plain progress lines, "0" for none (default: a live bar on a terminal)
 #   ECCCO_BIN        where to build the eccco binary (default bin/eccco)
 #
@@ -80,6 +84,14 @@ case "$mode" in
 esac
 
 eccco="${ECCCO_BIN:-bin/eccco}"
+jobs="${ECCCO_JOBS:-}"
+if [ -z "$jobs" ]; then
+  jobs=1
+  [ "$(nproc 2>/dev/null || echo 1)" -ge 2 ] && jobs=2
+fi
+case "$jobs" in
+  ''|*[!0-9]*|0) echo "reproduce.sh: ECCCO_JOBS must be a whole number ≥ 1, not '$jobs'" >&2; exit 2 ;;
+esac
 mkdir -p "$(dirname "$eccco")"
 # The image data sets (MNIST, Fashion-MNIST) train and run several times faster on XLA's CPU plugin than on
 # the pure-Go backend (go doc ./eccco/backend). With ECCCO_IMAGE_BACKEND unset or "auto", the full profile
@@ -118,6 +130,7 @@ if [ "$xla_built" = no ]; then
   fi
 fi
 "$eccco" backend
+[ "$jobs" -gt 1 ] && echo "perf and bench: $jobs data sets at a time (ECCCO_JOBS)"
 image_args=()
 if [ -n "$image_backend" ]; then
   image_args=(--image-backend "$image_backend")
@@ -137,8 +150,8 @@ if [ "$profile" = quick ]; then
   # German Credit is left out: in the authors'-code mode its models are fitted on a class-sorted half of the
   # data, and 5-epoch models predict a single class, so no factual of the other one can be drawn (the
   # authors' benchmark stops there too).
-  perf_args=(--data linearly-separable,moons,circles --skip-missing --models mlp,mlp-ensemble,jem,jem-ensemble "${common[@]}")
-  bench_args=(--data linearly-separable,moons,circles --skip-missing --runs 2 --factuals 20 "${common[@]}")
+  perf_args=(--data linearly-separable,moons,circles --skip-missing --models mlp,mlp-ensemble,jem,jem-ensemble --jobs "$jobs" "${common[@]}")
+  bench_args=(--data linearly-separable,moons,circles --skip-missing --runs 2 --factuals 20 --jobs "$jobs" "${common[@]}")
   models_dir="$out/models"
   figures_args=(--mode paper --epochs 5 --lenet-epochs 1 --models-dir "$models_dir")
   perf_out="$out/perf" bench_out="$out/bench" publish=no
@@ -147,8 +160,8 @@ if [ "$profile" = quick ]; then
   pdf=paper/eccco-go.pdf
 else
   out=runs
-  perf_args=(--data all --models mlp,mlp-ensemble,jem,jem-ensemble,lenet --mode "$mode" ${image_args[@]+"${image_args[@]}"})
-  bench_args=(--data all --mode "$mode" ${image_args[@]+"${image_args[@]}"} ${tabular_args[@]+"${tabular_args[@]}"})
+  perf_args=(--data all --models mlp,mlp-ensemble,jem,jem-ensemble,lenet --mode "$mode" --jobs "$jobs" ${image_args[@]+"${image_args[@]}"})
+  bench_args=(--data all --mode "$mode" --jobs "$jobs" ${image_args[@]+"${image_args[@]}"} ${tabular_args[@]+"${tabular_args[@]}"})
   models_dir=runs/models
   figures_args=(--mode paper ${image_args[@]+"${image_args[@]}"})   # the paper's concepts, in its equations
   if [ "$mode" = authors-code ]; then

@@ -125,9 +125,9 @@ func TestResumeShardAndDeterminism(t *testing.T) {
 	}
 }
 
-func collectBytes(t *testing.T, r *Runner, e Protocol) []byte {
+func collectBytes(t *testing.T, r *Runner, e ...Protocol) []byte {
 	t.Helper()
-	if _, err := r.Collect(e); err != nil {
+	if _, err := r.Collect(e...); err != nil {
 		t.Fatal(err)
 	}
 	b, err := os.ReadFile(filepath.Join(r.Out, "results.csv"))

@@ -80,6 +80,9 @@ func (r *Runner) Run(ctx context.Context, p Protocol, shard Shard) error {
 		return err
 	}
 	defer ex.Close()
+	for _, k := range p.Models {
+		r.logf("%s %s: %s", p.Dataset, k, ex.ModelDir(k))
+	}
 	if err := r.claim(p, nil); err != nil {
 		return err
 	}

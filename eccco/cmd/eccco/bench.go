@@ -35,6 +35,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	ef.register(fs, "compat")
 	ef.registerImageBackend(fs)
 	ef.registerTabularBackend(fs)
+	ef.registerJobs(fs)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -143,28 +144,26 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		bar.Describe(what)
 		bar.Add(1)
 	}
+	names = names[:0]
 	for _, p := range ps {
-		dopts, err := ef.forDataset(opts, p.Dataset)
-		if err != nil {
-			bar.Finish()
-			return fmt.Errorf("bench: %w", err)
+		names = append(names, p.Dataset)
+	}
+	lanes, err := ef.lanes(opts, names)
+	if err != nil {
+		bar.Finish()
+		return fmt.Errorf("bench: %w", err)
+	}
+	for _, p := range ps {
+		if b := lanes.Backend(p.Dataset); b != opts.Backend {
+			fmt.Fprintf(stderr, "%s: backend %s\n", p.Dataset, b.Description())
 		}
-		r.Backend = dopts.Backend
-		if dopts.Backend != opts.Backend {
-			fmt.Fprintf(stderr, "%s: backend %s\n", p.Dataset, dopts.Backend.Description())
-		}
-		ex, err := r.Open(p)
-		if err != nil {
-			bar.Finish()
-			return fmt.Errorf("bench: %w", err)
-		}
-		for _, k := range p.Models {
-			fmt.Fprintf(stderr, "%s %s: %s\n", p.Dataset, k, ex.ModelDir(k))
-		}
-		if err := r.Run(ctx, p, shard); err != nil {
-			bar.Finish()
-			return err
-		}
+	}
+	if lanes.Jobs > 1 {
+		fmt.Fprintf(stderr, "%d data sets at a time\n", min(lanes.Jobs, len(ps)))
+	}
+	if err := r.RunAll(ctx, ps, shard, lanes); err != nil {
+		bar.Finish()
+		return err
 	}
 	bar.Finish()
 	rows, err := r.Collect(ps...)

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -25,6 +24,7 @@ func runPerf(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	var ef expFlags
 	ef.register(fs, "jem-paper-code")
 	ef.registerImageBackend(fs)
+	ef.registerJobs(fs)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -51,35 +51,22 @@ func runPerf(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	fmt.Fprintf(stderr, "backend: %s\n", opts.Backend.Description())
 
-	var rows []*experiment.Performance
-	var skipped []string
+	lanes, err := ef.lanes(opts, names)
+	if err != nil {
+		return fmt.Errorf("perf: %w", err)
+	}
 	for _, name := range names {
-		dopts, err := ef.forDataset(opts, name)
-		if err != nil {
-			return fmt.Errorf("perf: %w", err)
+		if b := lanes.Backend(name); b != opts.Backend {
+			fmt.Fprintf(stderr, "%s: backend %s\n", name, b.Description())
 		}
-		if dopts.Backend != opts.Backend {
-			fmt.Fprintf(stderr, "%s: backend %s\n", name, dopts.Backend.Description())
-		}
-		e, err := experiment.Open(name, dopts)
-		if err != nil {
-			if (explicit && !*skipMissing) || !errors.Is(err, data.ErrNotAvailable) {
-				return fmt.Errorf("perf: %w", err)
-			}
-			fmt.Fprintf(stderr, "skipping %s: %v\n", name, err)
-			skipped = append(skipped, name)
-			continue
-		}
-		for _, kind := range kindList {
-			if kind == models.KindLeNet && e.Split().Train.Image == nil {
-				continue
-			}
-			p, err := e.Performance(ctx, kind)
-			if err != nil {
-				return fmt.Errorf("perf: %w", err)
-			}
-			rows = append(rows, p)
-		}
+	}
+	if lanes.Jobs > 1 {
+		fmt.Fprintf(stderr, "%d data sets at a time\n", min(lanes.Jobs, len(names)))
+	}
+	rows, skipped, err := benchmark.Performances(ctx, benchmark.PerformanceRequest{Datasets: names, Kinds: kindList, Options: opts,
+		SkipMissing: !explicit || *skipMissing}, lanes)
+	if err != nil {
+		return fmt.Errorf("perf: %w", err)
 	}
 	fmt.Fprintln(stdout, benchmark.PerformanceMarkdown(rows))
 	if len(skipped) > 0 {
