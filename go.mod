@@ -9,6 +9,7 @@ require (
 	github.com/gomlx/gomlx v0.28.5
 	github.com/janpfeifer/gonb v0.11.5
 	github.com/schollz/progressbar/v3 v3.19.0
+	golang.org/x/sys v0.43.0
 	golang.org/x/text v0.35.0
 	gonum.org/v1/gonum v0.16.0
 	gonum.org/v1/plot v0.16.0
@@ -50,7 +51,6 @@ require (
 	golang.org/x/image v0.26.0 // indirect
 	golang.org/x/mod v0.35.0 // indirect
 	golang.org/x/sync v0.20.0 // indirect
-	golang.org/x/sys v0.43.0 // indirect
 	golang.org/x/telemetry v0.0.0-20260409153401-be6f6cb8b1fa // indirect
 	golang.org/x/term v0.40.0 // indirect
 	golang.org/x/tools v0.44.0 // indirect

@@ -29,6 +29,16 @@
 // shard outputs and Runner.Collect writes the tidy Out/results.csv (one row per counterfactual: data set,
 // model, generator, run, factual, target, the six metrics, p(y⁺|x′), iterations, converged).
 //
+// # Lanes
+//
+// Runner.RunAll runs several data sets' protocols at once, Lanes.Jobs of them, each in its own lane
+// (goroutine) from its first unit to its last, on the backend Lanes.Backend gives it; Performances does
+// the same for training and scoring the models (the paper's Table 5). The bytes are those of one lane.
+// One data set keeps only part of a small machine busy — its graph calls, host-side metrics and random
+// numbers take turns — so on the project's 2 cores two lanes finish in about the CPU time over two
+// (`eccco bench --jobs`, `eccco perf --jobs`, ECCCO_JOBS in reproduce.sh). The lanes take the image data
+// sets first, the longest.
+//
 // # Tables
 //
 // Aggregate follows the paper: the mean of each metric within each run, then the mean of the run means

@@ -190,39 +190,34 @@ func (s *ssimGeom) prepare(img []float32) ssimImage {
 
 // ssimWork is the scratch space of mean, allocated once per goroutine (newWork).
 type ssimWork struct {
-	prod, h, hp, v []float64
+	prod, h, hp, v, q []float64
 }
 
 func (s *ssimGeom) newWork() *ssimWork {
 	k := len(s.k)
 	return &ssimWork{prod: make([]float64, s.height*s.pw), h: make([]float64, s.height*s.pw-(k-1)),
-		hp: make([]float64, s.ph*s.ow), v: make([]float64, s.oh*s.ow)}
+		hp: make([]float64, s.ph*s.ow), v: make([]float64, s.oh*s.ow), q: make([]float64, s.oh*s.ow)}
 }
 
 // mean is the mean SSIM of two prepared images: the cross term E[ab] filtered the same way as each
 // image's moments, then the map averaged over the output grid.
 //
 // Every output is the sum that a direct loop over the taps would form, in the same order and with no fused
-// multiply-add, so the result is the same bit for bit; the loops are arranged for speed (on this project's
-// CPU, BenchmarkImageSetDissimilarity, uncropped: 12–15 µs per pair against 20–35 for the direct loops): the
-// products a·b are formed once on the image's own rows (a padded row is a copy of one of them), each
-// filtering pass is one multiply-add of a shifted whole array per tap (no dependency between neighbouring
-// outputs), and the horizontal pass runs over the rows laid end to end (outputs that straddle two rows are
-// computed and never read).
+// multiply-add, so the result is the same bit for bit; the loops are arranged for speed: the products a·b
+// are formed once on the image's own rows (a padded row is a copy of one of them), each filtering pass
+// forms every output's sum over the taps with no dependency between neighbouring outputs, and the
+// horizontal pass runs over the rows laid end to end (outputs that straddle two rows are computed and never
+// read). On amd64 with AVX2 the products, both passes and the map run four doubles per instruction
+// (filter_amd64.s; the same operations, so the same bits). BenchmarkImageSetDissimilarity, uncropped, on
+// this project's CPU: see filter.go's note.
 func (s *ssimGeom) mean(a, b ssimImage, w *ssimWork) float64 {
 	k, ow, pw := s.k, s.ow, s.pw
 	// The products on the image's own rows (padded rows p … p+height−1), every padded column.
 	prod := w.prod
-	pa, pb := a.rows[:len(prod)], b.rows[:len(prod)]
-	for i, va := range pa {
-		prod[i] = float64(va * pb[i])
-	}
+	mulInto(prod, a.rows[:len(prod)], b.rows[:len(prod)])
 	// Horizontal pass: h[r·pw + x] = Σ_t k[t]·prod[r·pw + x + t], valid for x < ow.
 	h := w.h
-	clear(h)
-	for t, kt := range k {
-		axpy(h, kt, prod[t:t+len(h)])
-	}
+	filterTaps(h, prod, k, 1)
 	// The padded rows in order, each the filtered image row it mirrors, ow values each.
 	hp := w.hp
 	for y := range s.ph {
@@ -231,21 +226,7 @@ func (s *ssimGeom) mean(a, b ssimImage, w *ssimWork) float64 {
 	}
 	// Vertical pass: v[y·ow + x] = Σ_t k[t]·hp[(y+t)·ow + x].
 	v := w.v
-	clear(v)
-	for t, kt := range k {
-		axpy(v, kt, hp[t*ow:t*ow+len(v)])
-	}
+	filterTaps(v, hp, k, ow)
 	// The SSIM map, averaged in row-major order.
-	var total float64
-	for i, uab := range v {
-		ua, ub := a.mu[i], b.mu[i]
-		// Explicit float64 conversions forbid fused multiply-adds, so that identical images give
-		// exactly 1 and swapped images the same value on every architecture.
-		ab := float64(ua * ub)
-		vab := uab - ab
-		num := (2*ab + s.c1) * (2*vab + s.c2)
-		den := (a.sq[i] + b.sq[i] + s.c1) * (a.va[i] + b.va[i] + s.c2)
-		total += num / den
-	}
-	return total / float64(len(v))
+	return ssimMapSum(w.q, v, a, b, s.c1, s.c2) / float64(len(v))
 }
