@@ -12,8 +12,9 @@
 #                            in paper/results/, every figure of the paper (figures/: PNG, SVG, PDF), the
 #                            notebooks, and the report: its LaTeX sources in paper/report/ (with the
 #                            committed 100-DPI figures of figures/gallery/), paper/eccco-go.md and
-#                            paper/eccco-go.pdf. 1 h 47 min on a 2-core machine with XLA (scripts/install-xla.sh
-#                            first) and ECCCO_TABULAR_BACKEND=auto; about 55 min more with the default
+#                            paper/eccco-go.pdf. About 1 h 30 min on a 2-core machine with XLA
+#                            (scripts/install-xla.sh first) and ECCCO_TABULAR_BACKEND=auto, the protocol (models
+#                            and benchmark) 58 min of it; about 55 min more with the default
 #                            pure-Go benchmark of the six synthetic and tabular sets; many hours on pure Go alone.
 #   ./reproduce.sh --quick   the same pipeline in minutes, written to runs/quick/ (nothing under paper/ is
 #                            touched but the PDF): 5-epoch models on the three synthetic sets, scored and
@@ -54,9 +55,10 @@
 #                    their benchmark takes about a fifth of pure Go's time and agrees with it to 10⁻³ in
 #                    almost every counterfactual (README, Speed); their models are trained as before
 #   ECCCO_JOBS       how many data sets the perf and bench stages run at once, each in its own lane (default:
-#                    2 where there are 2 or more CPUs, else 1; more lanes want more cores and memory, about
-#                    3 GB per image data set). Every result is the same bytes whatever the number; on 2 cores
-#                    one data set leaves a core partly idle, and 2 lanes cut the protocol's time (README, Speed)
+#                    2 where there are 2 or more CPUs, else 1; more lanes want more cores and memory: 3.4 GB
+#                    at the peak with both image sets in flight). Every result is the same bytes whatever the
+#                    number; on 2 cores one data set leaves a core partly idle, and 2 lanes cut the
+#                    protocol's time from 77 to 58 min (README, Speed)
 #   ECCCO_PROGRESS   "lines" for plain progress lines, "0" for none (default: a live bar on a terminal)
 #   ECCCO_BIN        where to build the eccco binary (default bin/eccco)
 #
