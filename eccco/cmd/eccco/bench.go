@@ -188,7 +188,11 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if len(ts) > 0 {
 		md := benchmark.TimingsMarkdown(ts)
 		path := filepath.Join(*out, "timings.md")
-		if err := atomicfile.WriteFile(path, []byte("Benchmark wall time by stage (this shard's invocations; model training included in models):\n\n"+md), 0o644); err != nil {
+		head := "Benchmark wall time by stage (this shard's invocations; model training included in models):\n\n"
+		if ef.jobs > 1 && len(ps) > 1 {
+			head = fmt.Sprintf("Benchmark wall time by stage (this shard's invocations; model training included in models; %d data sets at a time, so each row is that data set's own wall time while it shared the machine, and the rows add up to more than the run took):\n\n", min(ef.jobs, len(ps)))
+		}
+		if err := atomicfile.WriteFile(path, []byte(head+md), 0o644); err != nil {
 			return err
 		}
 		fmt.Fprintf(stdout, "time by stage (%s):\n%s", path, md)
