@@ -73,6 +73,9 @@ func (l Lanes) run(ctx context.Context, names []string, fn func(ctx context.Cont
 		go func() {
 			defer wg.Done()
 			for i := range next {
+				if ctx.Err() != nil {
+					continue // another lane failed after this data set was handed out: never start it
+				}
 				if err := fn(ctx, i); err != nil {
 					errs[i] = err
 					cancel()
@@ -82,6 +85,9 @@ func (l Lanes) run(ctx context.Context, names []string, fn func(ctx context.Cont
 	}
 feed:
 	for _, i := range order {
+		if ctx.Err() != nil {
+			break
+		}
 		select {
 		case next <- i:
 		case <-ctx.Done():

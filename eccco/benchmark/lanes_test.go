@@ -63,18 +63,19 @@ func TestLanesRunConcurrencyOrderAndErrors(t *testing.T) {
 		t.Errorf("first two data sets %v, want the image sets", started[:2])
 	}
 
-	// A failure cancels the other lane and is what run returns, not the other lane's cancellation.
+	// A failure cancels the other lane and is what run returns, not the other lane's cancellation; no data
+	// set starts after it (mnist may or may not have started when fashion-mnist failed at once).
 	boom := errors.New("boom")
-	var stopped []string
+	var begun []string
 	err = l.run(context.Background(), names, func(ctx context.Context, i int) error {
+		mu.Lock()
+		begun = append(begun, names[i])
+		mu.Unlock()
 		if names[i] == "fashion-mnist" {
 			return boom
 		}
 		select {
 		case <-ctx.Done():
-			mu.Lock()
-			stopped = append(stopped, names[i])
-			mu.Unlock()
 			return ctx.Err()
 		case <-time.After(10 * time.Second):
 			return fmt.Errorf("%s was not cancelled", names[i])
@@ -83,8 +84,10 @@ func TestLanesRunConcurrencyOrderAndErrors(t *testing.T) {
 	if !errors.Is(err, boom) {
 		t.Errorf("err = %v, want the failing data set's", err)
 	}
-	if len(stopped) != 1 || stopped[0] != "mnist" {
-		t.Errorf("cancelled %v, want only mnist (the data set in flight; the rest never started)", stopped)
+	for _, n := range begun {
+		if n != "mnist" && n != "fashion-mnist" {
+			t.Errorf("started %v: %s started after the failure", begun, n)
+		}
 	}
 
 	// One lane: one after the other, in lane order, stopping at the first failure.
