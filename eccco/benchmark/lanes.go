@@ -33,7 +33,7 @@ func (l Lanes) jobs(n int) int {
 	return max(1, min(l.Jobs, n))
 }
 
-// order is the order in which the lanes take the data sets: image data sets first (each is several
+// laneOrder is the order in which the lanes take the data sets: image data sets first (each is several
 // times a tabular one's work, so that none of them starts last and runs alone), otherwise as given.
 func laneOrder(names []string) []int {
 	idx := make([]int, len(names))
@@ -51,7 +51,8 @@ func laneOrder(names []string) []int {
 }
 
 // run calls fn for every data set, jobs at a time, in laneOrder; the first error cancels the others'
-// context and is returned (after every lane has stopped), with the data set's name unless fn named it.
+// context, no data set starts after it, and it is returned (as fn returned it) once every lane has
+// stopped.
 func (l Lanes) run(ctx context.Context, names []string, fn func(ctx context.Context, i int) error) error {
 	order := laneOrder(names)
 	jobs := l.jobs(len(names))
