@@ -187,8 +187,10 @@ func (r *Runner) unit(ctx context.Context, ex *experiment.Experiment, p Protocol
 // authors'-code mode builds the vision MLP family 128 × 1 swish and LeNet-5 with a same-padded second
 // convolution, clamps to the noisy images' global range and runs Schut with η = 0.1; the paper mode clamps
 // images to the split's [−1, 1] (it used the noisy pixels' per-pixel range); images run the six
-// generators of the paper's image tables.
-const ProtocolVersion = 9
+// generators of the paper's image tables. 10 (the authors'-code mode only): REVISE starts from a
+// posterior sample of the factual's code and re-encodes every step's counterfactual through a fresh one
+// (counterfactual.Resampled), and Schut chooses its feature blind to the bounds (JSMA.BoundsBlind).
+const ProtocolVersion = 10
 
 // ErrManifest reports a result directory whose units were computed under other settings (seed, factuals,
 // mode, protocol version, a generator's definition or a model's weights) than a run or merge would add.

@@ -28,7 +28,9 @@
 // row starts at its factual (or its latent code f⁻¹(x)), takes the gradient step z ← z − η·∇_z objective
 // (NaN gradients count as 0, as in the authors' code), and x′ = f(z) is clamped to the domain bounds and
 // projected onto the per-feature Mutability constraints after every step, in feature and latent spaces
-// alike (the authors' code drops the constraints in latent spaces; eccco-go does not). A row stops moving
+// alike (the authors' code drops the constraints in latent spaces; eccco-go does not). A Resampled latent
+// map (the authors' REVISE) starts from a posterior sample instead and re-encodes x′ through a fresh one
+// after every step, with noise seeded by Request.Seed. A row stops moving
 // as soon as it converges while the others go on. Convergence follows the paper's "generator conditions"
 // by default: p(y⁺|x′) ≥ γ = 0.5 and every component of the (projected) gradient below τ = 0.01, at most
 // 100 steps; DecisionThreshold and MaxIterations are the alternatives. RecordPath keeps every row's

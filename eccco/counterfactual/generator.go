@@ -34,6 +34,13 @@ type Generator struct {
 type JSMA struct {
 	// MaxChanges is n; 0 means round(1/η).
 	MaxChanges int
+	// BoundsBlind chooses the feature as the authors' runs did (CE.jl 4c34c2a,
+	// src/generators/optimizers/JSMADescent.jl:27-53): by |gradient| among the features that are not frozen
+	// and may move, whether or not a bound stops them, so that a step towards a bound the feature already
+	// sits on is undone by the clamp (search.jl:60-66, apply_domain_constraints!) and still counts as one of
+	// its n changes. Unset, only features that can still move within the bounds are candidates, and every
+	// step changes the counterfactual.
+	BoundsBlind bool
 }
 
 // Validate checks the generator's settings.
@@ -199,12 +206,17 @@ type Ingredients struct {
 	// the chains drawn (DistanceToSamplesPaperCode; give it the lowest-energy sample of 10 chains, as
 	// ECCCo.jl's generator did: energy.TargetSamples.Lowest); and ECCCo-L1 (no EBM) carries that distance
 	// with weight 0, because the authors' code evaluated every penalty, λ = 0 or not (CE.jl
-	// src/generators/complexity.jl:55), so its sampler was built and the metric reused it.
+	// src/generators/complexity.jl:55), so its sampler was built and the metric reused it; Schut's greedy
+	// step chooses its feature blind to the bounds (JSMA.BoundsBlind).
 	PaperCode bool
 	// MADWeights, when set, weight Wachter's cost: Σ_j w_j·|x′_j − x_j| (WithMADWachter sets
 	// w_j = 1/(MAD_j + D·1e-5)). Unset, Wachter's cost is the plain L1 distance, in both modes: the
 	// authors' runs computed the MAD weights and never applied them (CE.jl distance_utils.jl:17-18).
 	MADWeights []float32
+	// ResampleLatent makes ByName search REVISE's latent space as the authors' runs did (Resampled): from a
+	// posterior sample of the factual's code, re-encoding the counterfactual through a fresh sample after
+	// every step. WithPaperCode sets it; it needs a VAE that is a Posterior.
+	ResampleLatent bool
 }
 
 // ByName builds a generator of the paper by its name (GeneratorNames; case and the spellings "eccco-plus",
@@ -226,9 +238,18 @@ func ByName(name string, p Params, in Ingredients) (*Generator, error) {
 		}
 	case "schut":
 		g = Schut(p)
+		g.JSMA.BoundsBlind = in.PaperCode
 	case "revise":
 		if err = need(in.VAE != nil, "a VAE (eccco vae --data D)"); err == nil {
-			g = REVISE(p, in.VAE)
+			latent := in.VAE
+			if in.ResampleLatent {
+				post, ok := in.VAE.(Posterior)
+				if err = need(ok, "a VAE with a posterior (EncodeGraph) to resample its codes"); err != nil {
+					break
+				}
+				latent = Resampled{post}
+			}
+			g = REVISE(p, latent)
 		}
 	case "eccco":
 		if err = need(in.Calibrated != nil, "a conformally calibrated classifier"); err == nil {
@@ -299,9 +320,10 @@ func GraphKey(name string, p Params, in Ingredients) any {
 		samples      string
 		paperCode    bool
 		mad          string
+		resample     bool
 	}
 	k := key{name: normalise(name), params: fmt.Sprintf("%+v", p), vae: in.VAE, pca: in.PCA, paperCode: in.PaperCode,
-		mad: fmt.Sprint(in.MADWeights)}
+		mad: fmt.Sprint(in.MADWeights), resample: in.ResampleLatent}
 	if c := in.Calibrated; c != nil {
 		k.cal = calibrationKey{clf: c.Clf, qHat: math.Float64bits(c.QHat), opts: c.Opts}
 	}

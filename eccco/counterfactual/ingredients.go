@@ -105,10 +105,12 @@ func PaperIngredientsWith(ctx context.Context, backend compute.Backend, clf mode
 
 // WithPaperCode returns the ingredients switched to the authors' code (see Ingredients.PaperCode): ByName
 // then gates Ω below p = 0.5, follows ConformalPrediction.jl's empty-set rule (on a copy of the calibrated
-// classifier: the receiver is not changed) and builds the ECCCo-L1 family as ECCCo.jl did. It does not set
+// classifier: the receiver is not changed), builds the ECCCo-L1 family as ECCCo.jl did, lets Schut choose
+// its feature blind to the bounds (JSMA.BoundsBlind) and searches REVISE's latent space through
+// posterior samples (ResampleLatent). It does not set
 // MADWeights: the authors' runs computed them and never applied them (see WithMADWachter).
 func (in Ingredients) WithPaperCode() Ingredients {
-	in.PaperCode = true
+	in.PaperCode, in.ResampleLatent = true, true
 	if in.Calibrated != nil {
 		c := *in.Calibrated
 		c.Opts.EmptySetRule = true

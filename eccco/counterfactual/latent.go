@@ -12,7 +12,8 @@ import (
 
 // LatentMap is the optional map f of the objective (paper Eq. 1): the search runs over a latent state z
 // and the counterfactual is x′ = f(z). Encode is f⁻¹, used once to start the search at the factual's
-// code; Decode is f as a differentiable graph function. REVISE uses a VAE's decoder, ECCCo+ a PCA.
+// code; Decode is f as a differentiable graph function. REVISE uses a VAE's decoder, ECCCo+ a PCA. A
+// Posterior wrapped as Resampled is searched through samples of its codes instead (the authors' runs).
 type LatentMap interface {
 	// LatentDim is the width of z.
 	LatentDim() int
@@ -98,4 +99,27 @@ func (p *PCA) Decode(z *Node) *Node {
 	mu := ConvertDType(Reshape(Const(g, p.Mean), 1, p.d), z.DType())
 	b := z.Shape().Dimensions[0]
 	return Add(MatMul(z, Transpose(v, 0, 1)), BroadcastToDims(mu, b, p.d))
+}
+
+// Posterior is a LatentMap whose encoder is a distribution, q(z|x) = N(μ(x), diag σ(x)²): a VAE's.
+type Posterior interface {
+	LatentMap
+	// EncodeGraph returns μ and log σ [B, LatentDim] of q(z|x) for x [B, D] inside a graph.
+	EncodeGraph(x *Node) (mu, logSigma *Node)
+}
+
+// Resampled is a Posterior searched as CounterfactualExplanations.jl searched REVISE's latent space in the
+// authors' runs (at 4c34c2a): the search starts from a sample of the posterior, z₀ = μ(x) + σ(x) ⊙ ε₀, not
+// from its mean (src/counterfactuals/latent_space_mappings.jl:55, map_to_latent calls
+// GenerativeModels.rand on the encoder), and after every step the decoded counterfactual, clamped to the
+// bounds, is encoded again through a fresh sample, z ← μ(x′) + σ(x′) ⊙ ε_t (src/counterfactuals/search.jl:
+// update! → apply_domain_constraints! re-encodes ce.x′ with encode_state, which maps it to the latent
+// space again). The counterfactual of step t is x′_t = f(z_{t−1} − η∇): the decoded state before its
+// re-encoding, where convergence is checked.
+//
+// The noise ε is drawn in Go from data.NewRand(Request.Seed), B·LatentDim standard normals per step in
+// row-major order (step 0 first), so that a search is reproducible; the search costs one more encoding,
+// decoding and model evaluation per step than with the plain map.
+type Resampled struct {
+	Posterior
 }

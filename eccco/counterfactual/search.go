@@ -4,10 +4,12 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"sync"
 
+	"github.com/eccco-go/eccco-go/eccco/data"
 	"github.com/eccco-go/eccco-go/eccco/models"
 	"github.com/gomlx/compute"
 	"github.com/gomlx/compute/dtypes"
@@ -66,6 +68,9 @@ type Request struct {
 	GradientTol float64
 	// RecordPath keeps every row's x′ at every step in Result.Paths.
 	RecordPath bool
+	// Seed seeds the noise of a stochastic search (a Resampled latent map); other searches ignore it. The
+	// same seed and request give the same counterfactuals.
+	Seed uint64
 }
 
 // Result holds the counterfactuals of a Request, row i for factual i.
@@ -315,7 +320,13 @@ func (s *Searcher) SearchWith(ctx context.Context, g *Generator, req Request) (*
 	// The starting state: the factual itself, or its latent code.
 	var z []float32
 	dz := d
-	if g.Latent != nil {
+	rs, resampled := g.Latent.(Resampled)
+	switch {
+	case resampled:
+		// The step graph draws the start from the posterior at step 0 (the state fed then is unused).
+		dz = rs.LatentDim()
+		z = make([]float32, b*dz)
+	case g.Latent != nil:
 		dz = g.Latent.LatentDim()
 		if z, err = g.Latent.Encode(s.backend, q.Factuals); err != nil {
 			return nil, fmt.Errorf("counterfactual: encoding the factuals: %w", err)
@@ -323,7 +334,7 @@ func (s *Searcher) SearchWith(ctx context.Context, g *Generator, req Request) (*
 		if len(z) != b*dz {
 			return nil, fmt.Errorf("counterfactual: the latent map returned %d values for %d rows of %d", len(z), b, dz)
 		}
-	} else {
+	default:
 		z = append([]float32(nil), q.Factuals...)
 		if q.Lower != nil {
 			for i := range z {
@@ -369,6 +380,21 @@ func (s *Searcher) SearchWith(ctx context.Context, g *Generator, req Request) (*
 	if conflict != nil {
 		args = append(args, keep(tensors.FromFlatDataAndDimensions(conflict, b, d)))
 	}
+	var rng *rand.Rand
+	eps := -1 // the index in args of the posterior noise, then the first-step flag
+	if resampled {
+		rng, eps = data.NewRand(q.Seed), len(args)
+		args = append(args, nil, nil)
+	}
+	defer func() {
+		if eps >= 0 {
+			for _, t := range args[eps : eps+2] {
+				if t != nil {
+					t.(*tensors.Tensor).MustFinalizeAll()
+				}
+			}
+		}
+	}()
 	zT := tensors.FromFlatDataAndDimensions(z, b, dz)
 	var countsT *tensors.Tensor
 	if g.JSMA != nil {
@@ -418,6 +444,22 @@ func (s *Searcher) SearchWith(ctx context.Context, g *Generator, req Request) (*
 			return nil, fmt.Errorf("counterfactual %s, step %d: %w", g.Name, it, err)
 		}
 		args[3] = moveT
+		if rng != nil {
+			noise := make([]float32, b*dz)
+			for i := range noise {
+				noise[i] = float32(rng.NormFloat64())
+			}
+			first := float32(0)
+			if it == 0 {
+				first = 1
+			}
+			for _, t := range args[eps : eps+2] {
+				if t != nil {
+					t.(*tensors.Tensor).MustFinalizeAll()
+				}
+			}
+			args[eps], args[eps+1] = tensors.FromFlatDataAndDimensions(noise, b, dz), tensors.FromScalar(first)
+		}
 		if countsT != nil {
 			if args[len(args)-1], err = DonateTensorBuffer(countsT, s.backend, 0); err != nil {
 				return nil, fmt.Errorf("counterfactual %s, step %d: %w", g.Name, it, err)
@@ -579,7 +621,8 @@ func (s *Searcher) stepExec(q Request, b, dz int, conflict bool) (*model.Exec, e
 
 // stepGraph builds one search step for a batch: inputs z [B, Dz], factual [B, D], target [B], move [B]
 // (1: the row may take a step), the projection's clamp lo and hi [B, D] (projectionBounds), where it
-// conflicts [B, D] (only when withConflict) and, for JSMA, the change counts [B, D]; outputs x′ [B, D] and
+// conflicts [B, D] (only when withConflict), for a Resampled latent map the step's posterior noise
+// [B, Dz] and a scalar that is 1 at step 0, and, for JSMA, the change counts [B, D]; outputs x′ [B, D] and
 // p(y⁺|x′) [B] at the current state, whether the row has converged there [B], the next state z and, for
 // JSMA, the counts.
 func stepGraph(clf models.Classifier, g *Generator, q Request, d int, withConflict bool, built func(name string)) func(*model.Scope, []*Node) []*Node {
@@ -590,10 +633,14 @@ func stepGraph(clf models.Classifier, g *Generator, q Request, d int, withConfli
 	}
 	return func(scope *model.Scope, in []*Node) []*Node {
 		z, factual, target, move, lo, hi := in[0], in[1], in[2], in[3], in[4], in[5]
-		var conflict, counts *Node
+		var conflict, counts, eps, first *Node
 		next := 6
 		if withConflict {
 			conflict, next = in[next], next+1
+		}
+		rs, resampled := g.Latent.(Resampled)
+		if resampled {
+			eps, first, next = in[next], in[next+1], next+2
 		}
 		if g.JSMA != nil {
 			counts = in[next]
@@ -606,17 +653,36 @@ func stepGraph(clf models.Classifier, g *Generator, q Request, d int, withConfli
 			}
 			return proj(g.Latent.Decode(z))
 		}
-		x := xOf(z)
-		logits := clf.Logits(x)
-		s := &State{X: x, Factual: factual, Target: target, Logits: logits, Model: clf, data: &stepData{scope: scope.In("data"), built: built}}
-		obj := lossFn(s)
+		// s is the state the gradient is taken at, x the counterfactual checked for convergence: the same
+		// but for a Resampled map, whose state is z (x′ = f(z)) re-encoded through a posterior sample.
+		s, x := z, xOf(z)
+		if resampled {
+			sample := func(x *Node) *Node {
+				mu, logSigma := rs.EncodeGraph(x)
+				return Add(mu, Mul(Exp(logSigma), ConvertDType(eps, mu.DType())))
+			}
+			isFirst := BroadcastToShape(GreaterThan(first, ScalarZero(gr, first.DType())), z.Shape())
+			z = Where(isFirst, sample(factual), z) // step 0 starts from a sample of q(z|x)
+			x = xOf(z)
+			s = Where(isFirst, z, sample(x))
+		}
+		xs := x
+		if s != z {
+			xs = xOf(s)
+		}
+		logits := clf.Logits(xs)
+		st := &State{X: xs, Factual: factual, Target: target, Logits: logits, Model: clf, data: &stepData{scope: scope.In("data"), built: built}}
+		obj := lossFn(st)
 		for _, p := range g.Penalties {
 			if p.Weight != 0 {
-				obj = Add(obj, MulScalar(p.Term(s), p.Weight))
+				obj = Add(obj, MulScalar(p.Term(st), p.Weight))
 			}
 		}
-		grad := Gradient(ReduceAllSum(obj), z)[0]
+		grad := Gradient(ReduceAllSum(obj), s)[0]
 		grad = Where(IsNaN(grad), ScalarZero(gr, grad.DType()), grad) // NaN gradients count as 0, as in the authors' code
+		if xs != x {
+			logits = clf.Logits(x)
+		}
 		k := logits.Shape().Dimensions[1]
 		prob := ReduceSum(Mul(OneHot(target, k, logits.DType()), Softmax(logits)), -1)
 		valid := GreaterOrEqual(prob, Scalar(gr, prob.DType(), q.Threshold))
@@ -628,7 +694,7 @@ func stepGraph(clf models.Classifier, g *Generator, q Request, d int, withConfli
 			b := z.Shape().Dimensions[0]
 			row := func(v []float32) *Node { return BroadcastToDims(Reshape(Const(gr, v), 1, d), b, d) }
 			var bLo, bHi *Node
-			if q.Lower != nil {
+			if q.Lower != nil && !g.JSMA.BoundsBlind {
 				bLo, bHi = row(q.Lower), row(q.Upper)
 			}
 			zNext, countsNext = jsmaStep(z, grad, factual, bLo, bHi, row(down), row(up), counts, eta, float64(g.maxChanges()), proj)
@@ -637,7 +703,7 @@ func stepGraph(clf models.Classifier, g *Generator, q Request, d int, withConfli
 			zNext = proj(Sub(z, MulScalar(grad, eta)))
 			effGrad = DivScalar(Sub(z, zNext), eta) // the projected gradient
 		default:
-			zNext = Sub(z, MulScalar(grad, eta))
+			zNext = Sub(s, MulScalar(grad, eta))
 			effGrad = grad
 		}
 		conv := valid

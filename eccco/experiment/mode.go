@@ -31,7 +31,12 @@ const (
 	//     first half of the training split in file order, calibrated on the second half; ensemble members
 	//     on 80 % bags (BaggingFraction → models.TrainOptions/energy.JEMOptions.BaggingFraction);
 	//   - the generators (Ingredients → counterfactual.Ingredients.WithPaperCode): Ω gated below p = 0.5
-	//     with ConformalPrediction.jl's empty-set rule; the ECCCo-L1 family as ECCCo.jl built it (below).
+	//     with ConformalPrediction.jl's empty-set rule; the ECCCo-L1 family as ECCCo.jl built it (below);
+	//     REVISE's latent search from a posterior sample of the factual's code, re-encoding the clamped
+	//     counterfactual through a fresh sample after every step (counterfactual.Resampled; CE.jl
+	//     src/counterfactuals/latent_space_mappings.jl:55 and search.jl:66, noise seeded per run); Schut's
+	//     greedy step choosing its feature blind to the bounds, so that a move the clamp undoes still
+	//     counts (counterfactual.JSMA.BoundsBlind; CE.jl src/generators/optimizers/JSMADescent.jl).
 	//     Wachter's cost stays the plain L1 distance: the authors' runs never applied the MAD weights;
 	//   - Schut's stopping rule (SearchRule → counterfactual.GeneratorConditionsAll): p ≥ 0.5 and every
 	//     |∂CE/∂x| < 0.01, or 100 steps;

@@ -18,8 +18,9 @@ import (
 // SeedFor derives a seed from the experiment's seed and names, so that every piece of randomness is
 // fixed by (seed, what it is for) and independent of the order in which work is done: factuals are
 // SeedFor(seed, DATA, "factuals", RUN), targets SeedFor(seed, DATA, KIND, "targets", RUN), the
-// generators' ingredients SeedFor(seed, DATA, KIND, "ingredients", RUN) and the unfaithfulness samples
-// SeedFor(seed, DATA, KIND, "unfaithfulness", RUN).
+// generators' ingredients SeedFor(seed, DATA, KIND, "ingredients", RUN), the unfaithfulness samples
+// SeedFor(seed, DATA, KIND, "unfaithfulness", RUN) and the noise of a stochastic search (REVISE's
+// resampled latent codes in the authors'-code mode) SeedFor(seed, DATA, KIND, "search", GENERATOR, RUN).
 func SeedFor(seed uint64, parts ...string) uint64 {
 	h := fnv.New64a()
 	fmt.Fprintf(h, "%d", seed)
@@ -534,7 +535,7 @@ func (r *Run) Explain(ctx context.Context, g Generator) (*Explanation, error) {
 	}
 	res, err := searcher.SearchWith(ctx, gen, counterfactual.Request{Factuals: r.Factuals.X,
 		Targets: r.Factuals.Targets, Lower: lo, Upper: hi, MaxIterations: r.MaxIterations, RecordPath: r.RecordPath,
-		Rule: e.opts.Mode.SearchRule()})
+		Rule: e.opts.Mode.SearchRule(), Seed: SeedFor(e.opts.Seed, e.dataset, string(r.Kind), "search", g.Name, fmt.Sprint(r.Index))})
 	done()
 	if err != nil {
 		return nil, fmt.Errorf("explaining the %s %s with %s: %w", e.dataset, r.Kind, g.Name, err)

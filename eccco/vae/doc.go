@@ -11,7 +11,12 @@
 // ECCCo's energy constraint gets plausibility from the model itself instead (Section 3). The search starts
 // at the factual's code z₀ = μ(x) and follows the gradient of the objective through the decoder, so the
 // decoder must be a differentiable graph function of z: Decode(z *graph.Node) *graph.Node. With LatentDim
-// and Encode (the posterior mean μ, computed once) a *VAE satisfies counterfactual.LatentMap.
+// and Encode (the posterior mean μ, computed once) a *VAE satisfies counterfactual.LatentMap; with
+// EncodeGraph (μ and log σ inside a graph) it is a counterfactual.Posterior too, which the authors'-code
+// mode searches as their runs did (counterfactual.Resampled): from a posterior sample z₀ = μ(x) + σ(x) ⊙ ε,
+// re-encoding every step's counterfactual through a fresh sample. With the authors' objective σ is far
+// from small (≈ 0.7 per dimension on California Housing, against |μ| ≈ 0.5), so that search wanders much
+// further from the factual than one from μ.
 //
 // # The authors' VAE
 //

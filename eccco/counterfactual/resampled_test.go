@@ -1,0 +1,207 @@
+package counterfactual
+
+import (
+	"context"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/eccco-go/eccco-go/eccco/data"
+	"github.com/gomlx/compute"
+	. "github.com/gomlx/gomlx/core/graph" //nolint:revive
+)
+
+// shiftPosterior is the latent map z = x with the posterior q(z|x) = N(x, s²I): decoding is the identity,
+// so a resampled search's states can be followed by hand.
+type shiftPosterior struct {
+	d        int
+	logSigma float32
+}
+
+func (p shiftPosterior) LatentDim() int { return p.d }
+func (p shiftPosterior) Encode(_ compute.Backend, x []float32) ([]float32, error) {
+	return append([]float32(nil), x...), nil
+}
+func (p shiftPosterior) Decode(z *Node) *Node { return z }
+func (p shiftPosterior) EncodeGraph(x *Node) (mu, logSigma *Node) {
+	return x, AddScalar(ZerosLike(x), float64(p.logSigma))
+}
+
+// A Resampled search starts from x + s·ε₀ and, after each gradient step, re-encodes through a fresh
+// sample: with the identity decoder and a logistic model, step t is z̃_{t+1} = z_t + η(1 − σ(w·z_t + c))w
+// with z_0 = x + s·ε₀ and z_t = z̃_t + s·ε_t, where ε_t is the t-th block of B·D normals of
+// data.NewRand(seed); the path records z̃_t (z_0 at step 0), computed here by hand.
+func TestResampledLatentStepsByHand(t *testing.T) {
+	b := testBackend(t)
+	w := []float32{1.5, -2}
+	c := float32(-0.25)
+	clf := logistic(w, c)
+	x := []float32{-1, 0.5, 0.3, 0.4}
+	const sigma, eta, seed = 0.3, 0.2, 7
+	post := shiftPosterior{d: 2, logSigma: float32(math.Log(sigma))}
+	g := REVISE(Params{StepSize: eta, Cost: 0}, Resampled{post})
+	res, err := Search(context.Background(), b, clf, g,
+		Request{Factuals: x, Targets: []int{1, 1}, MaxIterations: 2, Rule: MaxIterations, RecordPath: true, Seed: seed})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := data.NewRand(seed)
+	eps := func() []float64 {
+		e := make([]float64, len(x))
+		for i := range e {
+			e[i] = rng.NormFloat64()
+		}
+		return e
+	}
+	step := func(z []float64) []float64 {
+		out := make([]float64, len(z))
+		for i := range 2 {
+			a := float64(c) + float64(w[0])*z[2*i] + float64(w[1])*z[2*i+1]
+			for j := range 2 {
+				out[2*i+j] = z[2*i+j] + eta*(1-sigmoid(a))*float64(w[j])
+			}
+		}
+		return out
+	}
+	e0 := eps()
+	z := make([]float64, len(x))
+	for i := range z {
+		z[i] = float64(x[i]) + sigma*e0[i]
+	}
+	want := [][]float64{z}
+	for range 2 {
+		zt := step(z)
+		want = append(want, zt)
+		e := eps()
+		z = make([]float64, len(zt))
+		for i := range z {
+			z[i] = zt[i] + sigma*e[i]
+		}
+	}
+	for i := range 2 {
+		if len(res.Paths[i]) != 3*2 {
+			t.Fatalf("row %d: path of %d values, want 3 states of 2", i, len(res.Paths[i]))
+		}
+		for s := range 3 {
+			for j := range 2 {
+				if got := float64(res.Paths[i][2*s+j]); math.Abs(got-want[s][2*i+j]) > 1e-5 {
+					t.Errorf("row %d, step %d, feature %d: %v, want %v", i, s, j, got, want[s][2*i+j])
+				}
+			}
+		}
+		for j := range 2 {
+			if got := float64(res.X[2*i+j]); math.Abs(got-want[2][2*i+j]) > 1e-5 {
+				t.Errorf("row %d feature %d: counterfactual %v, want %v", i, j, got, want[2][2*i+j])
+			}
+		}
+	}
+	again, err := Search(context.Background(), b, clf, g,
+		Request{Factuals: x, Targets: []int{1, 1}, MaxIterations: 2, Rule: MaxIterations, Seed: seed + 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if slicesEqual(again.X, res.X) {
+		t.Errorf("another seed gave the same counterfactuals %v", again.X)
+	}
+}
+
+// With a posterior of zero spread, the resampled search is the plain latent search, bit for bit.
+func TestResampledWithoutSpreadIsThePlainSearch(t *testing.T) {
+	b := testBackend(t)
+	clf := logistic([]float32{1, -1, 0.5}, -0.5)
+	x := []float32{-1, 0.5, 0.3, -0.4, 0.8, -1.2}
+	post := shiftPosterior{d: 3, logSigma: -200} // exp(−200) is 0 in float32
+	p := Params{StepSize: 0.1, Cost: 0.05}
+	q := Request{Factuals: x, Targets: []int{1, 1}, RecordPath: true, Seed: 3}
+	plain, err := Search(context.Background(), b, clf, REVISE(p, post), q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resampled, err := Search(context.Background(), b, clf, REVISE(p, Resampled{post}), q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slicesEqual(plain.X, resampled.X) || !slicesEqual(plain.Paths[0], resampled.Paths[0]) || !slicesEqual(plain.Paths[1], resampled.Paths[1]) {
+		t.Errorf("resampled without spread: %v, plain latent search: %v", resampled.X, plain.X)
+	}
+	for i := range 2 {
+		if plain.Iterations[i] != resampled.Iterations[i] || plain.Converged[i] != resampled.Converged[i] {
+			t.Errorf("row %d: %d iterations (converged %v), plain %d (%v)", i, resampled.Iterations[i], resampled.Converged[i], plain.Iterations[i], plain.Converged[i])
+		}
+	}
+}
+
+// The authors'-code ingredients resample REVISE's codes; a latent map without a posterior is an error.
+func TestPaperCodeREVISEResamples(t *testing.T) {
+	in := Ingredients{VAE: shiftPosterior{d: 2}}.WithPaperCode()
+	g, err := ByName("REVISE", Params{StepSize: 0.1}, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := g.Latent.(Resampled); !ok {
+		t.Errorf("authors'-code REVISE searches %T, want Resampled", g.Latent)
+	}
+	g, err = ByName("REVISE", Params{StepSize: 0.1}, Ingredients{VAE: shiftPosterior{d: 2}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := g.Latent.(Resampled); ok {
+		t.Error("the paper's REVISE resamples its codes")
+	}
+	_, err = ByName("REVISE", Params{StepSize: 0.1}, Ingredients{VAE: plainLatent{}, ResampleLatent: true})
+	if err == nil || !strings.Contains(err.Error(), "posterior") {
+		t.Errorf("REVISE resampling a map without a posterior: error %v", err)
+	}
+}
+
+type plainLatent struct{ shiftPosterior }
+
+func (plainLatent) EncodeGraph() {}
+
+func slicesEqual(a, b []float32) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if math.Float32bits(a[i]) != math.Float32bits(b[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// Schut's greedy step on a logistic model whose steepest feature already sits on its upper bound: blind to
+// the bounds (the authors' JSMADescent) it picks that feature, the clamp undoes the move and the change
+// counts, until the feature is frozen after n = 2 changes; otherwise the next-steepest feature moves at once.
+func TestJSMABoundsBlindWastesStepsOnABound(t *testing.T) {
+	b := testBackend(t)
+	clf := logistic([]float32{2, 1}, -3)
+	const eta = 0.5
+	q := Request{Factuals: []float32{1, 0}, Targets: []int{1}, Lower: []float32{-1, -1}, Upper: []float32{1, 1},
+		MaxIterations: 3, Rule: MaxIterations, RecordPath: true}
+	for _, tc := range []struct {
+		blind bool
+		want  []float32
+	}{
+		{true, []float32{1, 0, 1, 0, 1, 0, 1, 0.5}},
+		{false, []float32{1, 0, 1, 0.5, 1, 1, 1, 1}},
+	} {
+		g := Schut(Params{StepSize: eta})
+		g.JSMA.MaxChanges, g.JSMA.BoundsBlind = 2, tc.blind
+		res, err := Search(context.Background(), b, clf, g, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slicesEqual(res.Paths[0], tc.want) {
+			t.Errorf("bounds-blind %v: path %v, want %v", tc.blind, res.Paths[0], tc.want)
+		}
+	}
+	in := Ingredients{}.WithPaperCode()
+	g, err := ByName("Schut", Params{StepSize: eta}, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !g.JSMA.BoundsBlind {
+		t.Error("the authors'-code Schut respects the bounds when it chooses")
+	}
+}
