@@ -93,7 +93,8 @@ func (s *Searcher) bindData(g *Generator, b int) (names []string, err error) {
 	x := Parameter(gr, "x", shapes.Make(dtypes.Float32, b, d))
 	factual := Parameter(gr, "factual", shapes.Make(dtypes.Float32, b, d))
 	target := Parameter(gr, "target", shapes.Make(dtypes.Int32, b))
-	st := &State{X: x, Factual: factual, Target: target, Logits: s.clf.Logits(x), Model: s.clf, data: sd}
+	step := Parameter(gr, "step", shapes.Make(dtypes.Float32))
+	st := &State{X: x, Factual: factual, Target: target, Logits: s.clf.Logits(x), Model: s.clf, Step: step, data: sd}
 	if g.Loss != nil {
 		g.Loss(st)
 	}

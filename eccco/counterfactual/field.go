@@ -88,7 +88,7 @@ func objectiveField[T float32 | float64](backend compute.Backend, clf models.Cla
 	exec, err := model.NewExec(backend, model.NewStore(), func(_ *model.Scope, in []*Node) []*Node {
 		x, fact, tgt := in[0], in[1], in[2]
 		fact = BroadcastToDims(Reshape(fact, 1, d), p, d)
-		s := &State{X: x, Factual: fact, Target: tgt, Logits: clf.Logits(x), Model: clf}
+		s := &State{X: x, Factual: fact, Target: tgt, Logits: clf.Logits(x), Model: clf, Step: ScalarZero(x.Graph(), dtypes.Float32)}
 		o := g.Objective(s)
 		grad := Gradient(ReduceAllSum(o), x)[0]
 		grad = Where(IsNaN(grad), ZerosLike(grad), grad) // as in Search

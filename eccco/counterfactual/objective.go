@@ -26,6 +26,9 @@ type State struct {
 	Logits *Node
 	// Model is the classifier being explained.
 	Model models.Classifier
+	// Step is the index t of the search step (0, 1, …), a float32 scalar; 0 in an objective field
+	// (ObjectiveField), which has no steps.
+	Step *Node
 
 	data *stepData // where Data's values go (nil: graph constants)
 }
@@ -107,6 +110,20 @@ func EnergyPenalty(ridge float64) Term {
 			return e
 		}
 		return Add(e, MulScalar(Square(e), ridge))
+	}
+}
+
+// DecayedEnergyPenalty is EnergyPenalty(ridge) multiplied at step t by ϕ_t = exp(−rate·t) when t is a
+// multiple of every, and by 1 otherwise: the non-monotone decay of ECCCo.jl's energy_delta
+// (src/penalties.jl:74-81, ϕ = exp(−decay[1]·t) if t % decay[2] == 0). See Params.DecayRate.
+func DecayedEnergyPenalty(ridge, rate float64, every int) Term {
+	plain := EnergyPenalty(ridge)
+	return func(s *State) *Node {
+		e := plain(s)
+		t := ConvertDType(s.Step, e.DType())
+		on := Equal(Sub(t, MulScalar(Floor(DivScalar(t, float64(every))), float64(every))), ScalarZero(t.Graph(), t.DType()))
+		phi := Where(on, Exp(MulScalar(t, -rate)), ScalarOne(t.Graph(), t.DType()))
+		return Mul(e, phi)
 	}
 }
 

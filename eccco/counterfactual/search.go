@@ -376,7 +376,7 @@ func (s *Searcher) SearchWith(ctx context.Context, g *Generator, req Request) (*
 		targets[i] = int32(t)
 	}
 	args := []any{nil, keep(tensors.FromFlatDataAndDimensions(q.Factuals, b, d)), keep(tensors.FromFlatDataAndDimensions(targets, b)), nil,
-		keep(tensors.FromFlatDataAndDimensions(lo, b, d)), keep(tensors.FromFlatDataAndDimensions(hi, b, d))}
+		keep(tensors.FromFlatDataAndDimensions(lo, b, d)), keep(tensors.FromFlatDataAndDimensions(hi, b, d)), nil}
 	if conflict != nil {
 		args = append(args, keep(tensors.FromFlatDataAndDimensions(conflict, b, d)))
 	}
@@ -387,6 +387,9 @@ func (s *Searcher) SearchWith(ctx context.Context, g *Generator, req Request) (*
 		args = append(args, nil, nil)
 	}
 	defer func() {
+		if args[6] != nil {
+			args[6].(*tensors.Tensor).MustFinalizeAll()
+		}
 		if eps >= 0 {
 			for _, t := range args[eps : eps+2] {
 				if t != nil {
@@ -444,6 +447,10 @@ func (s *Searcher) SearchWith(ctx context.Context, g *Generator, req Request) (*
 			return nil, fmt.Errorf("counterfactual %s, step %d: %w", g.Name, it, err)
 		}
 		args[3] = moveT
+		if args[6] != nil {
+			args[6].(*tensors.Tensor).MustFinalizeAll()
+		}
+		args[6] = tensors.FromScalar(float32(it))
 		if rng != nil {
 			noise := make([]float32, b*dz)
 			for i := range noise {
@@ -620,7 +627,8 @@ func (s *Searcher) stepExec(q Request, b, dz int, conflict bool) (*model.Exec, e
 }
 
 // stepGraph builds one search step for a batch: inputs z [B, Dz], factual [B, D], target [B], move [B]
-// (1: the row may take a step), the projection's clamp lo and hi [B, D] (projectionBounds), where it
+// (1: the row may take a step), the projection's clamp lo and hi [B, D] (projectionBounds), the step's
+// index t (a scalar, State.Step), where it
 // conflicts [B, D] (only when withConflict), for a Resampled latent map the step's posterior noise
 // [B, Dz] and a scalar that is 1 at step 0, and, for JSMA, the change counts [B, D]; outputs x′ [B, D] and
 // p(y⁺|x′) [B] at the current state, whether the row has converged there [B], the next state z and, for
@@ -632,9 +640,9 @@ func stepGraph(clf models.Classifier, g *Generator, q Request, d int, withConfli
 		lossFn = CrossEntropy
 	}
 	return func(scope *model.Scope, in []*Node) []*Node {
-		z, factual, target, move, lo, hi := in[0], in[1], in[2], in[3], in[4], in[5]
+		z, factual, target, move, lo, hi, stepIndex := in[0], in[1], in[2], in[3], in[4], in[5], in[6]
 		var conflict, counts, eps, first *Node
-		next := 6
+		next := 7
 		if withConflict {
 			conflict, next = in[next], next+1
 		}
@@ -671,7 +679,7 @@ func stepGraph(clf models.Classifier, g *Generator, q Request, d int, withConfli
 			xs = xOf(s)
 		}
 		logits := clf.Logits(xs)
-		st := &State{X: xs, Factual: factual, Target: target, Logits: logits, Model: clf, data: &stepData{scope: scope.In("data"), built: built}}
+		st := &State{X: xs, Factual: factual, Target: target, Logits: logits, Model: clf, Step: stepIndex, data: &stepData{scope: scope.In("data"), built: built}}
 		obj := lossFn(st)
 		for _, p := range g.Penalties {
 			if p.Weight != 0 {

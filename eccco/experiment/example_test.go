@@ -167,7 +167,7 @@ func ExampleGenerator() {
 	// Output:
 	// λ_energy 0.2 → 1.0, η 0.05 → 0.10
 	// ECCCo energy=1 step=0.1
-	// keys: [step cost setsize energy ridge]
+	// keys: [step cost setsize energy ridge decay-rate decay-every]
 	// <nil>
 	// true
 }

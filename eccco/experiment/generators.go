@@ -25,7 +25,8 @@ type Generator struct {
 	Paper string
 	// Set overrides hyper-parameters of the data set's paper setting (table_gen_params.tex) by key:
 	// "step" (η), "cost" (λ_cost), "setsize" (λ_setsize), "energy" (λ_energy, also ECCCo-L1's sample
-	// weight) and "ridge" (the energy's decay: the weight on E²).
+	// weight), "ridge" (the weight on E²) and "decay-rate" and "decay-every" (the authors' decay of the
+	// energy penalty over the steps, counterfactual.Params.DecayRate; none by default).
 	Set map[string]float64
 	// Build, when set, makes the generator from the run's ingredients and the (overridden) parameters
 	// instead of the paper's constructor; Paper then only names whose ingredients to prepare ("" prepares
@@ -34,7 +35,9 @@ type Generator struct {
 }
 
 // ParamKeys are the keys Generator.Set accepts.
-func ParamKeys() []string { return []string{"step", "cost", "setsize", "energy", "ridge"} }
+func ParamKeys() []string {
+	return []string{"step", "cost", "setsize", "energy", "ridge", "decay-rate", "decay-every"}
+}
 
 // paper returns the canonical paper name the generator derives from ("" for a custom one without it).
 func (g Generator) paper() (string, error) {
@@ -68,8 +71,15 @@ func (g Generator) Params(p counterfactual.Params) (counterfactual.Params, error
 			p.SetSize = v
 		case "energy", "lambda-energy":
 			p.Energy = v
-		case "ridge", "decay":
+		case "ridge":
 			p.Ridge = v
+		case "decay-rate":
+			p.DecayRate = v
+		case "decay-every":
+			if v != float64(int(v)) || v < 1 {
+				return p, fmt.Errorf("%w: generator %s: decay-every = %v must be a whole number ≥ 1", ErrInvalid, g.Name, v)
+			}
+			p.DecayEvery = int(v)
 		default:
 			return p, fmt.Errorf("%w: generator %s: unknown parameter %q (known: %s)", ErrInvalid, g.Name, k, strings.Join(ParamKeys(), ", "))
 		}

@@ -36,7 +36,8 @@ const (
 	//     counterfactual through a fresh sample after every step (counterfactual.Resampled; CE.jl
 	//     src/counterfactuals/latent_space_mappings.jl:55 and search.jl:66, noise seeded per run); Schut's
 	//     greedy step choosing its feature blind to the bounds, so that a move the clamp undoes still
-	//     counts (counterfactual.JSMA.BoundsBlind; CE.jl src/generators/optimizers/JSMADescent.jl).
+	//     counts (counterfactual.JSMA.BoundsBlind; CE.jl src/generators/optimizers/JSMADescent.jl); ECCCo's
+	//     energy penalty decaying as exp(−0.01·t) over the steps (GeneratorParams, PaperCodeDecayRate);
 	//     Wachter's cost stays the plain L1 distance: the authors' runs never applied the MAD weights;
 	//   - Schut's stopping rule (SearchRule → counterfactual.GeneratorConditionsAll): p ≥ 0.5 and every
 	//     |∂CE/∂x| < 0.01, or 100 steps;
@@ -322,11 +323,30 @@ func (m Mode) SearchBounds(split *data.Split) (lo, hi []float32) {
 }
 
 // GeneratorParams returns a paper generator's hyper-parameters p switched to the mode for data shaped like
-// train, before a user's overrides. The authors' code on images: Schut's η is 0.1
-// (PaperCodeVisionSchutStep), so each pixel changes at most 10 times.
+// train, before a user's overrides. The authors' code: ECCCo's energy penalty decays with
+// PaperCodeDecayRate and PaperCodeDecayEvery; on images Schut's η is 0.1 (PaperCodeVisionSchutStep), so each
+// pixel changes at most 10 times.
 func (m Mode) GeneratorParams(base string, p counterfactual.Params, train *data.Dataset) counterfactual.Params {
-	if m.IsAuthorsCode() && train.Image != nil && base == "Schut" {
+	if !m.IsAuthorsCode() {
+		return p
+	}
+	p.DecayRate, p.DecayEvery = PaperCodeDecayRate, PaperCodeDecayEvery
+	if train.Image != nil && base == "Schut" {
 		p.StepSize = PaperCodeVisionSchutStep
 	}
 	return p
 }
+
+// The decay of ECCCo's energy penalty in the authors'-code mode (counterfactual.Params.DecayRate): its
+// weight is multiplied by exp(−0.01·t) at step t. ECCCo.jl's energy_delta decayed it (src/penalties.jl:74-81);
+// the value of the final runs is not recorded (experiments/experiment.jl:43 defaults to (0.1, 5);
+// append_best_params merges the winner of a grid over (0, 1), (0.01, 1) and (0.1, 1), setup_env.jl:195),
+// so it was settled by measurement: on California Housing and moons (ECCCo and ECCCo (no CP), four models,
+// 10 runs of 100, authors'-code mode, XLA), the cells within the published tolerance were 136 of 192 without
+// decay, 138 with (0.1, 5), 146 with (0.01, 1) and 108 with (0.1, 1); (0.01, 1) brings California's MLP
+// ECCCo cost from 8.45 to 6.30 (published 6.19 ± 0.14) and its MLP ensemble's from 6.80 to 4.98 (4.77 ±
+// 0.12), and leaves moons as it was.
+const (
+	PaperCodeDecayRate  = 0.01
+	PaperCodeDecayEvery = 1
+)

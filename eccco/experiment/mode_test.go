@@ -331,4 +331,11 @@ func TestAuthorsVisionSwitches(t *testing.T) {
 			t.Errorf("%s %s on %s: η = %g, want 0.05", c.m, c.base, c.d.Name, got)
 		}
 	}
+	// ECCCo's energy decays as exp(−0.01·t) in the authors'-code mode only.
+	if q := AuthorsCode.GeneratorParams("ECCCo", p, tab); q.DecayRate != 0.01 || q.DecayEvery != 1 {
+		t.Errorf("authors' ECCCo decay (%g, %d), want (0.01, 1)", q.DecayRate, q.DecayEvery)
+	}
+	if q := Paper.GeneratorParams("ECCCo", p, tab); q.DecayRate != 0 {
+		t.Errorf("the paper's ECCCo decays its energy at rate %g", q.DecayRate)
+	}
 }

@@ -205,3 +205,37 @@ func TestJSMABoundsBlindWastesStepsOnABound(t *testing.T) {
 		t.Error("the authors'-code Schut respects the bounds when it chooses")
 	}
 }
+
+// The decayed energy penalty alone on a logistic model: E(x′|1) = −(w·x′ + c) has gradient −w, so step t
+// moves x′ by η·ϕ_t·w with ϕ_t = exp(−0.1·t) at t = 0, 5, 10, … and 1 otherwise (ECCCo.jl's decay (0.1, 5)).
+func TestDecayedEnergyStepsByHand(t *testing.T) {
+	b := testBackend(t)
+	w := []float32{1, -0.5}
+	clf := logistic(w, -5)
+	const eta, rate, every = 0.1, 0.1, 5
+	noLoss := func(s *State) *Node { return ReduceSum(MulScalar(s.X, 0), -1) }
+	g := &Generator{Name: "energy only", StepSize: eta, Loss: noLoss, Penalties: []Penalty{{"energy", 1, DecayedEnergyPenalty(0, rate, every)}}}
+	res, err := Search(context.Background(), b, clf, g,
+		Request{Factuals: []float32{0, 0}, Targets: []int{1}, MaxIterations: 11, Rule: MaxIterations, RecordPath: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := []float64{0, 0}
+	for step := range 11 {
+		phi := 1.0
+		if step%every == 0 {
+			phi = math.Exp(-rate * float64(step))
+		}
+		for j := range 2 {
+			x[j] += eta * phi * float64(w[j])
+			if got := float64(res.Paths[0][2*(step+1)+j]); math.Abs(got-x[j]) > 1e-5 {
+				t.Errorf("after step %d, feature %d: %v, want %v (ϕ = %.4f)", step, j, got, x[j], phi)
+			}
+		}
+	}
+	p, _ := PaperParams("moons")
+	p.DecayRate, p.DecayEvery = rate, every
+	if pen := ECCCoNoCP(p).Penalties[1]; pen.Name != "energy (decay 0.1 every 5)" {
+		t.Errorf("decayed energy penalty named %q", pen.Name)
+	}
+}
