@@ -189,7 +189,8 @@ func (r *Runner) unit(ctx context.Context, ex *experiment.Experiment, p Protocol
 // images to the split's [−1, 1] (it used the noisy pixels' per-pixel range); images run the six
 // generators of the paper's image tables. 10 (the authors'-code mode only): REVISE starts from a
 // posterior sample of the factual's code and re-encodes every step's counterfactual through a fresh one
-// (counterfactual.Resampled), Schut chooses its feature blind to the bounds (JSMA.BoundsBlind), and
+// (counterfactual.Resampled), ECCCo+ re-encodes its clamped counterfactual into the PCA space after every
+// step (counterfactual.Reencoded), Schut chooses its feature blind to the bounds (JSMA.BoundsBlind), and
 // ECCCo's energy penalty decays as exp(−0.01·t) (experiment.PaperCodeDecayRate).
 const ProtocolVersion = 10
 

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/eccco-go/eccco-go/eccco/conformal"
 	"github.com/eccco-go/eccco-go/eccco/data"
 	"github.com/gomlx/compute"
 	. "github.com/gomlx/gomlx/core/graph" //nolint:revive
@@ -237,5 +238,52 @@ func TestDecayedEnergyStepsByHand(t *testing.T) {
 	p.DecayRate, p.DecayEvery = rate, every
 	if pen := ECCCoNoCP(p).Penalties[1]; pen.Name != "energy (decay 0.1 every 5)" {
 		t.Errorf("decayed energy penalty named %q", pen.Name)
+	}
+}
+
+// ECCCo+'s re-encoding, by hand, on a one-component PCA of two features (x = z·(0.6, 0.8), μ = 0) with
+// x₁ ≤ 0.1 and a logistic model that reads x₂ alone (p(1|x) = σ(x₂ − 1)): the step is
+// z ← s + η·0.8·(1 − σ(0.8·s − 1)), taken plainly at s = z, and after step 0 re-encoded at
+// s = 0.6·min(0.6·z, 0.1) + 0.8·(0.8·z), the code of the clamped counterfactual, which differs once x₁ hits
+// its bound. The clamp's own gradient plays no part (the loss does not read x₁).
+func TestReencodedFollowsTheClamp(t *testing.T) {
+	b := testBackend(t)
+	clf := logistic([]float32{0, 1}, -1)
+	pca := &PCA{Mean: []float32{0, 0}, Components: []float32{0.6, 0.8}, Variances: []float64{1}, d: 2, k: 1}
+	const eta, steps = 0.5, 4
+	q := Request{Factuals: []float32{0, 0}, Targets: []int{1}, Lower: []float32{-1, -1}, Upper: []float32{0.1, 1},
+		MaxIterations: steps, Rule: MaxIterations, RecordPath: true}
+	step := func(s float64) float64 { return s + eta*0.8*(1-sigmoid(0.8*s-1)) }
+	x := func(z float64) []float64 { return []float64{math.Min(0.6*z, 0.1), 0.8 * z} }
+	for _, tc := range []struct {
+		name   string
+		latent LatentMap
+		encode func(z float64) float64
+	}{
+		{"plain", pca, func(z float64) float64 { return z }},
+		{"re-encoded", Reencoded{pca}, func(z float64) float64 { c := x(z); return 0.6*c[0] + 0.8*c[1] }},
+	} {
+		res, err := Search(context.Background(), b, clf, &Generator{Name: tc.name, StepSize: eta, Latent: tc.latent}, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		z := 0.0
+		for st := range steps + 1 {
+			for j, want := range x(z) {
+				if got := float64(res.Paths[0][2*st+j]); math.Abs(got-want) > 1e-5 {
+					t.Errorf("%s, step %d, feature %d: %v, want %v", tc.name, st, j, got, want)
+				}
+			}
+			s := z
+			if st > 0 {
+				s = tc.encode(z)
+			}
+			z = step(s)
+		}
+	}
+	if g, err := ByName("ECCCo+", Params{StepSize: eta}, Ingredients{Calibrated: &conformal.Calibrated{}, PCA: pca}.WithPaperCode()); err != nil {
+		t.Fatal(err)
+	} else if _, ok := g.Latent.(Reencoded); !ok {
+		t.Errorf("the authors'-code ECCCo+ searches %T, want Reencoded", g.Latent)
 	}
 }

@@ -226,7 +226,8 @@ type Ingredients struct {
 	// ECCCo.jl's generator did: energy.TargetSamples.Lowest); and ECCCo-L1 (no EBM) carries that distance
 	// with weight 0, because the authors' code evaluated every penalty, λ = 0 or not (CE.jl
 	// src/generators/complexity.jl:55), so its sampler was built and the metric reused it; Schut's greedy
-	// step chooses its feature blind to the bounds (JSMA.BoundsBlind).
+	// step chooses its feature blind to the bounds (JSMA.BoundsBlind); ECCCo+ re-encodes its clamped
+	// counterfactual into the PCA space after every step (Reencoded).
 	PaperCode bool
 	// MADWeights, when set, weight Wachter's cost: Σ_j w_j·|x′_j − x_j| (WithMADWachter sets
 	// w_j = 1/(MAD_j + D·1e-5)). Unset, Wachter's cost is the plain L1 distance, in both modes: the
@@ -277,6 +278,9 @@ func ByName(name string, p Params, in Ingredients) (*Generator, error) {
 	case "eccco+", "ecccoplus", "eccco-plus":
 		if err = need(in.Calibrated != nil && in.PCA != nil, "a calibrated classifier and a PCA"); err == nil {
 			g = ECCCoPlus(p, in.Calibrated, in.PCA)
+			if in.PaperCode {
+				g.Latent = Reencoded{in.PCA}
+			}
 		}
 	case "eccco(nocp)", "eccco-no-cp", "no-cp", "nocp":
 		g = ECCCoNoCP(p)

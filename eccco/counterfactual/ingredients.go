@@ -106,8 +106,8 @@ func PaperIngredientsWith(ctx context.Context, backend compute.Backend, clf mode
 // WithPaperCode returns the ingredients switched to the authors' code (see Ingredients.PaperCode): ByName
 // then gates Ω below p = 0.5, follows ConformalPrediction.jl's empty-set rule (on a copy of the calibrated
 // classifier: the receiver is not changed), builds the ECCCo-L1 family as ECCCo.jl did, lets Schut choose
-// its feature blind to the bounds (JSMA.BoundsBlind) and searches REVISE's latent space through
-// posterior samples (ResampleLatent). It does not set
+// its feature blind to the bounds (JSMA.BoundsBlind), re-encodes ECCCo+'s clamped counterfactuals
+// (Reencoded) and searches REVISE's latent space through posterior samples (ResampleLatent). It does not set
 // MADWeights: the authors' runs computed them and never applied them (see WithMADWachter).
 func (in Ingredients) WithPaperCode() Ingredients {
 	in.PaperCode, in.ResampleLatent = true, true

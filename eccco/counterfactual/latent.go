@@ -123,3 +123,31 @@ type Posterior interface {
 type Resampled struct {
 	Posterior
 }
+
+// EncodeGraph returns z = (x − μ)·V [B, k] for x [B, D] inside a graph: the PCA's encoder, as a
+// differentiable function (Reencoded uses it).
+func (p *PCA) EncodeGraph(x *Node) *Node {
+	g := x.Graph()
+	v := ConvertDType(Reshape(Const(g, p.Components), p.d, p.k), x.DType())
+	mu := ConvertDType(Reshape(Const(g, p.Mean), 1, p.d), x.DType())
+	b := x.Shape().Dimensions[0]
+	return MatMul(Sub(x, BroadcastToDims(mu, b, p.d)), v)
+}
+
+// Encoder is a LatentMap whose inverse is a graph function too (a PCA's).
+type Encoder interface {
+	LatentMap
+	// EncodeGraph maps x [B, D] to its code [B, LatentDim] inside a graph.
+	EncodeGraph(x *Node) *Node
+}
+
+// Reencoded is an Encoder searched as CounterfactualExplanations.jl searched ECCCo+'s PCA space in the
+// authors' runs (at 4c34c2a): after every step the decoded counterfactual, clamped to the bounds, is encoded
+// again (src/counterfactuals/search.jl:66, apply_domain_constraints! → encode_state, whose compression
+// branch maps x′ back to the PCA space), so the next gradient is taken at f⁻¹(x′_t), not at the unclamped
+// state. Where no bound binds, f⁻¹(f(z)) = z for a PCA and the search is the plain one; where one does,
+// the state follows the clamped counterfactual instead of drifting beyond the box, where the clamp's zero
+// gradient would hold it still.
+type Reencoded struct {
+	Encoder
+}

@@ -321,6 +321,7 @@ func (s *Searcher) SearchWith(ctx context.Context, g *Generator, req Request) (*
 	var z []float32
 	dz := d
 	rs, resampled := g.Latent.(Resampled)
+	_, reencoded := g.Latent.(Reencoded)
 	switch {
 	case resampled:
 		// The step graph draws the start from the posterior at step 0 (the state fed then is unused).
@@ -382,8 +383,12 @@ func (s *Searcher) SearchWith(ctx context.Context, g *Generator, req Request) (*
 	}
 	var rng *rand.Rand
 	eps := -1 // the index in args of the posterior noise, then the first-step flag
-	if resampled {
+	switch {
+	case resampled:
 		rng, eps = data.NewRand(q.Seed), len(args)
+		args = append(args, nil, nil)
+	case reencoded:
+		eps = len(args) // no noise: the first-step flag only
 		args = append(args, nil, nil)
 	}
 	defer func() {
@@ -451,21 +456,26 @@ func (s *Searcher) SearchWith(ctx context.Context, g *Generator, req Request) (*
 			args[6].(*tensors.Tensor).MustFinalizeAll()
 		}
 		args[6] = tensors.FromScalar(float32(it))
-		if rng != nil {
-			noise := make([]float32, b*dz)
-			for i := range noise {
-				noise[i] = float32(rng.NormFloat64())
-			}
-			first := float32(0)
-			if it == 0 {
-				first = 1
-			}
+		if eps >= 0 {
 			for _, t := range args[eps : eps+2] {
 				if t != nil {
 					t.(*tensors.Tensor).MustFinalizeAll()
 				}
 			}
-			args[eps], args[eps+1] = tensors.FromFlatDataAndDimensions(noise, b, dz), tensors.FromScalar(first)
+			first := float32(0)
+			if it == 0 {
+				first = 1
+			}
+			args[eps], args[eps+1] = nil, tensors.FromScalar(first)
+			if rng != nil {
+				noise := make([]float32, b*dz)
+				for i := range noise {
+					noise[i] = float32(rng.NormFloat64())
+				}
+				args[eps] = tensors.FromFlatDataAndDimensions(noise, b, dz)
+			} else {
+				args[eps] = tensors.FromScalar(float32(0))
+			}
 		}
 		if countsT != nil {
 			if args[len(args)-1], err = DonateTensorBuffer(countsT, s.backend, 0); err != nil {
@@ -647,7 +657,8 @@ func stepGraph(clf models.Classifier, g *Generator, q Request, d int, withConfli
 			conflict, next = in[next], next+1
 		}
 		rs, resampled := g.Latent.(Resampled)
-		if resampled {
+		re, reencoded := g.Latent.(Reencoded)
+		if resampled || reencoded {
 			eps, first, next = in[next], in[next+1], next+2
 		}
 		if g.JSMA != nil {
@@ -673,6 +684,11 @@ func stepGraph(clf models.Classifier, g *Generator, q Request, d int, withConfli
 			z = Where(isFirst, sample(factual), z) // step 0 starts from a sample of q(z|x)
 			x = xOf(z)
 			s = Where(isFirst, z, sample(x))
+		}
+		if reencoded {
+			// After step 0 the state is the clamped counterfactual's code (at step 0, the factual's).
+			isFirst := BroadcastToShape(GreaterThan(first, ScalarZero(gr, first.DType())), z.Shape())
+			s = Where(isFirst, z, ConvertDType(re.EncodeGraph(x), z.DType()))
 		}
 		xs := x
 		if s != z {

@@ -38,6 +38,8 @@ const (
 	//     greedy step choosing its feature blind to the bounds, so that a move the clamp undoes still
 	//     counts (counterfactual.JSMA.BoundsBlind; CE.jl src/generators/optimizers/JSMADescent.jl); ECCCo's
 	//     energy penalty decaying as exp(−0.01·t) over the steps (GeneratorParams, PaperCodeDecayRate);
+	//     ECCCo+ re-encoding its clamped counterfactual into the PCA space after every step
+	//     (counterfactual.Reencoded; CE.jl search.jl:66, encode_state's compression branch);
 	//     Wachter's cost stays the plain L1 distance: the authors' runs never applied the MAD weights;
 	//   - Schut's stopping rule (SearchRule → counterfactual.GeneratorConditionsAll): p ≥ 0.5 and every
 	//     |∂CE/∂x| < 0.01, or 100 steps;
