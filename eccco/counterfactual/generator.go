@@ -26,6 +26,10 @@ type Generator struct {
 	StepSize float64
 	// JSMA, when set, replaces gradient descent by Schut et al.'s greedy update: one feature per step.
 	JSMA *JSMA
+	// Stepwise tells the search that its terms read State.Step, the index of the step (a decayed
+	// penalty: DecayedEnergyPenalty); only then is the index fed to the step graph, and State.Step is nil
+	// in the terms of other generators.
+	Stepwise bool
 }
 
 // JSMA configures the greedy Jacobian-based saliency map update of Schut et al. (2021): at every step only
@@ -136,7 +140,7 @@ func REVISE(p Params, vae LatentMap) *Generator {
 // ECCCo returns the paper's generator (Eq. "eccco"): yloss + λ_cost·‖x′ − x‖₁ + λ_energy·(E(x′|y⁺) +
 // ridge·E²) + λ_setsize·Ω(C_θ(x′; α)), with c the classifier calibrated by split conformal prediction.
 func ECCCo(p Params, c *conformal.Calibrated) *Generator {
-	return &Generator{Name: "ECCCo", StepSize: p.StepSize, Penalties: []Penalty{
+	return &Generator{Name: "ECCCo", StepSize: p.StepSize, Stepwise: p.DecayRate > 0, Penalties: []Penalty{
 		{"cost", p.Cost, L1Cost},
 		energyPenalty(p),
 		{"setsize", p.SetSize, SetSizePenalty(c, false)},
@@ -163,7 +167,7 @@ func ECCCoPlus(p Params, c *conformal.Calibrated, pca *PCA) *Generator {
 
 // ECCCoNoCP is the ablation ECCCo (no CP): λ_setsize = 0, the set-size term dropped.
 func ECCCoNoCP(p Params) *Generator {
-	return &Generator{Name: "ECCCo (no CP)", StepSize: p.StepSize, Penalties: []Penalty{
+	return &Generator{Name: "ECCCo (no CP)", StepSize: p.StepSize, Stepwise: p.DecayRate > 0, Penalties: []Penalty{
 		{"cost", p.Cost, L1Cost},
 		energyPenalty(p),
 	}}

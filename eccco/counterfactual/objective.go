@@ -26,8 +26,8 @@ type State struct {
 	Logits *Node
 	// Model is the classifier being explained.
 	Model models.Classifier
-	// Step is the index t of the search step (0, 1, …), a float32 scalar; 0 in an objective field
-	// (ObjectiveField), which has no steps.
+	// Step is the index t of the search step (0, 1, …), a float32 scalar, for the terms of a Stepwise
+	// generator (nil for others); 0 in an objective field (ObjectiveField), which has no steps.
 	Step *Node
 
 	data *stepData // where Data's values go (nil: graph constants)

@@ -163,7 +163,7 @@ func stepGraphReference(clf models.Classifier, g *Generator, q Request, d int) f
 		}
 		x := xOf(z)
 		logits := clf.Logits(x)
-		s := &State{X: x, Factual: factual, Target: target, Logits: logits, Model: clf, Step: ScalarZero(x.Graph(), dtypes.Float32)}
+		s := &State{X: x, Factual: factual, Target: target, Logits: logits, Model: clf}
 		obj := lossFn(s)
 		for _, p := range g.Penalties {
 			if p.Weight != 0 {

@@ -377,7 +377,12 @@ func (s *Searcher) SearchWith(ctx context.Context, g *Generator, req Request) (*
 		targets[i] = int32(t)
 	}
 	args := []any{nil, keep(tensors.FromFlatDataAndDimensions(q.Factuals, b, d)), keep(tensors.FromFlatDataAndDimensions(targets, b)), nil,
-		keep(tensors.FromFlatDataAndDimensions(lo, b, d)), keep(tensors.FromFlatDataAndDimensions(hi, b, d)), nil}
+		keep(tensors.FromFlatDataAndDimensions(lo, b, d)), keep(tensors.FromFlatDataAndDimensions(hi, b, d))}
+	stepArg := -1 // the index in args of the step's index t, for a Stepwise generator
+	if g.Stepwise {
+		stepArg = len(args)
+		args = append(args, nil)
+	}
 	if conflict != nil {
 		args = append(args, keep(tensors.FromFlatDataAndDimensions(conflict, b, d)))
 	}
@@ -392,8 +397,8 @@ func (s *Searcher) SearchWith(ctx context.Context, g *Generator, req Request) (*
 		args = append(args, nil, nil)
 	}
 	defer func() {
-		if args[6] != nil {
-			args[6].(*tensors.Tensor).MustFinalizeAll()
+		if stepArg >= 0 && args[stepArg] != nil {
+			args[stepArg].(*tensors.Tensor).MustFinalizeAll()
 		}
 		if eps >= 0 {
 			for _, t := range args[eps : eps+2] {
@@ -452,10 +457,12 @@ func (s *Searcher) SearchWith(ctx context.Context, g *Generator, req Request) (*
 			return nil, fmt.Errorf("counterfactual %s, step %d: %w", g.Name, it, err)
 		}
 		args[3] = moveT
-		if args[6] != nil {
-			args[6].(*tensors.Tensor).MustFinalizeAll()
+		if stepArg >= 0 {
+			if args[stepArg] != nil {
+				args[stepArg].(*tensors.Tensor).MustFinalizeAll()
+			}
+			args[stepArg] = tensors.FromScalar(float32(it))
 		}
-		args[6] = tensors.FromScalar(float32(it))
 		if eps >= 0 {
 			for _, t := range args[eps : eps+2] {
 				if t != nil {
@@ -548,7 +555,7 @@ func (s *Searcher) SearchWith(ctx context.Context, g *Generator, req Request) (*
 // and weights) and kind of step (gradient or JSMA with the same settings, in the feature space or the same
 // latent map): what a compiled step graph bakes in beyond the terms' own values.
 func sameTerms(a, b *Generator) bool {
-	if a.StepSize != b.StepSize || (a.Loss == nil) != (b.Loss == nil) || (a.JSMA == nil) != (b.JSMA == nil) ||
+	if a.StepSize != b.StepSize || a.Stepwise != b.Stepwise || (a.Loss == nil) != (b.Loss == nil) || (a.JSMA == nil) != (b.JSMA == nil) ||
 		(a.JSMA != nil && *a.JSMA != *b.JSMA) || (a.Latent == nil) != (b.Latent == nil) || len(a.Penalties) != len(b.Penalties) {
 		return false
 	}
@@ -637,8 +644,8 @@ func (s *Searcher) stepExec(q Request, b, dz int, conflict bool) (*model.Exec, e
 }
 
 // stepGraph builds one search step for a batch: inputs z [B, Dz], factual [B, D], target [B], move [B]
-// (1: the row may take a step), the projection's clamp lo and hi [B, D] (projectionBounds), the step's
-// index t (a scalar, State.Step), where it
+// (1: the row may take a step), the projection's clamp lo and hi [B, D] (projectionBounds), for a
+// Stepwise generator the step's index t (a scalar, State.Step), where it
 // conflicts [B, D] (only when withConflict), for a Resampled latent map the step's posterior noise
 // [B, Dz] and a scalar that is 1 at step 0, and, for JSMA, the change counts [B, D]; outputs x′ [B, D] and
 // p(y⁺|x′) [B] at the current state, whether the row has converged there [B], the next state z and, for
@@ -650,9 +657,12 @@ func stepGraph(clf models.Classifier, g *Generator, q Request, d int, withConfli
 		lossFn = CrossEntropy
 	}
 	return func(scope *model.Scope, in []*Node) []*Node {
-		z, factual, target, move, lo, hi, stepIndex := in[0], in[1], in[2], in[3], in[4], in[5], in[6]
-		var conflict, counts, eps, first *Node
-		next := 7
+		z, factual, target, move, lo, hi := in[0], in[1], in[2], in[3], in[4], in[5]
+		var stepIndex, conflict, counts, eps, first *Node
+		next := 6
+		if g.Stepwise {
+			stepIndex, next = in[next], next+1
+		}
 		if withConflict {
 			conflict, next = in[next], next+1
 		}
