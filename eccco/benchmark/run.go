@@ -191,7 +191,8 @@ func (r *Runner) unit(ctx context.Context, ex *experiment.Experiment, p Protocol
 // posterior sample of the factual's code and re-encodes every step's counterfactual through a fresh one
 // (counterfactual.Resampled), ECCCo+ re-encodes its clamped counterfactual into the PCA space after every
 // step (counterfactual.Reencoded), Schut chooses its feature blind to the bounds (JSMA.BoundsBlind), and
-// ECCCo's energy penalty decays as exp(−0.01·t) (experiment.PaperCodeDecayRate).
+// ECCCo's energy penalty decays as exp(−0.01·t) (experiment.PaperCodeDecayRate); the image sets' VAEs are
+// trained on all official training images (experiment.Mode.VAEOnOfficialTraining).
 const ProtocolVersion = 10
 
 // ErrManifest reports a result directory whose units were computed under other settings (seed, factuals,

@@ -281,3 +281,38 @@ func samplePerClassWithReplacement(labels []byte, K, n int, rng interface{ IntN(
 	}
 	return indices, nil
 }
+
+// LoadOfficialTraining returns every image of a vision set's official training file (60,000 for MNIST and
+// Fashion-MNIST), scaled to [−1, 1] as Load scales them but without Load's per-class draw and noise: the
+// data that CounterfactualExplanations.jl's pretrained "strong" VAEs were trained on (its
+// dev/artifacts/vision.qmd: VAE(…) trained on TaijaData.load_mnist()), which REVISE used in the authors'
+// runs. dir is the data directory ("" for DefaultDir()); a set that is not a vision set wraps
+// ErrInvalidOption, a missing file ErrNotAvailable.
+func LoadOfficialTraining(name, dir string) (*Dataset, error) {
+	spec, err := lookupSpec(name)
+	if err != nil {
+		return nil, err
+	}
+	if spec.subdir == "" || spec.info.Kind != KindVision {
+		return nil, markf(ErrInvalidOption, "%s is not an image set: it has no official training file", name)
+	}
+	dir = dirOrDefault(dir)
+	sub := filepath.Join(dir, spec.subdir)
+	paths := make([]string, 2)
+	for i, base := range idxBases[:2] {
+		p, err := findIDX(sub, base)
+		if err != nil {
+			if errors.Is(err, os.ErrNotExist) {
+				return nil, missingError(spec, dir, err)
+			}
+			return nil, fmt.Errorf("loading %s: %w", name, err)
+		}
+		paths[i] = p
+	}
+	s, err := readIDXPair(paths[0], paths[1])
+	if err != nil {
+		return nil, err
+	}
+	d := s.dataset(spec.info.Name, spec.classNames, nil)
+	return d, d.Validate()
+}

@@ -1,6 +1,7 @@
 package data
 
 import (
+	"errors"
 	"math"
 	"path/filepath"
 	"reflect"
@@ -109,4 +110,28 @@ func mustBase(t *testing.T, dir, sub, base string) string {
 		t.Fatal(err)
 	}
 	return filepath.Base(p)
+}
+
+// The official training files, whole and noise-free: MNIST's published class counts of its 60,000
+// training images, pixels exactly in [−1, 1]; a tabular set has no such file.
+func TestLoadOfficialTraining(t *testing.T) {
+	dir := realVisionDir(t, "mnist")
+	d, err := LoadOfficialTraining("mnist", dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []int{5923, 6742, 5958, 6131, 5842, 5421, 5918, 6265, 5851, 5949} // MNIST's training class counts
+	if d.N() != 60000 || d.D() != 784 || !reflect.DeepEqual(d.ClassCounts(), want) {
+		t.Fatalf("%d rows of %d, class counts %v; want 60000 of 784, %v", d.N(), d.D(), d.ClassCounts(), want)
+	}
+	lo, hi := float32(2), float32(-2)
+	for _, v := range d.X {
+		lo, hi = min(lo, v), max(hi, v)
+	}
+	if lo != -1 || hi != 1 {
+		t.Errorf("pixels span [%v, %v], want exactly [-1, 1] (no noise)", lo, hi)
+	}
+	if _, err := LoadOfficialTraining("moons", dir); !errors.Is(err, ErrInvalidOption) {
+		t.Errorf("moons: error %v, want ErrInvalidOption", err)
+	}
 }

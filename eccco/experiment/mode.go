@@ -54,7 +54,8 @@ const (
 	//     implausibility, halved unfaithfulness, gated uncertainty, uncropped SSIM);
 	//   - on images (experiments/mnist.jl, fmnist.jl): the MLP family with 128 swish units in one layer and
 	//     LeNet-5 with a same-padded second convolution (Spec), the search box of the noisy training
-	//     images' global range (SearchBounds), Schut with η = 0.1 (GeneratorParams).
+	//     images' global range (SearchBounds), Schut with η = 0.1 (GeneratorParams), and REVISE's VAE
+	//     trained on all official training images, as CE.jl's pretrained VAEs were (VAEOnOfficialTraining).
 	AuthorsCode Mode = "authors-code"
 )
 
@@ -322,6 +323,15 @@ func (m Mode) SearchBounds(split *data.Split) (lo, hi []float32) {
 		lo[j], hi[j] = mn, mx
 	}
 	return lo, hi
+}
+
+// VAEOnOfficialTraining reports whether REVISE's VAE for data shaped like train is trained on the set's
+// official training images (data.LoadOfficialTraining: all 60,000, without noise) rather than on the
+// benchmark's training split: in the authors'-code mode, for images. The authors' vision scripts loaded
+// CounterfactualExplanations.jl's pretrained VAEs (experiments/mnist.jl: load_mnist_vae()), trained with
+// the architecture and loss of package vae on the full training file (CE.jl dev/artifacts/vision.qmd).
+func (m Mode) VAEOnOfficialTraining(train *data.Dataset) bool {
+	return m.IsAuthorsCode() && train.Image != nil
 }
 
 // GeneratorParams returns a paper generator's hyper-parameters p switched to the mode for data shaped like

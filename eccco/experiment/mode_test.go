@@ -338,4 +338,8 @@ func TestAuthorsVisionSwitches(t *testing.T) {
 	if q := Paper.GeneratorParams("ECCCo", p, tab); q.DecayRate != 0 {
 		t.Errorf("the paper's ECCCo decays its energy at rate %g", q.DecayRate)
 	}
+	// The authors' image VAEs were CE.jl's pretrained ones, trained on the whole official training file.
+	if !AuthorsCode.VAEOnOfficialTraining(img) || AuthorsCode.VAEOnOfficialTraining(tab) || Paper.VAEOnOfficialTraining(img) {
+		t.Error("only the authors'-code image VAEs train on the official training images")
+	}
 }

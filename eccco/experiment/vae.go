@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 
+	"github.com/eccco-go/eccco-go/eccco/data"
 	"github.com/eccco-go/eccco-go/eccco/internal/progress"
 	"github.com/eccco-go/eccco-go/eccco/models"
 	"github.com/eccco-go/eccco-go/eccco/vae"
@@ -27,7 +28,11 @@ func (e *Experiment) vaeProvenance() (models.Provenance, vae.TrainOptions, error
 	case t.Epochs > 0:
 		opts.Epochs = t.Epochs
 	}
-	p := models.Provenance{Dataset: e.dataset, Seed: e.opts.Seed, Split: e.splitDescription(), Mode: e.opts.Mode.String(),
+	split := e.splitDescription()
+	if e.opts.Mode.VAEOnOfficialTraining(e.split.Train) {
+		split = fmt.Sprintf("%s: the official training images (authors' code: CE.jl's pretrained VAE's data), seed %d", e.dataset, e.opts.Seed)
+	}
+	p := models.Provenance{Dataset: e.dataset, Seed: e.opts.Seed, Split: split, Mode: e.opts.Mode.String(),
 		Kind: "vae", Training: models.Training{Epochs: opts.Epochs, BatchSize: opts.BatchSize, LearningRate: opts.LearningRate, Objective: "vae (the authors' loss)"}}
 	return p, opts, nil
 }
@@ -95,7 +100,14 @@ func (e *Experiment) TrainVAE(ctx context.Context) (*vae.VAE, error) {
 		bar.Describe(fmt.Sprintf("%s loss %.4f", desc, s.Loss))
 		bar.Add(1)
 	}
-	hist, err := vae.Train(ctx, e.backend, v, e.split.Train, opts)
+	rows := e.split.Train
+	if e.opts.Mode.VAEOnOfficialTraining(rows) {
+		if rows, err = data.LoadOfficialTraining(e.dataset, e.opts.DataDir); err != nil {
+			return nil, fmt.Errorf("the %s VAE: %w", e.dataset, err)
+		}
+	}
+	e.logf("%s VAE: training on %d rows", e.dataset, rows.N())
+	hist, err := vae.Train(ctx, e.backend, v, rows, opts)
 	bar.Finish()
 	if err != nil {
 		return nil, fmt.Errorf("training the %s VAE: %w", e.dataset, err)
