@@ -13,7 +13,7 @@ const (
 	CauseJEMValidity     = "JEM validity: our −logit-energy JEMs reach lower validity than the published 0.95–1.00 (unexplained)"
 	CauseREVISECollapse  = "REVISE: the authors' VAE objective collapses this set's VAE to the training mean"
 	CauseSchutGerman     = "Schut overshoots on German Credit's JEMs (unexplained)"
-	CauseREVISEImages    = "REVISE on images: our VAE is trained here, not CE.jl's pretrained one that the authors loaded, and the authors' search through posterior samples carries its noise into the counterfactuals"
+	CauseREVISEImages    = "REVISE on images: our VAE is trained as CE.jl's pretrained one that the authors loaded was (architecture, loss, all official training images) but is not it, and the authors' search through posterior samples carries its noise into the counterfactuals"
 	CauseUnexplained     = "unexplained"
 	spreadRatio          = 2.0
 	spreadTolerance      = 3.0
