@@ -30,7 +30,10 @@
 // projected onto the per-feature Mutability constraints after every step, in feature and latent spaces
 // alike (the authors' code drops the constraints in latent spaces; eccco-go does not). A Resampled latent
 // map (the authors' REVISE) starts from a posterior sample instead and re-encodes x′ through a fresh one
-// after every step, with noise seeded by Request.Seed. A row stops moving
+// after every step, with noise seeded by Request.Seed; a Reencoded one (the authors' ECCCo+) encodes the
+// clamped x′ again after every step. With Params.DecayRate the energy term's weight is multiplied at step t
+// by ϕ_t = exp(−rate·t) when t is a multiple of DecayEvery (ECCCo.jl's energy_delta; the authors'-code
+// mode uses exp(−0.01·t)). A row stops moving
 // as soon as it converges while the others go on. Convergence follows the paper's "generator conditions"
 // by default: p(y⁺|x′) ≥ γ = 0.5 and every component of the (projected) gradient below τ = 0.01, at most
 // 100 steps; DecisionThreshold and MaxIterations are the alternatives. RecordPath keeps every row's

@@ -88,9 +88,9 @@ func (g *Generator) maxChanges() int {
 //
 // DecayRate and DecayEvery, when DecayRate > 0, decay ECCCo's energy penalty as ECCCo.jl's energy_delta
 // did (src/penalties.jl:77-78): at step t (0, 1, …) its weight is multiplied by ϕ_t = exp(−DecayRate·t)
-// when t is a multiple of DecayEvery (0 counts as 1), and by 1 otherwise. The authors' Experiment default
-// was (0.1, 5) (experiments/experiment.jl:43), their grid searched (0, 1), (0.01, 1) and (0.1, 1)
-// (setup_env.jl:195), and the value of the final runs is not recorded; the paper's table has no decay,
+// when t is a multiple of DecayEvery (t = 0 included; a DecayEvery below 1 means 1), and by 1 otherwise.
+// The authors' Experiment default was (0.1, 5) (experiments/experiment.jl:43), their grid searched
+// (0, 1), (0.01, 1) and (0.1, 1) (setup_env.jl:195), and the value of the final runs is not recorded; the paper's table has no decay,
 // and neither have these Params by default.
 type Params struct {
 	StepSize, Cost, SetSize, Energy, Ridge float64

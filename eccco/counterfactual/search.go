@@ -396,16 +396,19 @@ func (s *Searcher) SearchWith(ctx context.Context, g *Generator, req Request) (*
 		eps = len(args) // no noise: the first-step flag only
 		args = append(args, nil, nil)
 	}
-	defer func() {
-		if stepArg >= 0 && args[stepArg] != nil {
-			args[stepArg].(*tensors.Tensor).MustFinalizeAll()
-		}
-		if eps >= 0 {
-			for _, t := range args[eps : eps+2] {
-				if t != nil {
-					t.(*tensors.Tensor).MustFinalizeAll()
-				}
+	// release frees the per-step inputs (step index, noise, first-step flag) at the given indices of args.
+	release := func(at ...int) {
+		for _, i := range at {
+			if i >= 0 && args[i] != nil {
+				args[i].(*tensors.Tensor).MustFinalizeAll()
+				args[i] = nil
 			}
+		}
+	}
+	defer func() {
+		release(stepArg)
+		if eps >= 0 {
+			release(eps, eps+1)
 		}
 	}()
 	zT := tensors.FromFlatDataAndDimensions(z, b, dz)
@@ -458,22 +461,16 @@ func (s *Searcher) SearchWith(ctx context.Context, g *Generator, req Request) (*
 		}
 		args[3] = moveT
 		if stepArg >= 0 {
-			if args[stepArg] != nil {
-				args[stepArg].(*tensors.Tensor).MustFinalizeAll()
-			}
+			release(stepArg)
 			args[stepArg] = tensors.FromScalar(float32(it))
 		}
 		if eps >= 0 {
-			for _, t := range args[eps : eps+2] {
-				if t != nil {
-					t.(*tensors.Tensor).MustFinalizeAll()
-				}
-			}
+			release(eps, eps+1)
 			first := float32(0)
 			if it == 0 {
 				first = 1
 			}
-			args[eps], args[eps+1] = nil, tensors.FromScalar(first)
+			args[eps+1] = tensors.FromScalar(first)
 			if rng != nil {
 				noise := make([]float32, b*dz)
 				for i := range noise {
