@@ -75,6 +75,11 @@ func (r *Runner) UncertaintyBounds(mode experiment.Mode, seed uint64, cells []Ce
 			var err error
 			quiet := *r // the models are only read: no "loaded" lines, no progress bars
 			quiet.Log, quiet.Progress = nil, nil
+			if m, err := readManifest(r.ManifestPath(k.Dataset)); err == nil {
+				// The models the units were computed with: the authors' where the manifest says so,
+				// else eccco's own (also for manifests written before the authors' models were read).
+				quiet.OwnModels = m.ModelSource != "authors"
+			}
 			ex, err = quiet.Open(Protocol{Dataset: k.Dataset, Mode: mode, Seed: seed})
 			if err != nil {
 				notes = append(notes, fmt.Sprintf("%s: %v", k.Dataset, err))

@@ -26,8 +26,8 @@ func TestMissCause(t *testing.T) {
 		{cell("moons", "JEM", "Wachter", "validity", 0.70, 0.01, 1.00, 0.00), CauseJEMValidity},     // JEM below 0.95+
 		{cell("moons", "MLP", "Wachter", "validity", 0.70, 0.01, 1.00, 0.00), CauseUnexplained},     // not a JEM
 		{cell("circles", "MLP", "REVISE", "cost", 2.0, 0.01, 1.0, 0.01), CauseREVISECollapse},       // REVISE on circles
-		{cell("german-credit", "JEM", "Schut", "cost", 4.6, 0.1, 2.44, 0.09), CauseSchutGerman},     // Schut on German JEMs
-		{cell("german-credit", "MLP", "REVISE", "cost", 11.6, 0.1, 17.2, 0.2), CauseUnexplained},    // German REVISE cost
+		{cell("german-credit", "JEM", "Schut", "cost", 4.6, 0.1, 2.44, 0.09), CauseGermanLabels},    // German Credit: the labels mix
+		{cell("german-credit", "MLP", "REVISE", "cost", 11.6, 0.1, 17.2, 0.2), CauseGermanLabels},   // German REVISE cost
 		{cell("mnist", "MLP", "REVISE", "cost", 313, 5, 224, 3), CauseREVISEImages},                 // image REVISE
 		{cell("gmsc", "MLP", "ECCCo+", "implausibility", 3.0, 0.01, 2.0, 0.01), CauseUnexplained},   // ECCCo family
 		{cell("gmsc", "MLP", "ECCCo-L1", "implausibility", 3.0, 0.01, 2.0, 0.01), CauseUnexplained}, // not the energy family

@@ -636,7 +636,8 @@ const CalibrationExplained = "Ω depends on a counterfactual only through its cl
 	"can have with it (conformal.ValidOmegaRange, over every probability vector), beside the published and our Ω of valid counterfactuals " +
 	"(the generators' cells, least–largest). A published Ω outside our range cannot be reached by any search with our model: " +
 	"those cells, and their \"all\" twins, name the calibration as their likely cause. q̂ is read from the saved models " +
-	"(never retrained; checked against the weights' fingerprints wherever a manifest recorded them) on the calibration rows each run used."
+	"(never retrained; checked against the weights' fingerprints wherever a manifest recorded them) on the calibration rows each run used; " +
+	"for the authors' trained models (the data sets whose manifest names them) it is the quantile of the calibration scores stored with them."
 
 // span renders lo–hi, or – when nothing was seen.
 func span(lo, hi float64) string {

@@ -201,7 +201,7 @@ func ExampleAgree() {
 // Two data sets at a time: RunAll gives each protocol its own lane from its first unit to its last (image
 // sets first), and the results are the bytes of running them one after the other. On a small machine one
 // data set leaves cores idle, and two lanes finish in about the CPU time over two. (Compiled, not run: it
-// trains the paper's models.)
+// runs the whole protocol of three data sets.)
 func ExampleRunner_RunAll() {
 	b, err := backend.Shared()
 	if err != nil {

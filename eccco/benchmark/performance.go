@@ -44,8 +44,12 @@ func PerformanceMarkdown(rows []*experiment.Performance) string {
 				delta += " ✗"
 			}
 		}
-		fmt.Fprintf(&sb, "| %s | %s | %.3f | %.3f | %.3f | %s | %s | %d | %d | %.1f |\n",
-			r.Dataset, r.Kind.Title(), r.Accuracy, r.Precision, r.F1, paper, delta, r.TrainRows, r.Epochs, r.TrainSeconds)
+		rowsCol, epochs, secs := fmt.Sprint(r.TrainRows), fmt.Sprint(r.Epochs), fmt.Sprintf("%.1f", r.TrainSeconds)
+		if r.Authors {
+			rowsCol, epochs, secs = "the authors'", "–", "–"
+		}
+		fmt.Fprintf(&sb, "| %s | %s | %.3f | %.3f | %.3f | %s | %s | %s | %s | %s |\n",
+			r.Dataset, r.Kind.Title(), r.Accuracy, r.Precision, r.F1, paper, delta, rowsCol, epochs, secs)
 	}
 	return sb.String()
 }

@@ -153,6 +153,9 @@ func provenance(tablesDir string, counterfactuals int) string {
 		}
 		m.fill()
 		part := fmt.Sprintf("%s: mode %s, seed %d, %d factuals per run, units of protocol %d", m.Dataset, m.Mode, m.Seed, m.Factuals, m.Protocol)
+		if m.ModelSource == "authors" {
+			part += ", the authors' trained models (ECCCo.jl models/)"
+		}
 		if len(m.Backends) > 0 {
 			part += " computed on " + strings.Join(m.Backends, " and ")
 		}

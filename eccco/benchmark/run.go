@@ -30,6 +30,11 @@ type Runner struct {
 	// model that does not match (another seed, mode, training setting) or cannot be read stops the run: it
 	// is never trained over.
 	ModelsDir string
+	// OwnModels and AuthorsModelsDir are experiment.Options.OwnModels and AuthorsModelsDir: in the
+	// authors'-code mode the authors' trained models are explained where they published them, unless
+	// OwnModels.
+	OwnModels        bool
+	AuthorsModelsDir string
 	// Training overrides the paper's training settings (a quick profile); zero keeps the paper's.
 	Training experiment.Training
 	// Out is the result directory: Out/units/… per unit, Out/results.csv after Collect.
@@ -61,7 +66,8 @@ func (r *Runner) logf(format string, args ...any) {
 // Open opens the protocol's data set in the experiment layer with the runner's settings.
 func (r *Runner) Open(p Protocol) (*experiment.Experiment, error) {
 	return experiment.Open(p.Dataset, experiment.Options{Backend: r.Backend, Mode: p.Mode, Sampling: p.Sampling, Seed: p.Seed, DataDir: r.DataDir,
-		ModelsDir: r.ModelsDir, Training: r.Training, Progress: r.Progress, Log: r.Log})
+		ModelsDir: r.ModelsDir, OwnModels: r.OwnModels, AuthorsModelsDir: r.AuthorsModelsDir, Training: r.Training,
+		Progress: r.Progress, Log: r.Log})
 }
 
 // Run runs the protocol's units of one shard, skipping units already written.
@@ -81,9 +87,17 @@ func (r *Runner) Run(ctx context.Context, p Protocol, shard Shard) error {
 	}
 	defer ex.Close()
 	for _, k := range p.Models {
+		if ex.UsesAuthorsModels() {
+			r.logf("%s %s: the authors' trained model", p.Dataset, k)
+			continue
+		}
 		r.logf("%s %s: %s", p.Dataset, k, ex.ModelDir(k))
 	}
-	if err := r.claim(p, nil); err != nil {
+	source := ""
+	if ex.UsesAuthorsModels() {
+		source = "authors"
+	}
+	if err := r.claim(p, nil, source); err != nil {
 		return err
 	}
 	fingerprinted := map[string]bool{}
@@ -118,7 +132,7 @@ func (r *Runner) Run(ctx context.Context, p Protocol, shard Shard) error {
 			if err != nil {
 				return err
 			}
-			if err := r.claim(p, map[string]string{string(u.Model): fp}); err != nil {
+			if err := r.claim(p, map[string]string{string(u.Model): fp}, source); err != nil {
 				return err
 			}
 			fingerprinted[string(u.Model)] = true
@@ -192,8 +206,13 @@ func (r *Runner) unit(ctx context.Context, ex *experiment.Experiment, p Protocol
 // (counterfactual.Resampled), ECCCo+ re-encodes its clamped counterfactual into the PCA space after every
 // step (counterfactual.Reencoded), Schut chooses its feature blind to the bounds (JSMA.BoundsBlind), and
 // ECCCo's energy penalty decays as exp(−0.01·t) (experiment.PaperCodeDecayRate); the image sets' VAEs are
-// trained on all official training images (experiment.Mode.VAEOnOfficialTraining).
-const ProtocolVersion = 10
+// trained on all official training images (experiment.Mode.VAEOnOfficialTraining). 11 (the authors'-code
+// mode, ensembles only: a single model's units are those of 10 byte for byte): an ensemble's Ω, in the
+// uncertainty metric and in ECCCo's set-size penalty, comes from the mean of its members' probabilities
+// (conformal.Options.MeanMemberProbabilities). The authors' trained models (experiment.Mode.AuthorsModels)
+// change the models, not the rules: their units are told apart by the models' fingerprints and the
+// manifest's ModelSource.
+const ProtocolVersion = 11
 
 // ErrManifest reports a result directory whose units were computed under other settings (seed, factuals,
 // mode, protocol version, a generator's definition or a model's weights) than a run or merge would add.
@@ -217,6 +236,9 @@ type Manifest struct {
 	Generators map[string]string `json:"generators,omitempty"`
 	// Models maps each model kind to the fingerprint of its weights (experiment.Fingerprint).
 	Models map[string]string `json:"models,omitempty"`
+	// ModelSource says where the models came from when eccco did not train them: "authors" for the
+	// authors' trained models (experiment.Mode.AuthorsModels); "" for models eccco trained.
+	ModelSource string `json:"model_source,omitempty"`
 	// Backends lists the GoMLX backends that computed units here (compute.Backend.Name: "Go Backend", "xla", …),
 	// sorted. Units of several backends may sit side by side: with the same models (Models) they agree
 	// to DefaultAgreementTolerance in almost every counterfactual (see Agree); the list says where a
@@ -261,6 +283,13 @@ func (m *Manifest) merge(o Manifest, where string) (changed bool, err error) {
 			changed = true
 		}
 		return nil
+	}
+	switch {
+	case m.ModelSource == "" && o.ModelSource != "":
+		m.ModelSource, changed = o.ModelSource, true
+	case o.ModelSource != "" && m.ModelSource != o.ModelSource:
+		return false, fmt.Errorf("%w: %s holds %s units of %s models; this would add %s ones; choose another --out",
+			ErrManifest, where, m.Dataset, m.ModelSource, o.ModelSource)
 	}
 	if err := union(&m.Generators, o.Generators, "generator"); err != nil {
 		return false, err
@@ -331,8 +360,8 @@ func writeManifest(path string, m Manifest) error {
 
 // claim writes the protocol's manifest (with model fingerprints, if given), or checks that the one
 // already there agrees with it and adds what is new.
-func (r *Runner) claim(p Protocol, fingerprints map[string]string) error {
-	want := Manifest{Protocol: ProtocolVersion, Dataset: p.Dataset, Seed: p.Seed, Factuals: p.Factuals,
+func (r *Runner) claim(p Protocol, fingerprints map[string]string, source string) error {
+	want := Manifest{ModelSource: source, Protocol: ProtocolVersion, Dataset: p.Dataset, Seed: p.Seed, Factuals: p.Factuals,
 		Compat: p.Mode.IsAuthorsCode(), Mode: p.Mode.String(), Generators: map[string]string{}, Models: fingerprints,
 		Backends: []string{r.Backend.Name()}}
 	if p.Sampling == experiment.PerCounterfactual {

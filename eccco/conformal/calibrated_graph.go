@@ -12,7 +12,29 @@ import (
 // SmoothSetSize builds Ω per row, shape [B], of the inputs x [B, D] with the calibrated q̂ and the
 // options' T and κ (and the empty-set rule when Options.EmptySetRule is set). It is differentiable in x.
 func (c *Calibrated) SmoothSetSize(x *Node) *Node {
-	return c.smoothFromLogits(c.Clf.Logits(x))
+	return c.smoothFromLogits(c.OmegaLogits(x, nil))
+}
+
+// stackedClassifier is an ensemble whose members can be evaluated side by side (models.Model).
+type stackedClassifier interface {
+	NumMembers() int
+	StackedLogits(x *Node) *Node // [M, B, D] → [M, B, K]
+}
+
+// OmegaLogits are the logits Ω is computed from for inputs x [B, D]: logits (the classifier's, computed
+// from x when nil), or, with Options.MeanMemberProbabilities and an ensemble, log of the mean of its
+// members' probabilities, whose softmax is that mean.
+func (c *Calibrated) OmegaLogits(x, logits *Node) *Node {
+	if c.Opts.MeanMemberProbabilities {
+		if s, ok := c.Clf.(stackedClassifier); ok && s.NumMembers() > 1 {
+			members := s.StackedLogits(BroadcastPrefix(x, s.NumMembers()))
+			return Log(ReduceMean(Softmax(members, -1), 0))
+		}
+	}
+	if logits == nil {
+		logits = c.Clf.Logits(x)
+	}
+	return logits
 }
 
 func (c *Calibrated) smoothFromLogits(logits *Node) *Node {
@@ -27,7 +49,7 @@ func (c *Calibrated) smoothFromLogits(logits *Node) *Node {
 // paper's formula.
 func (c *Calibrated) GatedSmoothSetSize(x, target *Node) *Node {
 	logits := c.Clf.Logits(x)
-	return GateBelowHalf(c.smoothFromLogits(logits), logits, target)
+	return GateBelowHalf(c.smoothFromLogits(c.OmegaLogits(x, logits)), logits, target)
 }
 
 // ConfigurableLoss builds the configurable classification loss per row, shape [B], of the inputs x

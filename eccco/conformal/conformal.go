@@ -26,6 +26,13 @@ type Options struct {
 	// EmptySetRule, a compatibility switch (off by default), reproduces ConformalPrediction.jl's
 	// smooth_size_loss: for inputs whose hard set is empty, Ω = max(0, Σ_k (1 − C_k) − κ).
 	EmptySetRule bool
+	// MeanMemberProbabilities, a compatibility switch (off by default), computes an ensemble's Ω from the
+	// mean of its members' probabilities, as ConformalPrediction.jl did through MLJ's ensemble prediction
+	// (MLJEnsembles averages member probabilities; ECCCo.jl wraps EnsembleModel in conformal_model,
+	// experiments/models/default_models.jl:74,90 and train_models.jl:70), instead of from the softmax of
+	// the mean logits that the classifier's Logits gives (and that the gate, the energy and the loss keep).
+	// A single model is unaffected.
+	MeanMemberProbabilities bool
 }
 
 // DefaultOptions returns the paper's settings: α = 0.05, plain quantile, T = 0.1, κ = 1.
@@ -77,6 +84,23 @@ func CalibrateKept(g *models.Graphs, backend compute.Backend, clf models.Classif
 	scores, err := scores(g, backend, clf, cal)
 	if err != nil {
 		return nil, err
+	}
+	q, err := Quantile(scores, opts.Alpha, opts.FiniteSampleCorrection)
+	if err != nil {
+		return nil, err
+	}
+	return &Calibrated{Clf: clf, QHat: q, Opts: opts, NumCalibration: len(scores)}, nil
+}
+
+// FromScores wraps clf with the q̂ of calibration scores computed elsewhere: the scores a conformal model
+// stored when it was calibrated (the authors' trained models carry theirs, models.Authored). It is
+// CalibrateKept without recomputing the scores: the same q̂ for the same scores.
+func FromScores(clf models.Classifier, scores []float64, opts Options) (*Calibrated, error) {
+	if err := opts.Validate(); err != nil {
+		return nil, err
+	}
+	if clf == nil {
+		return nil, fmt.Errorf("conformal: nil classifier")
 	}
 	q, err := Quantile(scores, opts.Alpha, opts.FiniteSampleCorrection)
 	if err != nil {

@@ -272,3 +272,52 @@ func TestGatedSmoothSetSizeZeroesLowTargetProbability(t *testing.T) {
 		t.Errorf("test points should exercise both gate states, %d of %d open", opened, len(targets))
 	}
 }
+
+// twoMembers is an ensemble of two members on 2 features and 2 classes whose member m's logits are
+// scale[m]·x (StackedLogits), and whose Logits are their mean, as models.Model's.
+type twoMembers struct{ scale [2]float64 }
+
+func (e twoMembers) NumFeatures() int { return 2 }
+func (e twoMembers) NumClasses() int  { return 2 }
+func (e twoMembers) NumMembers() int  { return 2 }
+func (e twoMembers) StackedLogits(x *Node) *Node {
+	s := Const(x.Graph(), [][][]float64{{{e.scale[0]}}, {{e.scale[1]}}})
+	return Mul(x, ConvertDType(s, x.DType()))
+}
+func (e twoMembers) Logits(x *Node) *Node {
+	return ReduceMean(e.StackedLogits(BroadcastPrefix(x, 2)), 0)
+}
+
+// With MeanMemberProbabilities an ensemble's Ω is that of the mean of its members' probabilities (the
+// scalar OmegaOf of p̄, computed by hand below), not that of the softmax of its mean logits; without it,
+// and for the gate, the mean logits stay.
+func TestMeanMemberProbabilities(t *testing.T) {
+	clf := twoMembers{scale: [2]float64{1, 5}}
+	x := [][]float64{{0.3, 0}} // member logits (0.3, 0) and (1.5, 0)
+	sig := func(v float64) float64 { return 1 / (1 + math.Exp(-v)) }
+	pMean := (sig(0.3) + sig(1.5)) / 2 // p̄(class 0) = 0.7842…
+	pLogit := sig((0.3 + 1.5) / 2)     // softmax of the mean logits: 0.7109…
+	opts := DefaultOptions()
+	for _, tc := range []struct {
+		mean bool
+		p    float64
+	}{{true, pMean}, {false, pLogit}} {
+		o := opts
+		o.MeanMemberProbabilities = tc.mean
+		c := &Calibrated{Clf: clf, QHat: 0.5, Opts: o}
+		got := evalLogits(t, x, func(x *Node) *Node { return c.SmoothSetSize(x) })
+		want := OmegaOf([]float64{tc.p, 1 - tc.p}, 0.5, opts.Temperature, opts.Kappa, false)
+		if math.Abs(got[0]-want) > 1e-12 {
+			t.Errorf("mean member probabilities %v: Ω = %.12f, want %.12f (p̄ = %.4f)", tc.mean, got[0], want, tc.p)
+		}
+	}
+	// A single model is unaffected by the switch.
+	single := &Calibrated{Clf: models.FromFunc(model.NewStore(), func(_ *model.Scope, x *Node) *Node { return MulScalar(x, 3) }, 2, 2), QHat: 0.5, Opts: opts}
+	on := *single
+	on.Opts.MeanMemberProbabilities = true
+	a := evalLogits(t, x, func(x *Node) *Node { return single.SmoothSetSize(x) })
+	b := evalLogits(t, x, func(x *Node) *Node { return on.SmoothSetSize(x) })
+	if a[0] != b[0] {
+		t.Errorf("single model: Ω %v with the switch, %v without", b[0], a[0])
+	}
+}

@@ -46,6 +46,9 @@ type IngredientOptions struct {
 	// (conformal.InductiveSplit). nil calibrates on a random half of train drawn with the seed
 	// (conformal.SplitCalibration), the paper's setting.
 	Calibration *data.Dataset
+	// CalibrationScores, when set, are the calibration scores themselves (conformal.FromScores): the
+	// scores the authors' trained models were stored with (models.Authored). They replace Calibration.
+	CalibrationScores []float64
 	// Graphs, when set, keeps the compiled graphs of the calibration and the SGLD sampler for later
 	// calls (models.Graphs); the ingredients are the same either way.
 	Graphs *models.Graphs
@@ -66,16 +69,24 @@ func PaperIngredientsWith(ctx context.Context, backend compute.Backend, clf mode
 			needPCA = true
 		}
 	}
-	cal := o.Calibration
-	if cal == nil {
+	var c *conformal.Calibrated
+	if o.CalibrationScores != nil {
 		var err error
-		if _, cal, err = conformal.SplitCalibration(train, PaperCalibrationFraction, seed); err != nil {
+		if c, err = conformal.FromScores(clf, o.CalibrationScores, conformal.DefaultOptions()); err != nil {
 			return Ingredients{}, err
 		}
-	}
-	c, err := conformal.CalibrateKept(o.Graphs, backend, clf, cal, conformal.DefaultOptions())
-	if err != nil {
-		return Ingredients{}, err
+	} else {
+		cal := o.Calibration
+		if cal == nil {
+			var err error
+			if _, cal, err = conformal.SplitCalibration(train, PaperCalibrationFraction, seed); err != nil {
+				return Ingredients{}, err
+			}
+		}
+		var err error
+		if c, err = conformal.CalibrateKept(o.Graphs, backend, clf, cal, conformal.DefaultOptions()); err != nil {
+			return Ingredients{}, err
+		}
 	}
 	in := Ingredients{Calibrated: c, VAE: vae}
 	if needPCA {
@@ -104,8 +115,8 @@ func PaperIngredientsWith(ctx context.Context, backend compute.Backend, clf mode
 }
 
 // WithPaperCode returns the ingredients switched to the authors' code (see Ingredients.PaperCode): ByName
-// then gates Ω below p = 0.5, follows ConformalPrediction.jl's empty-set rule (on a copy of the calibrated
-// classifier: the receiver is not changed), builds the ECCCo-L1 family as ECCCo.jl did, lets Schut choose
+// then gates Ω below p = 0.5, follows ConformalPrediction.jl's empty-set rule and its ensemble Ω from the
+// mean of the members' probabilities (on a copy of the calibrated classifier: the receiver is not changed), builds the ECCCo-L1 family as ECCCo.jl did, lets Schut choose
 // its feature blind to the bounds (JSMA.BoundsBlind), re-encodes ECCCo+'s clamped counterfactuals
 // (Reencoded) and searches REVISE's latent space through posterior samples (ResampleLatent). It does not set
 // MADWeights: the authors' runs computed them and never applied them (see WithMADWachter).
@@ -114,6 +125,7 @@ func (in Ingredients) WithPaperCode() Ingredients {
 	if in.Calibrated != nil {
 		c := *in.Calibrated
 		c.Opts.EmptySetRule = true
+		c.Opts.MeanMemberProbabilities = true
 		in.Calibrated = &c
 	}
 	return in

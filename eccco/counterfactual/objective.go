@@ -133,9 +133,10 @@ func DecayedEnergyPenalty(ridge, rate float64, every int) Term {
 func SetSizePenalty(c *conformal.Calibrated, gated bool) Term {
 	return func(s *State) *Node {
 		opts := c.Opts
-		omega := conformal.SmoothSetSize(s.Logits, c.QHat, opts.Temperature, opts.Kappa)
+		logits := c.OmegaLogits(s.X, s.Logits)
+		omega := conformal.SmoothSetSize(logits, c.QHat, opts.Temperature, opts.Kappa)
 		if opts.EmptySetRule {
-			omega = conformal.SmoothSetSizeEmptyRule(s.Logits, c.QHat, opts.Temperature, opts.Kappa)
+			omega = conformal.SmoothSetSizeEmptyRule(logits, c.QHat, opts.Temperature, opts.Kappa)
 		}
 		if gated {
 			omega = conformal.GateBelowHalf(omega, s.Logits, s.Target)

@@ -50,6 +50,13 @@ type Options struct {
 	// ModelsDir holds saved models as ModelsDir/MODE/seed-SEED/DATA/KIND (and …/DATA/vae); models that
 	// are missing there are trained with the paper's settings and saved. "" means DefaultModelsDir().
 	ModelsDir string
+	// OwnModels, in the authors'-code mode, trains eccco's own models with the mode's recipe even for the
+	// data sets whose trained models the authors published (Mode.AuthorsModels): the behaviour before
+	// those were read. The paper mode always trains its own.
+	OwnModels bool
+	// AuthorsModelsDir holds the authors' model files (models.AuthorsModelFile); "" means
+	// DefaultAuthorsModelsDir().
+	AuthorsModelsDir string
 	// Training overrides the paper's training settings (zero fields keep the paper's). Models trained with
 	// overrides record them, and an experiment with other settings refuses to use them.
 	Training Training
@@ -86,6 +93,18 @@ func (t Training) Validate() error {
 	return nil
 }
 
+// DefaultAuthorsModelsDir is where the authors' trained models are read from by default:
+// third_party/ECCCo.jl/models of this repository (a copy of ECCCo.jl's models/ folder at
+// models.AuthorsCommit, MIT licence), found from the working directory as DefaultModelsDir finds runs/.
+func DefaultAuthorsModelsDir() string {
+	if wd, err := os.Getwd(); err == nil {
+		if root, ok := data.ModuleRoot(wd); ok {
+			return filepath.Join(root, "third_party", "ECCCo.jl", "models")
+		}
+	}
+	return filepath.Join("third_party", "ECCCo.jl", "models")
+}
+
 // DefaultModelsDir is where models are saved by default: runs/models inside this repository when the
 // working directory is in a checkout of it (also from notebooks/), else runs/models under the working
 // directory.
@@ -108,9 +127,11 @@ type Experiment struct {
 	backend compute.Backend
 
 	models map[models.Kind]*models.Model
-	vae    *vae.VAE
-	pca    *counterfactual.PCA
-	runs   map[runKey]*Run
+	// authored holds the authors' trained models, once read (Mode.AuthorsModels).
+	authored map[models.Kind]models.Authored
+	vae      *vae.VAE
+	pca      *counterfactual.PCA
+	runs     map[runKey]*Run
 	// graphs keeps every compiled graph of the experiment's models (predictions, calibration, SGLD,
 	// searches, metrics) for all their runs: on XLA a tabular run computes less than it would compile.
 	graphs *models.Graphs

@@ -31,7 +31,8 @@ const (
 	//     first half of the training split in file order, calibrated on the second half; ensemble members
 	//     on 80 % bags (BaggingFraction → models.TrainOptions/energy.JEMOptions.BaggingFraction);
 	//   - the generators (Ingredients → counterfactual.Ingredients.WithPaperCode): Ω gated below p = 0.5
-	//     with ConformalPrediction.jl's empty-set rule; the ECCCo-L1 family as ECCCo.jl built it (below);
+	//     with ConformalPrediction.jl's empty-set rule, an ensemble's Ω from the mean of its members'
+	//     probabilities (MLJ's ensemble prediction; conformal.Options.MeanMemberProbabilities); the ECCCo-L1 family as ECCCo.jl built it (below);
 	//     REVISE's latent search from a posterior sample of the factual's code, re-encoding the clamped
 	//     counterfactual through a fresh sample after every step (counterfactual.Resampled; CE.jl
 	//     src/counterfactuals/latent_space_mappings.jl:55 and search.jl:66, noise seeded per run); Schut's
@@ -52,6 +53,10 @@ const (
 	//     metrics.Options.UnfaithfulnessDivisor), for ECCCo-L1 (no EBM) too (UnfaithfulnessAgainstOwnSamples);
 	//   - the metrics (MetricsOptions → metrics.PaperCodeOptions: 100 nearest neighbours for
 	//     implausibility, halved unfaithfulness, gated uncertainty, uncropped SSIM);
+	//   - the models (AuthorsModels → models.LoadAuthors): on the data sets whose trained models the authors
+	//     committed (ECCCo.jl models/*.jls at models.AuthorsCommit, which their runs loaded instead of
+	//     retraining: experiments/models/models.jl:76-81), eccco explains those very models, and q̂ comes from
+	//     the calibration scores stored with them; Options.OwnModels trains eccco's own instead;
 	//   - on images (experiments/mnist.jl, fmnist.jl): the MLP family with 128 swish units in one layer and
 	//     LeNet-5 with a same-padded second convolution (Spec), the search box of the noisy training
 	//     images' global range (SearchBounds), Schut with η = 0.1 (GeneratorParams), and REVISE's VAE
@@ -121,6 +126,17 @@ func (m Mode) Objective(kind models.Kind) string {
 		return "jem (authors' code: −logit energies, first-label conditioning" + bags + ")"
 	}
 	return "jem"
+}
+
+// AuthorsModels reports whether the mode explains the authors' own trained models of a data set
+// (models.LoadAuthors, with the calibration scores stored beside them) rather than models eccco trains:
+// in the authors'-code mode, for every data set whose models the authors committed
+// (models.AuthorsModelFile) except the linearly separable one — its two blobs' centres are drawn at
+// random (MLJBase's make_blobs, center_box (−1, 1)), so the authors' models were fitted to blobs other
+// than eccco's and do not separate eccco's data.
+func (m Mode) AuthorsModels(dataset string) bool {
+	_, ok := models.AuthorsModelFile(dataset)
+	return m.IsAuthorsCode() && ok && dataset != "linearly-separable"
 }
 
 // BaggingFraction is the share of the fitting rows each member of an ensemble of the kind trains on: 0

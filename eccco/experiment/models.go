@@ -94,6 +94,9 @@ func (e *Experiment) Model(ctx context.Context, kind models.Kind) (*models.Model
 	if m, ok := e.models[kind]; ok {
 		return m, nil
 	}
+	if e.UsesAuthorsModels() {
+		return e.authorsModel(kind)
+	}
 	m, err := e.loadSaved(kind)
 	dir := e.ModelDir(kind)
 	switch {
@@ -128,6 +131,9 @@ func (e *Experiment) SavedModel(kind models.Kind) (*models.Model, error) {
 	if m, ok := e.models[kind]; ok {
 		return m, nil
 	}
+	if e.UsesAuthorsModels() {
+		return e.authorsModel(kind)
+	}
 	m, err := e.loadSaved(kind)
 	if err != nil {
 		return nil, err
@@ -135,6 +141,54 @@ func (e *Experiment) SavedModel(kind models.Kind) (*models.Model, error) {
 	e.logf("%s %s: loaded %s", e.dataset, kind, e.ModelDir(kind))
 	e.models[kind] = m
 	return m, nil
+}
+
+// UsesAuthorsModels reports whether the experiment explains the authors' trained models
+// (Mode.AuthorsModels, unless Options.OwnModels) rather than its own.
+func (e *Experiment) UsesAuthorsModels() bool {
+	return !e.opts.OwnModels && e.opts.Mode.AuthorsModels(e.dataset)
+}
+
+// authorsModel returns the authors' trained model of a kind, reading their file once for all kinds.
+func (e *Experiment) authorsModel(kind models.Kind) (*models.Model, error) {
+	if err := e.CheckKind(kind); err != nil {
+		return nil, err
+	}
+	if e.authored == nil {
+		specs := map[models.Kind]models.Spec{}
+		for _, k := range []models.Kind{models.KindMLP, models.KindMLPEnsemble, models.KindJEM, models.KindJEMEnsemble} {
+			_, spec, err := e.plan(k)
+			if err != nil {
+				return nil, err
+			}
+			specs[k] = spec
+		}
+		dir := e.opts.AuthorsModelsDir
+		if dir == "" {
+			dir = DefaultAuthorsModelsDir()
+		}
+		a, err := models.LoadAuthors(e.backend, dir, e.dataset, specs)
+		if err != nil {
+			return nil, fmt.Errorf("the authors' trained models of %s (Options.OwnModels or --own-models trains eccco's own): %w", e.dataset, err)
+		}
+		e.authored = a
+		e.logf("%s: loaded the authors' trained models from %s", e.dataset, dir)
+	}
+	a, ok := e.authored[kind]
+	if !ok {
+		return nil, fmt.Errorf("%w: the authors published no %s of %s", ErrInvalid, kind.Title(), e.dataset)
+	}
+	e.models[kind] = a.Model
+	return a.Model, nil
+}
+
+// authorsScores are the calibration scores stored with the authors' model of a kind, nil where the
+// experiment explains its own models.
+func (e *Experiment) authorsScores(kind models.Kind) []float64 {
+	if !e.UsesAuthorsModels() || e.authored == nil {
+		return nil
+	}
+	return e.authored[kind].Scores
 }
 
 // loadSaved loads and checks the model saved in ModelDir(kind): models.ErrNoModel where none is,
@@ -287,6 +341,9 @@ type Performance struct {
 	Epochs       int
 	// TrainSeconds is how long training took when the model was trained (0 if unknown).
 	TrainSeconds float64
+	// Authors is true for the authors' trained models (Mode.AuthorsModels): Epochs and TrainSeconds are
+	// then unknown (0), and TrainRows are this split's fitting rows, not theirs.
+	Authors bool
 }
 
 // Performance loads or trains the model of a kind (Model) and scores it on the test split.
@@ -311,7 +368,8 @@ func (e *Experiment) Score(m *models.Model, kind models.Kind) (*Performance, err
 		return nil, err
 	}
 	return &Performance{Dataset: e.dataset, Kind: kind, Scores: s, Published: pub, HasPublished: ok,
-		TrainRows: fit.N(), TestRows: e.split.Test.N(), Epochs: p.Training.Epochs, TrainSeconds: p.Training.Seconds}, nil
+		TrainRows: fit.N(), TestRows: e.split.Test.N(), Epochs: p.Training.Epochs, TrainSeconds: p.Training.Seconds,
+		Authors: e.UsesAuthorsModels()}, nil
 }
 
 // Fingerprint is a short hash of a model's trainable weights (by variable path, in path order): two

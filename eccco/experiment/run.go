@@ -328,7 +328,7 @@ func (e *Experiment) RunFor(ctx context.Context, kind models.Kind, run int, f *F
 		return nil, err
 	}
 	in, err := counterfactual.PaperIngredientsWith(ctx, e.backend, m, e.dataset, train, latent, ingredientSeed,
-		counterfactual.IngredientOptions{Calibration: cal, Graphs: e.graphs}, names...)
+		counterfactual.IngredientOptions{Calibration: cal, CalibrationScores: e.authorsScores(kind), Graphs: e.graphs}, names...)
 	if err != nil {
 		return nil, fmt.Errorf("preparing run %d of the %s %s: %w", run, e.dataset, kind, err)
 	}
@@ -405,11 +405,16 @@ func (e *Experiment) Calibrated(kind models.Kind, run int) (*conformal.Calibrate
 	if err != nil {
 		return nil, err
 	}
-	cal, err := e.calibrationRows(kind, run)
-	if err != nil {
-		return nil, err
+	var c *conformal.Calibrated
+	if scores := e.authorsScores(kind); scores != nil {
+		c, err = conformal.FromScores(m, scores, conformal.DefaultOptions())
+	} else {
+		cal, cerr := e.calibrationRows(kind, run)
+		if cerr != nil {
+			return nil, cerr
+		}
+		c, err = conformal.CalibrateKept(e.graphs, e.backend, m, cal, conformal.DefaultOptions())
 	}
-	c, err := conformal.CalibrateKept(e.graphs, e.backend, m, cal, conformal.DefaultOptions())
 	if err != nil {
 		return nil, fmt.Errorf("calibrating the %s %s: %w", e.dataset, kind, err)
 	}

@@ -145,7 +145,11 @@ func TestImageBackendChoosesPerDataSet(t *testing.T) {
 // it says so before reading any model. A models directory without the models only leaves the bounds out.
 func TestTablesModelsDirNeedsMode(t *testing.T) {
 	dir := t.TempDir()
-	writeOneRow(t, dir, metrics.Scores{Cost: 3, Valid: true})
+	// The linearly separable set: the authors' models of moons would be found without a models directory.
+	rows := []benchmark.Row{{Dataset: "linearly-separable", Model: "mlp", Generator: "Wachter", Run: 1, Factual: 1, Target: 1, Scores: metrics.Scores{Cost: 3, Valid: true}}}
+	if err := benchmark.WriteCSVAtomic(filepath.Join(dir, "results.csv"), rows); err != nil {
+		t.Fatal(err)
+	}
 	_, _, err := runCLI(t, "tables", "--in", dir, "--models-dir", filepath.Join(dir, "models"))
 	if !errors.Is(err, experiment.ErrInvalid) || !strings.Contains(err.Error(), "--mode") {
 		t.Fatalf("no mode: err = %v, want ErrInvalid asking for --mode", err)
@@ -154,7 +158,7 @@ func TestTablesModelsDirNeedsMode(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(stderr, "moons: no saved mlp under") {
+	if !strings.Contains(stderr, "linearly-separable: no saved mlp under") {
 		t.Errorf("a missing model is not named: %q", stderr)
 	}
 }

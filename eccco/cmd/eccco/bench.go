@@ -122,7 +122,8 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		ps = append(ps, p)
 	}
-	r := &benchmark.Runner{Backend: opts.Backend, DataDir: ef.dataDir, ModelsDir: ef.modelsDir, Training: opts.Training, Out: *out,
+	r := &benchmark.Runner{Backend: opts.Backend, DataDir: ef.dataDir, ModelsDir: ef.modelsDir, OwnModels: ef.ownModels,
+		AuthorsModelsDir: ef.authorsModels, Training: opts.Training, Out: *out,
 		Log: stderr, Progress: stderr}
 	if *merge != "" {
 		n, err := r.MergeDirs(splitList(*merge)...)

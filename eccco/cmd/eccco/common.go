@@ -27,7 +27,11 @@ type expFlags struct {
 	seed      uint64
 	dataDir   string
 	modelsDir string
-	training  experiment.Training
+	// ownModels and authorsModels: --own-models, --authors-models (experiment.Options.OwnModels,
+	// AuthorsModelsDir).
+	ownModels     bool
+	authorsModels string
+	training      experiment.Training
 	// imageBackend, when set (bench and perf), is the GoMLX backend of the image data sets
 	// (--image-backend); the others run on GOMLX_BACKEND's, or on tabularBackend's (bench:
 	// --tabular-backend) when it is set.
@@ -132,6 +136,8 @@ func (f *expFlags) register(fs *flag.FlagSet, alias string) {
 	fs.Uint64Var(&f.seed, "seed", experiment.DefaultSeed, "seed of everything random (data split, models, factuals, targets, samples)")
 	fs.StringVar(&f.dataDir, "dir", "", "data directory (default $ECCCO_DATA_DIR or data/cache in the repository)")
 	fs.StringVar(&f.modelsDir, "models-dir", "", "saved models, as DIR/MODE/seed-SEED/DATA/KIND; missing ones are trained and saved (default runs/models in the repository)")
+	fs.BoolVar(&f.ownModels, "own-models", false, "authors-code mode: train eccco's own models also for the data sets whose trained models the authors published (they are explained by default)")
+	fs.StringVar(&f.authorsModels, "authors-models", "", "folder of the authors' model files (ECCCo.jl's models/; default third_party/ECCCo.jl/models in the repository)")
 	fs.IntVar(&f.training.Epochs, "epochs", 0, "training epochs of models that have to be trained (0: the paper's)")
 	fs.IntVar(&f.training.LeNetEpochs, "lenet-epochs", 0, "epochs for LeNet-5 (0: as --epochs, else the paper's 100)")
 	fs.IntVar(&f.training.VAEEpochs, "vae-epochs", 0, "epochs for REVISE's VAE (0: as --epochs, else the paper's 100)")
@@ -180,7 +186,7 @@ func (f *expFlags) options(stderr io.Writer) (experiment.Options, error) {
 		return experiment.Options{}, fmt.Errorf("%w: --seed 0 is reserved (it means the default, %d)", experiment.ErrInvalid, experiment.DefaultSeed)
 	}
 	return experiment.Options{Backend: b, Mode: mode, Sampling: sampling, Seed: seed, DataDir: f.dataDir, ModelsDir: f.modelsDir,
-		Training: f.training, Progress: stderr, Log: stderr}, nil
+		OwnModels: f.ownModels, AuthorsModelsDir: f.authorsModels, Training: f.training, Progress: stderr, Log: stderr}, nil
 }
 
 // open opens a data set's experiment with the flags.
