@@ -9,7 +9,9 @@
 //     ModelsDir/MODE/seed-SEED/DATA/KIND or trains one with the paper's settings and saves it, with its
 //     Provenance (data set, seed, split, mode, kind, training settings); a saved model made for anything
 //     else is ErrMismatch, never silently used or overwritten. Experiment.SavedModel only loads. Experiment.Performance scores it (Table 5);
-//     Experiment.VAE does the same for REVISE's autoencoder.
+//     Experiment.VAE does the same for REVISE's autoencoder. In the authors'-code mode, the data sets whose
+//     trained models the authors published explain those (Mode.AuthorsModels, models.LoadAuthors, from
+//     Options.AuthorsModelsDir; q̂ from their stored calibration scores) unless Options.OwnModels.
 //  3. Draw the factuals and targets of run r: Experiment.Factuals (the benchmark's seeding, so `eccco
 //     explain` and `eccco bench` pick the same rows and targets for the same seed).
 //  4. Prepare the run: Experiment.Run calibrates the model by split conformal prediction, fits ECCCo+'s PCA,

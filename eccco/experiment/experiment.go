@@ -54,8 +54,8 @@ type Options struct {
 	// data sets whose trained models the authors published (Mode.AuthorsModels): the behaviour before
 	// those were read. The paper mode always trains its own.
 	OwnModels bool
-	// AuthorsModelsDir holds the authors' model files (models.AuthorsModelFile); "" means
-	// DefaultAuthorsModelsDir().
+	// AuthorsModelsDir holds the authors' model files (models.AuthorsModelFile), e.g. the models/ folder
+	// of an ECCCo.jl checkout; "" means the copies built into eccco (eccco/models/authors).
 	AuthorsModelsDir string
 	// Training overrides the paper's training settings (zero fields keep the paper's). Models trained with
 	// overrides record them, and an experiment with other settings refuses to use them.
@@ -91,18 +91,6 @@ func (t Training) Validate() error {
 		return fmt.Errorf("%w: learning rate %v must not be negative (0 = the paper's)", ErrInvalid, t.LearningRate)
 	}
 	return nil
-}
-
-// DefaultAuthorsModelsDir is where the authors' trained models are read from by default:
-// third_party/ECCCo.jl/models of this repository (a copy of ECCCo.jl's models/ folder at
-// models.AuthorsCommit, MIT licence), found from the working directory as DefaultModelsDir finds runs/.
-func DefaultAuthorsModelsDir() string {
-	if wd, err := os.Getwd(); err == nil {
-		if root, ok := data.ModuleRoot(wd); ok {
-			return filepath.Join(root, "third_party", "ECCCo.jl", "models")
-		}
-	}
-	return filepath.Join("third_party", "ECCCo.jl", "models")
 }
 
 // DefaultModelsDir is where models are saved by default: runs/models inside this repository when the

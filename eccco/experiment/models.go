@@ -164,14 +164,14 @@ func (e *Experiment) authorsModel(kind models.Kind) (*models.Model, error) {
 			specs[k] = spec
 		}
 		dir := e.opts.AuthorsModelsDir
-		if dir == "" {
-			dir = DefaultAuthorsModelsDir()
-		}
 		a, err := models.LoadAuthors(e.backend, dir, e.dataset, specs)
 		if err != nil {
 			return nil, fmt.Errorf("the authors' trained models of %s (Options.OwnModels or --own-models trains eccco's own): %w", e.dataset, err)
 		}
 		e.authored = a
+		if dir == "" {
+			dir = "eccco's built-in copy (ECCCo.jl models/ at " + models.AuthorsCommit[:7] + ")"
+		}
 		e.logf("%s: loaded the authors' trained models from %s", e.dataset, dir)
 	}
 	a, ok := e.authored[kind]

@@ -3,6 +3,7 @@ package models
 import (
 	"bytes"
 	"crypto/sha256"
+	"embed"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -42,6 +43,12 @@ var authorsFiles = []AuthorsFile{
 	{"german-credit", "german_credit_models.jls", 980084, "e72f1599964b937a2c908d3a8b8b870ec5e0c98b034b8001eaa41db3f589843d"},
 }
 
+// authorsEmbedded holds copies of the files (eccco/models/authors/, with ECCCo.jl's MIT licence), so that
+// the authors'-code mode works wherever eccco is built, without a download or a checkout of ECCCo.jl.
+//
+//go:embed authors/*.jls
+var authorsEmbedded embed.FS
+
 // AuthorsModelFile returns the authors' model file of a data set, if they published one.
 func AuthorsModelFile(dataset string) (AuthorsFile, bool) {
 	for _, f := range authorsFiles {
@@ -66,8 +73,8 @@ type Authored struct {
 }
 
 // LoadAuthors reads the authors' trained models of a data set from dir (a copy of ECCCo.jl's models/
-// folder, or any folder holding the file under its name) into Models of the given specs, one per kind
-// asked for. The file must be the one at AuthorsCommit (size and sha256).
+// folder, or any folder holding the file under its name; "" reads the copy built into eccco) into Models
+// of the given specs, one per kind asked for. The file must be the one at AuthorsCommit (size and sha256).
 //
 // The file is read as a stream of arrays (ScanJuliaArrays), not as Julia objects. Its dictionary's
 // entries follow one another, each after its key (a String: its length byte, then its bytes); inside an
@@ -83,7 +90,14 @@ func LoadAuthors(backend compute.Backend, dir, dataset string, specs map[Kind]Sp
 		return nil, fmt.Errorf("%w: the authors published no trained models of %s", ErrAuthorsFile, dataset)
 	}
 	path := filepath.Join(dir, f.Name)
-	b, err := os.ReadFile(path)
+	var b []byte
+	var err error
+	if dir == "" {
+		path = "eccco's built-in copy of " + f.Name
+		b, err = authorsEmbedded.ReadFile("authors/" + f.Name)
+	} else {
+		b, err = os.ReadFile(path)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrAuthorsFile, err)
 	}

@@ -6,7 +6,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"runtime"
 	"testing"
 
 	"github.com/gomlx/compute"
@@ -154,25 +153,13 @@ func TestParseAuthorsLayout(t *testing.T) {
 	}
 }
 
-// authorsDir is the repository's copy of ECCCo.jl's models/ folder.
-func authorsDir(t *testing.T) string {
-	t.Helper()
-	_, file, _, _ := runtime.Caller(0)
-	dir := filepath.Join(filepath.Dir(file), "..", "..", "third_party", "ECCCo.jl", "models")
-	if _, err := os.Stat(dir); err != nil {
-		t.Fatalf("the authors' model files are part of the repository: %v", err)
-	}
-	return dir
-}
-
-// Every committed file of the authors parses into the four models of the paper's architecture for the
+// Every file of the authors built into eccco parses into the four models of the paper's architecture for the
 // data set (Table 4: 16 or 32 units, 3 layers; 5 members), with the calibration scores of half the
 // training split each (the inductive split: n/2 of the paper's training sizes 1,000 / 2,501 / 1,000 /
 // 16,504 / 13,372 / 800, Julia's n ÷ 2 rounding up the calibration half of an odd n). A file that
 // differs by one byte is refused.
 func TestLoadAuthorsFiles(t *testing.T) {
 	b := testBackend(t)
-	dir := authorsDir(t)
 	wantCal := map[string]int{"linearly-separable": 500, "moons": 1251, "circles": 500, "california-housing": 8252, "gmsc": 6686, "german-credit": 400}
 	wantD := map[string]int{"linearly-separable": 2, "moons": 2, "circles": 2, "california-housing": 8, "gmsc": 10, "german-credit": 20}
 	for _, f := range authorsFiles {
@@ -186,7 +173,7 @@ func TestLoadAuthorsFiles(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		got, err := LoadAuthors(b, dir, f.Dataset, specs)
+		got, err := LoadAuthors(b, "", f.Dataset, specs) // the built-in copy
 		if err != nil {
 			t.Fatalf("%s: %v", f.Dataset, err)
 		}
@@ -202,14 +189,23 @@ func TestLoadAuthorsFiles(t *testing.T) {
 			t.Errorf("%s: %d distinct models of 4", f.Dataset, fp)
 		}
 	}
-	// One byte changed: refused by its checksum.
+	// The same file in a folder (an ECCCo.jl checkout's models/) loads as the built-in copy does; with one
+	// byte changed it is refused by its checksum.
 	f, _ := AuthorsModelFile("moons")
-	raw, err := os.ReadFile(filepath.Join(dir, f.Name))
+	raw, err := authorsEmbedded.ReadFile("authors/" + f.Name)
 	if err != nil {
 		t.Fatal(err)
 	}
-	raw[len(raw)/2] ^= 1
 	tmp := t.TempDir()
+	if err := os.WriteFile(filepath.Join(tmp, f.Name), raw, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	moons := map[Kind]Spec{}
+	moons[KindMLP], _ = SpecFor(KindMLP, "moons", 2, 2)
+	if got, err := LoadAuthors(b, tmp, "moons", moons); err != nil || got[KindMLP].Model == nil {
+		t.Fatalf("the moons file from a folder: %v", err)
+	}
+	raw[len(raw)/2] ^= 1
 	if err := os.WriteFile(filepath.Join(tmp, f.Name), raw, 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -40,7 +40,7 @@
 // # The authors' trained models
 //
 // The authors committed the trained models behind their tables for six data sets (ECCCo.jl's models/
-// folder at AuthorsCommit; a copy is in third_party/ECCCo.jl). LoadAuthors reads one such
+// folder at AuthorsCommit; copies are in eccco/models/authors and built into eccco). LoadAuthors reads one such
 // Julia-serialized file into Models of eccco's architecture, with the calibration scores stored beside
 // each: ScanJuliaArrays finds the Float32 and Float64 arrays in the stream, and the file's layout (checked
 // by its sha256 and by the shapes of every layer) says which chain is which model's. A Flux Dense weight

@@ -137,7 +137,7 @@ func (f *expFlags) register(fs *flag.FlagSet, alias string) {
 	fs.StringVar(&f.dataDir, "dir", "", "data directory (default $ECCCO_DATA_DIR or data/cache in the repository)")
 	fs.StringVar(&f.modelsDir, "models-dir", "", "saved models, as DIR/MODE/seed-SEED/DATA/KIND; missing ones are trained and saved (default runs/models in the repository)")
 	fs.BoolVar(&f.ownModels, "own-models", false, "authors-code mode: train eccco's own models also for the data sets whose trained models the authors published (they are explained by default)")
-	fs.StringVar(&f.authorsModels, "authors-models", "", "folder of the authors' model files (ECCCo.jl's models/; default third_party/ECCCo.jl/models in the repository)")
+	fs.StringVar(&f.authorsModels, "authors-models", "", "folder of the authors' model files, e.g. an ECCCo.jl checkout's models/ (default: the copies built into eccco)")
 	fs.IntVar(&f.training.Epochs, "epochs", 0, "training epochs of models that have to be trained (0: the paper's)")
 	fs.IntVar(&f.training.LeNetEpochs, "lenet-epochs", 0, "epochs for LeNet-5 (0: as --epochs, else the paper's 100)")
 	fs.IntVar(&f.training.VAEEpochs, "vae-epochs", 0, "epochs for REVISE's VAE (0: as --epochs, else the paper's 100)")
