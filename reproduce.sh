@@ -12,9 +12,9 @@
 #                            in paper/results/, every figure of the paper (figures/: PNG, SVG, PDF), the
 #                            notebooks, and the report: its LaTeX sources in paper/report/ (with the
 #                            committed 100-DPI figures of figures/gallery/), paper/eccco-go.md and
-#                            paper/eccco-go.pdf. About 1 h 30 min on a 2-core machine with XLA
+#                            paper/eccco-go.pdf. About 1 h 15 min on a 2-core machine with XLA
 #                            (scripts/install-xla.sh first) and ECCCO_TABULAR_BACKEND=auto, the protocol (models
-#                            and benchmark) 58 min of it; about 55 min more with the default
+#                            and benchmark) 44 min of it (protocol 11); about 20 min more with the default
 #                            pure-Go benchmark of the six synthetic and tabular sets; many hours on pure Go alone.
 #   ./reproduce.sh --quick   the same pipeline in minutes, written to runs/quick/ (nothing under paper/ is
 #                            touched but the PDF): 5-epoch models on the three synthetic sets, scored and

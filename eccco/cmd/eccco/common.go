@@ -177,6 +177,9 @@ func (f *expFlags) options(stderr io.Writer) (experiment.Options, error) {
 	if !(t.LearningRate >= 0) {
 		return experiment.Options{}, fmt.Errorf("%w: --lr %v must not be negative (0: the paper's)", experiment.ErrInvalid, t.LearningRate)
 	}
+	if f.authorsModels != "" && (!mode.IsAuthorsCode() || f.ownModels) {
+		return experiment.Options{}, fmt.Errorf("%w: --authors-models is read only in --mode authors-code without --own-models", experiment.ErrInvalid)
+	}
 	b, err := backend.Shared()
 	if err != nil {
 		return experiment.Options{}, err
