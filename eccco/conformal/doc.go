@@ -38,7 +38,10 @@
 // counterfactual search. Two behaviours of the authors' Julia code are available as explicit,
 // non-default compatibility switches: the empty-set rule of ConformalPrediction.jl's smooth_size_loss
 // (SmoothSetSizeEmptyRule, Options.EmptySetRule) and the gating that zeroes Ω whenever p(y⁺|x) < 0.5
-// (GateBelowHalf, Calibrated.GatedSmoothSetSize).
+// (GateBelowHalf, Calibrated.GatedSmoothSetSize). A third, Options.MeanMemberProbabilities, computes an
+// ensemble's Ω as ConformalPrediction.jl did through MLJ's ensemble prediction: from the mean of its M
+// members' probabilities, p̄ = (1/M) Σ_m softmax(f_m(x)), with s_k = 1 − p̄_k, instead of from
+// softmax((1/M) Σ_m f_m(x)), the softmax of the mean logits that Logits gives (Calibrated.OmegaLogits).
 //
 // Ω depends on an input only through its class probabilities: OmegaOf computes it in Go from a probability
 // vector, and ValidOmegaRange bounds it over every probability vector whose target class has at least a
