@@ -49,8 +49,9 @@ type Provenance struct {
 	Sources [][2]string
 }
 
-// QuickBanner labels a quick-profile report with the epochs of its models (the largest in the
-// model-performance table; none given: without them).
+// QuickBanner labels a quick-profile report with the epochs of the models it trained (the largest in the
+// model-performance table; none given: without them). The authors' own models (epochs 0 in the table) are
+// not quick ones, so the label says "trained".
 func QuickBanner(perf []Perf) string {
 	epochs := 0
 	for _, p := range perf {
@@ -59,7 +60,7 @@ func QuickBanner(perf []Perf) string {
 	if epochs == 0 {
 		return "QUICK PROFILE — not the paper's protocol"
 	}
-	return fmt.Sprintf("QUICK PROFILE — %d-epoch models, not the paper's protocol", epochs)
+	return fmt.Sprintf("QUICK PROFILE — %d-epoch models trained, not the paper's protocol", epochs)
 }
 
 // figure places: the paper's figures by section of this report.

@@ -183,7 +183,7 @@ func TestMarkdownAndLaTeXCarryTheSameNumbers(t *testing.T) {
 func TestQuickBanner(t *testing.T) {
 	in := tiny()
 	in.Banner = QuickBanner(in.Performance)
-	if in.Banner != "QUICK PROFILE — 5-epoch models, not the paper's protocol" {
+	if in.Banner != "QUICK PROFILE — 5-epoch models trained, not the paper's protocol" {
 		t.Fatalf("banner %q", in.Banner)
 	}
 	d, err := Build(in)
@@ -194,7 +194,7 @@ func TestQuickBanner(t *testing.T) {
 	if !strings.Contains(tex, `\fancyhead[C]{\small\bfseries\textcolor{outside}{QUICK PROFILE --- 5-epoch models`) {
 		t.Error("LaTeX: no running header with the banner")
 	}
-	if !strings.Contains(d.Markdown("", ""), "> **QUICK PROFILE — 5-epoch models, not the paper's protocol**") {
+	if !strings.Contains(d.Markdown("", ""), "> **QUICK PROFILE — 5-epoch models trained, not the paper's protocol**") {
 		t.Error("Markdown: no banner")
 	}
 	if QuickBanner(nil) != "QUICK PROFILE — not the paper's protocol" {
