@@ -72,6 +72,10 @@
 // only floor(n/2) of them class 0 (one upper-moon point is labelled 1). Synthetic features are not
 // standardised (neither the paper nor data.md standardises them; CounterfactualData's default was off).
 //
+// AuthorsLinearlySeparable is the exception, and reproduces everything: it rebuilds the authors' own
+// linearly separable data and split (Options.AuthorsDraw) by replaying Julia's random number generator
+// from the seed their code set, make_blobs' overlapping row included.
+//
 // Tabular sets are read from the paper's CSV files (target column "target", every other column a
 // feature), standardised feature by feature over the whole balanced set (mean 0, sample sd with divisor
 // n − 1, FitStandardizer) and split with BalancedSplit(PaperTestSizePerClass(N)): a class-balanced test

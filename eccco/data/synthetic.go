@@ -114,3 +114,87 @@ func Circles(n int, noise, factor float64, rng *rand.Rand) (*Dataset, error) {
 	}
 	return d.Shuffled(rng), nil
 }
+
+// AuthorsLinearlySeparableSeed is CounterfactualExplanations.jl's data_seed (src/data/Data.jl), with which
+// load_blobs seeded Julia's global RNG before drawing the blobs.
+const AuthorsLinearlySeparableSeed = 42
+
+// AuthorsLinearlySeparable rebuilds the authors' very "Linearly Separable" data and split, replaying
+// Julia's random number generator (Julia 1.9's Xoshiro256++, bit for bit) through the calls that made
+// them: ECCCo.jl's experiments/linearly_separable.jl ran
+//
+//	train_test_split(load_blobs(1250; cluster_std = 0.1, center_box = (-1.0 => 1.0)); test_size = 0.2)
+//
+// and CE.jl's load_blobs (src/data/synthetic/blobs.jl) called Random.seed!(42) and then MLJBase's
+// make_blobs (v0.21.14, src/data/datasets_synthetic.jl): the centres rand(2, 2) scaled to the box, the
+// points randn(1250, 2), each centre's rows scaled by 0.1 and shifted (the two row ranges overlap in row
+// 625, which is moved twice and lies by the second blob with the first blob's label, as in the authors'
+// data), then the rows shuffled by randperm. CE.jl's train_test_split (src/data_preprocessing/utils.jl)
+// drew floor(0.2 · 625) = 125 test rows of each class with StatsBase's sample without replacement
+// (Fisher–Yates, v0.34.0) and kept the rest, in order, for training. Blob 1 is class 0.
+//
+// The test of package experiment checks the result against a fact from outside: the authors' MLP and
+// JEM, scored on the second half of this training split, give the nonconformity scores stored in their
+// model file to float32 precision, row by row.
+func AuthorsLinearlySeparable() (train, test *Dataset) {
+	const n, p, std = 1250, 2, 0.1
+	r := newJuliaRNG(AuthorsLinearlySeparableSeed)
+	var u [4]float64 // rand(rng, 2, 2), column-major: centres[c, j] = u[c + 2j]
+	for i := range u {
+		u[i] = r.float64()
+	}
+	centres := [2][2]float64{{2*u[0] - 1, 2*u[2] - 1}, {2*u[1] - 1, 2*u[3] - 1}}
+	z := make([]float64, n*p) // randn(rng, n, 2), column-major
+	for i := range z {
+		z[i] = r.normFloat64()
+	}
+	x := make([][2]float64, n)
+	for i := range x {
+		x[i] = [2]float64{z[i], z[n+i]}
+	}
+	y := make([]int, n)
+	for i := n / 2; i < n; i++ {
+		y[i] = 1
+	}
+	for c, rows := range [2][2]int{{1, n / 2}, {n / 2, n}} { // 1-based, inclusive, overlapping in n/2
+		for i := rows[0]; i <= rows[1]; i++ {
+			for j := range p {
+				x[i-1][j] = x[i-1][j]*std + centres[c][j]
+			}
+		}
+	}
+	perm := r.randperm(n)
+	d := &Dataset{Name: "linearly-separable", X: make([]float32, n*p), Y: make([]int, n), FeatureNames: synthFeatures, ClassNames: binaryNames}
+	for i, src := range perm {
+		d.X[p*i], d.X[p*i+1] = float32(x[src-1][0]), float32(x[src-1][1])
+		d.Y[i] = y[src-1]
+	}
+	inTest := make([]bool, n)
+	k := int(math.Floor(0.2 * math.Round(float64(n)/2)))
+	for class := range 2 {
+		var rows []int
+		for i, c := range d.Y {
+			if c == class {
+				rows = append(rows, i)
+			}
+		}
+		inds := make([]int, len(rows))
+		for i := range inds {
+			inds[i] = i
+		}
+		for i := range k {
+			j := r.intIn(i+1, len(rows)) - 1
+			inds[i], inds[j] = inds[j], inds[i]
+			inTest[rows[inds[i]]] = true
+		}
+	}
+	var tr, te []int
+	for i, t := range inTest {
+		if t {
+			te = append(te, i)
+		} else {
+			tr = append(tr, i)
+		}
+	}
+	return d.Subset(tr), d.Subset(te)
+}

@@ -162,7 +162,7 @@ func Open(dataset string, opts Options) (*Experiment, error) {
 			return nil, err
 		}
 	}
-	split, err := data.Load(dataset, data.Options{Dir: opts.DataDir, Seed: opts.Seed})
+	split, err := data.Load(dataset, data.Options{Dir: opts.DataDir, Seed: opts.Seed, AuthorsDraw: opts.Mode.AuthorsData(dataset)})
 	if err != nil {
 		return nil, err
 	}
@@ -201,6 +201,9 @@ func (e *Experiment) Params() counterfactual.Params {
 
 // splitDescription records how the training rows were chosen, for provenance.
 func (e *Experiment) splitDescription() string {
+	if e.opts.Mode.AuthorsData(e.dataset) {
+		return fmt.Sprintf("%s: %d train / %d test rows, the authors' draw (Julia seed %d)", e.dataset, e.split.Train.N(), e.split.Test.N(), data.AuthorsLinearlySeparableSeed)
+	}
 	return fmt.Sprintf("%s: %d train / %d test rows, seed %d", e.dataset, e.split.Train.N(), e.split.Test.N(), e.opts.Seed)
 }
 

@@ -456,7 +456,7 @@ func TestRunsShareCompiledGraphs(t *testing.T) {
 // theirs, never trained here: their test accuracy is the paper's Table 5 (German Credit's near-chance
 // 0.52 included, which only the authors' models give), and q̂ is the quantile of the calibration scores
 // stored with them (ConformalPrediction.jl's), over their n = 400 calibration rows. The linearly
-// separable set and the paper mode keep their own models, as does Options.OwnModels.
+// The paper mode keeps eccco's own models, as does Options.OwnModels.
 func TestAuthorsModels(t *testing.T) {
 	e, err := Open("german-credit", Options{Mode: AuthorsCode, ModelsDir: t.TempDir()})
 	if errors.Is(err, data.ErrNotAvailable) {
@@ -499,7 +499,108 @@ func TestAuthorsModels(t *testing.T) {
 		}
 		e.Close()
 	}
-	if AuthorsCode.AuthorsModels("linearly-separable") || AuthorsCode.AuthorsModels("mnist") || !AuthorsCode.AuthorsModels("moons") {
-		t.Error("the authors' models: want moons, not the linearly separable blobs nor MNIST")
+	if !AuthorsCode.AuthorsModels("linearly-separable") || AuthorsCode.AuthorsModels("mnist") || !AuthorsCode.AuthorsModels("moons") {
+		t.Error("the authors' models: want moons and the linearly separable blobs (on the authors' draw), not MNIST")
+	}
+}
+
+// Where the published validity pins down the authors' mix of targets (Mode.AuthorsTargetMix), the
+// authors'-code factuals carry exactly that mix: 47 of 100 circles targets are class 0 (REVISE's 0.47),
+// 39 of 100 German Credit targets class 1 (0.39), 53 of 100 linearly separable ones class 1; 30 factuals take 47·30/100 = 14.1 → 14 of them; the
+// mix is the same for every run and model, each factual's label is the other class, and the order is
+// not sorted. Moons (REVISE's validity varies by run) and the paper mode have no mix.
+func TestAuthorsTargetMix(t *testing.T) {
+	if got := (TargetMix{Class: 1, Count: 39, Of: 100}).Targets(30); got != 12 { // 11.7
+		t.Errorf("39 of 100 over 30 factuals: %d, want 12", got)
+	}
+	if _, ok := AuthorsCode.AuthorsTargetMix("moons"); ok {
+		t.Error("moons has a target mix")
+	}
+	if _, ok := Paper.AuthorsTargetMix("german-credit"); ok {
+		t.Error("the paper mode has a target mix")
+	}
+	ctx := context.Background()
+	for _, c := range []struct {
+		dataset        string
+		n, class, want int
+	}{{"circles", 100, 0, 47}, {"circles", 30, 0, 14}, {"german-credit", 100, 1, 39}, {"linearly-separable", 100, 1, 53}} {
+		e, err := Open(c.dataset, Options{Mode: AuthorsCode, ModelsDir: t.TempDir()})
+		if errors.Is(err, data.ErrNotAvailable) {
+			t.Logf("%s is not available here (eccco data fetch %s)", c.dataset, c.dataset)
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		var first []int
+		for _, kind := range []models.Kind{models.KindMLP, models.KindJEM} {
+			for run := 1; run <= 2; run++ {
+				f, err := e.Factuals(ctx, kind, run, c.n)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got := 0
+				for i, tg := range f.Targets {
+					if tg == c.class {
+						got++
+					}
+					if f.Predicted[i] != 1-tg {
+						t.Errorf("%s factual %d: label %d, target %d", c.dataset, i, f.Predicted[i], tg)
+					}
+				}
+				if got != c.want || slices.IsSorted(f.Targets) || slices.IsSortedFunc(f.Targets, func(a, b int) int { return b - a }) {
+					t.Errorf("%s %s run %d, %d factuals: %d targets of class %d (want %d, in a shuffled order): %v", c.dataset, kind, run, c.n, got, c.class, c.want, f.Targets)
+				}
+				if first == nil {
+					first = f.Targets
+				} else if !slices.Equal(first, f.Targets) {
+					t.Errorf("%s %s run %d: targets differ from the first model's run 1", c.dataset, kind, run)
+				}
+			}
+		}
+		e.Close()
+	}
+}
+
+// In the authors'-code mode the linearly separable set is the authors' own draw (Mode.AuthorsData,
+// data.AuthorsLinearlySeparable) and its models are theirs. A fact from outside eccco checks the draw:
+// the authors' MLP and JEM, scored on the second half of that training split (their calibration rows),
+// give the nonconformity scores 1 − p̂(y|x) that ConformalPrediction.jl stored in their model file, row
+// by row, to float32 precision. The paper mode keeps eccco's seeded blobs.
+func TestAuthorsLinearlySeparable(t *testing.T) {
+	ctx := context.Background()
+	e := quick(t, "linearly-separable", t.TempDir(), func(o *Options) { o.Mode = AuthorsCode })
+	defer e.Close()
+	if !e.UsesAuthorsModels() {
+		t.Fatal("the authors'-code mode does not explain the authors' linearly separable models")
+	}
+	train := e.Split().Train
+	half := train.N() / 2
+	cal := train.X[half*train.D():]
+	for _, kind := range []models.Kind{models.KindMLP, models.KindJEM} {
+		m, err := e.Model(ctx, kind)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := models.Probabilities(e.Backend(), m, cal)
+		if err != nil {
+			t.Fatal(err)
+		}
+		stored := e.authored[kind].Scores
+		if len(stored) != train.N()-half {
+			t.Fatalf("%s: %d stored scores, want %d", kind, len(stored), train.N()-half)
+		}
+		worst := 0.0
+		for i, s := range stored {
+			y := train.Y[half+i]
+			worst = max(worst, math.Abs(1-float64(p[2*i+y])-s))
+		}
+		if worst > 5e-7 {
+			t.Errorf("%s: calibration scores differ from the stored ones by up to %.3g", kind, worst)
+		}
+	}
+	paper := quick(t, "linearly-separable", t.TempDir())
+	if slices.Equal(paper.Split().Train.X, train.X) {
+		t.Error("the paper mode loads the authors' draw too")
 	}
 }

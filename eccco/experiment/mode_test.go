@@ -147,7 +147,7 @@ func TestParseMode(t *testing.T) {
 	}
 }
 
-// In the authors'-code mode a model is fitted on the first half of the training split in file order and
+// In the authors'-code mode a model eccco trains (Options.OwnModels) is fitted on the first half of the training split in file order and
 // says so in its provenance, so that a model trained before that switch is ErrMismatch, not reused; its
 // calibration uses the second half. The ECCCo-L1 family draws its own 10 samples per class, pulls towards
 // the lowest, and ECCCo-L1 (no EBM)'s unfaithfulness is the sum over those 10 divided by 50.
@@ -157,7 +157,7 @@ func TestAuthorsCodeRun(t *testing.T) {
 	}
 	ctx := context.Background()
 	dir := t.TempDir()
-	e := quick(t, "linearly-separable", dir, func(o *Options) { o.Mode = AuthorsCode })
+	e := quick(t, "linearly-separable", dir, func(o *Options) { o.Mode, o.OwnModels = AuthorsCode, true })
 	train := e.Split().Train
 	fit, err := e.FitRows()
 	if err != nil {
@@ -178,7 +178,7 @@ func TestAuthorsCodeRun(t *testing.T) {
 	old := m.Provenance()
 	old.Split = e.splitDescription()
 	m.SetProvenance(old)
-	stale := quick(t, "linearly-separable", t.TempDir(), func(o *Options) { o.Mode = AuthorsCode })
+	stale := quick(t, "linearly-separable", t.TempDir(), func(o *Options) { o.Mode, o.OwnModels = AuthorsCode, true })
 	if err := m.Save(stale.ModelDir(models.KindMLP)); err != nil {
 		t.Fatal(err)
 	}

@@ -57,7 +57,8 @@ func (f *Factuals) N() int { return len(f.Rows) }
 // (Mode.FactualsFromTraining): n factual labels, each with a target among the other classes, drawn once
 // for every run and model (seeded by (seed, data set, n)); then for each run and model, factual i is a
 // training row drawn uniformly (with replacement) among those the model predicts as label i (seeded by
-// (seed, data set, kind, run)).
+// (seed, data set, kind, run)). Where the authors' mix of targets is known (Mode.AuthorsTargetMix: German
+// Credit, circles, linearly separable), the labels are that mix in a seeded order instead.
 func (e *Experiment) Factuals(ctx context.Context, kind models.Kind, run, n int) (*Factuals, error) {
 	if run < 1 || n < 1 {
 		return nil, fmt.Errorf("%w: run %d with %d factuals (both must be at least 1)", ErrInvalid, run, n)
@@ -91,13 +92,34 @@ func (e *Experiment) trainingFactuals(ctx context.Context, kind models.Kind, run
 	}
 	lrng := data.NewRand(SeedFor(e.opts.Seed, e.dataset, "factual labels", fmt.Sprint(n)))
 	rng := data.NewRand(SeedFor(e.opts.Seed, e.dataset, string(kind), "factuals", fmt.Sprint(run)))
-	f := &Factuals{Train: true}
-	for range n {
-		label := lrng.IntN(k)
-		target := lrng.IntN(k - 1)
-		if target >= label {
-			target++
+	labels, targets := make([]int, n), make([]int, n)
+	if mix, ok := e.opts.Mode.AuthorsTargetMix(e.dataset); ok && k == 2 {
+		// The authors' mix (Mode.AuthorsTargetMix): exactly its share of targets of mix.Class, in an order
+		// drawn once for all runs.
+		c := mix.Targets(n)
+		for i := range n {
+			targets[i] = mix.Class
+			if i >= c {
+				targets[i] = 1 - mix.Class
+			}
+			labels[i] = 1 - targets[i]
 		}
+		lrng.Shuffle(n, func(i, j int) {
+			labels[i], labels[j] = labels[j], labels[i]
+			targets[i], targets[j] = targets[j], targets[i]
+		})
+	} else {
+		for i := range n {
+			labels[i] = lrng.IntN(k)
+			targets[i] = lrng.IntN(k - 1)
+			if targets[i] >= labels[i] {
+				targets[i]++
+			}
+		}
+	}
+	f := &Factuals{Train: true}
+	for i := range n {
+		label, target := labels[i], targets[i]
 		rows := byLabel[label]
 		if len(rows) == 0 {
 			return nil, fmt.Errorf("the %s %s predicts no training row as class %d, so no factual of that class can be drawn (the authors' benchmark fails here too)", e.dataset, kind, label)

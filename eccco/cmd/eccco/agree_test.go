@@ -145,7 +145,7 @@ func TestImageBackendChoosesPerDataSet(t *testing.T) {
 // it says so before reading any model. A models directory without the models only leaves the bounds out.
 func TestTablesModelsDirNeedsMode(t *testing.T) {
 	dir := t.TempDir()
-	// The linearly separable set: the authors' models of moons would be found without a models directory.
+	// The paper mode: in the authors'-code mode every synthetic set's models are the authors', built in.
 	rows := []benchmark.Row{{Dataset: "linearly-separable", Model: "mlp", Generator: "Wachter", Run: 1, Factual: 1, Target: 1, Scores: metrics.Scores{Cost: 3, Valid: true}}}
 	if err := benchmark.WriteCSVAtomic(filepath.Join(dir, "results.csv"), rows); err != nil {
 		t.Fatal(err)
@@ -154,7 +154,7 @@ func TestTablesModelsDirNeedsMode(t *testing.T) {
 	if !errors.Is(err, experiment.ErrInvalid) || !strings.Contains(err.Error(), "--mode") {
 		t.Fatalf("no mode: err = %v, want ErrInvalid asking for --mode", err)
 	}
-	_, stderr, err := runCLI(t, "tables", "--in", dir, "--models-dir", filepath.Join(dir, "models"), "--mode", "authors-code")
+	_, stderr, err := runCLI(t, "tables", "--in", dir, "--models-dir", filepath.Join(dir, "models"), "--mode", "paper")
 	if err != nil {
 		t.Fatal(err)
 	}
