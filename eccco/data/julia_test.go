@@ -68,3 +68,25 @@ func TestAuthorsLinearlySeparableShape(t *testing.T) {
 		t.Error("Load with AuthorsDraw is not AuthorsLinearlySeparable")
 	}
 }
+
+// The ziggurat tables agree with the literals of Julia's stdlib/Random/src/normal.jl (1-based there) to
+// 10⁻¹³ relative: ki[1], ki[3], ki[256], wi[1], wi[2], wi[3]; and ki[2] is 0.
+func TestZigguratTablesMatchJulia(t *testing.T) {
+	ki := []struct {
+		i    int
+		want uint64
+	}{{0, 0x0007799ec012f7b2}, {2, 0x0006045f4c7de363}, {255, 0x00078d2d25998e24}}
+	for _, c := range ki {
+		if d := math.Abs(float64(zigKi[c.i])-float64(c.want)) / float64(c.want); d > 1e-13 {
+			t.Errorf("ki[%d] = %#x, Julia %#x (relative %.2g)", c.i+1, zigKi[c.i], c.want, d)
+		}
+	}
+	if zigKi[1] != 0 {
+		t.Errorf("ki[2] = %#x, want 0", zigKi[1])
+	}
+	for i, want := range []float64{1.7367254121602630e-15, 9.5586603514556339e-17, 1.2708704834810623e-16} {
+		if d := math.Abs(zigWi[i]-want) / want; d > 1e-13 {
+			t.Errorf("wi[%d] = %v, Julia %v (relative %.2g)", i+1, zigWi[i], want, d)
+		}
+	}
+}
