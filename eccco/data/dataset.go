@@ -131,6 +131,13 @@ func (d *Dataset) BalancedSplit(perClassTest int, rng *rand.Rand) (train, test *
 			isTest[rows[p]] = true
 		}
 	}
+	train, test = d.splitByMask(isTest)
+	return train, test, nil
+}
+
+// splitByMask returns the rows whose isTest is false and those whose isTest is true, each in the original
+// order.
+func (d *Dataset) splitByMask(isTest []bool) (train, test *Dataset) {
 	var trainIdx, testIdx []int
 	for i, t := range isTest {
 		if t {
@@ -139,7 +146,7 @@ func (d *Dataset) BalancedSplit(perClassTest int, rng *rand.Rand) (train, test *
 			trainIdx = append(trainIdx, i)
 		}
 	}
-	return d.Subset(trainIdx), d.Subset(testIdx), nil
+	return d.Subset(trainIdx), d.Subset(testIdx)
 }
 
 // PaperTestSizePerClass is the per-class test size of the paper's class-balanced split of N rows:

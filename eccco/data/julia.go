@@ -62,6 +62,23 @@ func (r *juliaRNG) intIn(a, b int) int {
 	return int(hi) + a
 }
 
+// sampleWithoutReplacement is StatsBase's sample(rng, a, k; replace = false) where StatsBase 0.34 picks
+// fisher_yates_sample! (k > 2 and length(a) < 24k, src/sampling.jl): a partial Fisher–Yates shuffle of
+// the positions, drawing rand(rng, i:n) for i = 1 … k.
+func (r *juliaRNG) sampleWithoutReplacement(a []int, k int) []int {
+	inds := make([]int, len(a))
+	for i := range inds {
+		inds[i] = i
+	}
+	out := make([]int, k)
+	for i := range k {
+		j := r.intIn(i+1, len(a)) - 1
+		inds[i], inds[j] = inds[j], inds[i]
+		out[i] = a[inds[i]]
+	}
+	return out
+}
+
 // randperm is randperm(rng, n), 1-based values.
 func (r *juliaRNG) randperm(n int) []int {
 	a := make([]int, n)

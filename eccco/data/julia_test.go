@@ -1,6 +1,7 @@
 package data
 
 import (
+	"errors"
 	"math"
 	"testing"
 )
@@ -66,6 +67,9 @@ func TestAuthorsLinearlySeparableShape(t *testing.T) {
 	}
 	if split.Train.Row(0)[0] != train.Row(0)[0] || split.Test.N() != 250 {
 		t.Error("Load with AuthorsDraw is not AuthorsLinearlySeparable")
+	}
+	if _, err := Load("linearly-separable", Options{AuthorsDraw: true, N: 500}); !errors.Is(err, ErrInvalidOption) {
+		t.Errorf("AuthorsDraw with 500 points: err = %v, want ErrInvalidOption (the authors drew 1,250)", err)
 	}
 }
 

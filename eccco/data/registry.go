@@ -322,8 +322,8 @@ type Options struct {
 	// PerClass is an error.
 	PerClass int
 	// AuthorsDraw loads the linearly separable set as the authors drew it (AuthorsLinearlySeparable: their
-	// data and split, replayed from Julia's seed 42) instead of generating it from Seed; Seed and N do not
-	// apply to it then. Its blobs' centres are random, so eccco's own draw is another data set, which the
+	// data and split, replayed from Julia's seed 42) instead of generating it from Seed; Seed does not apply
+	// to it then, and an N other than 0 or 1,250 is an error. Its blobs' centres are random, so eccco's own draw is another data set, which the
 	// authors' trained models do not separate. The other sets ignore it: moons and circles differ from the
 	// authors' only by the draw of their noise.
 	AuthorsDraw bool
@@ -340,6 +340,9 @@ func (o Options) validate(s *setSpec) error {
 	}
 	if o.PerClass < 0 {
 		return markf(ErrInvalidOption, "loading %s: Options.PerClass = %d is negative (0 means the paper's %d images per class)", s.info.Name, o.PerClass, visionPerClass)
+	}
+	if o.AuthorsDraw && s.info.Name == "linearly-separable" && o.N > 0 && o.N != s.synthN {
+		return markf(ErrInvalidOption, "loading %s: Options.N = %d with AuthorsDraw: the authors' draw has %d points (leave N at 0)", s.info.Name, o.N, s.synthN)
 	}
 	if s.info.Kind == KindSynthetic && o.N > 0 && o.N < minSyntheticN {
 		return markf(ErrInvalidOption, "loading %s: Options.N = %d points leave the paper's class-balanced split no test rows (need N ≥ %d)", s.info.Name, o.N, minSyntheticN)

@@ -170,31 +170,11 @@ func AuthorsLinearlySeparable() (train, test *Dataset) {
 		d.Y[i] = y[src-1]
 	}
 	inTest := make([]bool, n)
-	k := int(math.Floor(0.2 * math.Round(float64(n)/2)))
-	for class := range 2 {
-		var rows []int
-		for i, c := range d.Y {
-			if c == class {
-				rows = append(rows, i)
-			}
-		}
-		inds := make([]int, len(rows))
-		for i := range inds {
-			inds[i] = i
-		}
-		for i := range k {
-			j := r.intIn(i+1, len(rows)) - 1
-			inds[i], inds[j] = inds[j], inds[i]
-			inTest[rows[inds[i]]] = true
+	k := PaperTestSizePerClass(n)           // floor(test_size · round(N / 2)) = 125
+	for _, rows := range d.ClassIndices() { // the classes in y_levels order, each class's rows in file order
+		for _, row := range r.sampleWithoutReplacement(rows, k) {
+			inTest[row] = true
 		}
 	}
-	var tr, te []int
-	for i, t := range inTest {
-		if t {
-			te = append(te, i)
-		} else {
-			tr = append(tr, i)
-		}
-	}
-	return d.Subset(tr), d.Subset(te)
+	return d.splitByMask(inTest)
 }

@@ -93,9 +93,12 @@ func (e *Experiment) trainingFactuals(ctx context.Context, kind models.Kind, run
 	lrng := data.NewRand(SeedFor(e.opts.Seed, e.dataset, "factual labels", fmt.Sprint(n)))
 	rng := data.NewRand(SeedFor(e.opts.Seed, e.dataset, string(kind), "factuals", fmt.Sprint(run)))
 	labels, targets := make([]int, n), make([]int, n)
-	if mix, ok := e.opts.Mode.AuthorsTargetMix(e.dataset); ok && k == 2 {
+	if mix, ok := e.opts.Mode.AuthorsTargetMix(e.dataset); ok {
 		// The authors' mix (Mode.AuthorsTargetMix): exactly its share of targets of mix.Class, in an order
 		// drawn once for all runs.
+		if k != 2 || mix.Class < 0 || mix.Class > 1 || mix.Of < 1 || mix.Count < 0 || mix.Count > mix.Of {
+			return nil, fmt.Errorf("%w: target mix %+v for %s with %d classes (a mix needs two classes and 0 ≤ Count ≤ Of)", ErrInvalid, mix, e.dataset, k)
+		}
 		c := mix.Targets(n)
 		for i := range n {
 			targets[i] = mix.Class
