@@ -185,10 +185,10 @@ func (r *Runner) unit(ctx context.Context, ex *experiment.Experiment, p Protocol
 
 // ProtocolVersion is the version of the code that produces unit results. It is stored with the units and
 // raised whenever a change alters what a unit holds, so that a benchmark never resumes into (or merges)
-// units computed under other rules. 2: paper-code generators (MAD-weighted Wachter cost, gated Ω with the
+// units computed under other rules. 2: authors'-code generators (MAD-weighted Wachter cost, gated Ω with the
 // empty-set rule). 3: the MAD weights add D·1e-5 as the authors' code did. 4: in compat mode ECCCo-L1's
 // unfaithfulness is measured against the samples its penalty used. 5: in compat mode the samples (metric
-// and ECCCo-L1) come from the authors' sampler (energy.PaperCodeClassOptions) and ECCCo-L1's penalty
+// and ECCCo-L1) come from the authors' sampler (energy.AuthorsClassOptions) and ECCCo-L1's penalty
 // divides by the number of chains. 6: that sampler starts from the prior of mean ± 3 sd, not the data's
 // overall range. 7 (the authors'-code mode only; paper-mode units are unchanged): Wachter's cost is the
 // plain L1 distance (CE.jl never applied the MAD weights); the ECCCo-L1 family draws its own 10 chains of
@@ -205,7 +205,7 @@ func (r *Runner) unit(ctx context.Context, ex *experiment.Experiment, p Protocol
 // posterior sample of the factual's code and re-encodes every step's counterfactual through a fresh one
 // (counterfactual.Resampled), ECCCo+ re-encodes its clamped counterfactual into the PCA space after every
 // step (counterfactual.Reencoded), Schut chooses its feature blind to the bounds (JSMA.BoundsBlind), and
-// ECCCo's energy penalty decays as exp(−0.01·t) (experiment.PaperCodeDecayRate); the image sets' VAEs are
+// ECCCo's energy penalty decays as exp(−0.01·t) (experiment.AuthorsDecayRate); the image sets' VAEs are
 // trained on all official training images (experiment.Mode.VAEOnOfficialTraining). 11 (the authors'-code
 // mode, ensembles only: a single model's units are those of 10 byte for byte): an ensemble's Ω, in the
 // uncertainty metric and in ECCCo's set-size penalty, comes from the mean of its members' probabilities

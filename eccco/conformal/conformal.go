@@ -275,8 +275,8 @@ func InductiveSplit(d *data.Dataset, trainRatio float64) (fit, cal *data.Dataset
 	return d.Subset(idx[:nFit]), d.Subset(idx[nFit:]), nil
 }
 
-// PaperCodeTrainRatio is ConformalPrediction.jl's default train_ratio, 0.5 (InductiveSplit).
-const PaperCodeTrainRatio = 0.5
+// AuthorsTrainRatio is ConformalPrediction.jl's default train_ratio, 0.5 (InductiveSplit).
+const AuthorsTrainRatio = 0.5
 
 // SplitCalibration splits d at random into a fitting part and a calibration part holding
 // round(calFraction·N) rows (the authors calibrate on half of the training split: calFraction = 0.5).

@@ -133,8 +133,8 @@ func TestResampledWithoutSpreadIsThePlainSearch(t *testing.T) {
 }
 
 // The authors'-code ingredients resample REVISE's codes; a latent map without a posterior is an error.
-func TestPaperCodeREVISEResamples(t *testing.T) {
-	in := Ingredients{VAE: shiftPosterior{d: 2}}.WithPaperCode()
+func TestAuthorsREVISEResamples(t *testing.T) {
+	in := Ingredients{VAE: shiftPosterior{d: 2}}.WithAuthorsCode()
 	g, err := ByName("REVISE", Params{StepSize: 0.1}, in)
 	if err != nil {
 		t.Fatal(err)
@@ -197,7 +197,7 @@ func TestJSMABoundsBlindWastesStepsOnABound(t *testing.T) {
 			t.Errorf("bounds-blind %v: path %v, want %v", tc.blind, res.Paths[0], tc.want)
 		}
 	}
-	in := Ingredients{}.WithPaperCode()
+	in := Ingredients{}.WithAuthorsCode()
 	g, err := ByName("Schut", Params{StepSize: eta}, in)
 	if err != nil {
 		t.Fatal(err)
@@ -281,7 +281,7 @@ func TestReencodedFollowsTheClamp(t *testing.T) {
 			z = step(s)
 		}
 	}
-	if g, err := ByName("ECCCo+", Params{StepSize: eta}, Ingredients{Calibrated: &conformal.Calibrated{}, PCA: pca}.WithPaperCode()); err != nil {
+	if g, err := ByName("ECCCo+", Params{StepSize: eta}, Ingredients{Calibrated: &conformal.Calibrated{}, PCA: pca}.WithAuthorsCode()); err != nil {
 		t.Fatal(err)
 	} else if _, ok := g.Latent.(Reencoded); !ok {
 		t.Errorf("the authors'-code ECCCo+ searches %T, want Reencoded", g.Latent)

@@ -68,16 +68,16 @@
 //     before reading them whenever there is one counterfactual (src/objectives/distance_utils.jl:17-18),
 //     the default (src/generate_counterfactual/core.jl:49). The weighted cost stays available:
 //     Ingredients.WithMADWachter (Σ_j |x′_j − x_j|/(MAD_j + D·1e-5), MADWeights).
-//   - Ingredients.PaperCode (WithPaperCode): Ω is 0 wherever p(y⁺|x′) < 0.5 (conformal.GateBelowHalf), in
+//   - Ingredients.AuthorsCode (WithAuthorsCode): Ω is 0 wherever p(y⁺|x′) < 0.5 (conformal.GateBelowHalf), in
 //     the penalty as in the metric; for inputs whose hard conformal set is empty, Ω = max(0, Σ_k (1 − C_k)
 //     − κ) (conformal.SmoothSetSizeEmptyRule). On a well-separated data set q̂ is small, so sets are empty
 //     for most counterfactuals with p(y⁺|x′) < 1 − q̂: the paper's Ω is 0 there, the code's close to 1.
 //     This is where the published "uncertainty" numbers of 0.2–0.8 come from.
-//   - Ingredients.PaperCode also builds the ECCCo-L1 family as ECCCo.jl did: its distance to the samples
-//     is summed over the samples given and divided by the chains drawn (DistanceToSamplesPaperCode). The
+//   - Ingredients.AuthorsCode also builds the ECCCo-L1 family as ECCCo.jl did: its distance to the samples
+//     is summed over the samples given and divided by the chains drawn (DistanceToSamplesAuthors). The
 //     generator drew 10 chains of 100 steps (src/generator.jl:22-24) and pulled towards the nmin = 1
 //     lowest-energy sample (src/penalties.jl:119-121), dividing by n = 10 (l.134): give it
-//     energy.TargetSamples.Lowest(1) of energy.PaperCodeL1ClassOptions' samples, and the penalty is
+//     energy.TargetSamples.Lowest(1) of energy.AuthorsL1ClassOptions' samples, and the penalty is
 //     ‖x′ − s₀‖₁/10, a tenth of Algorithm 3's. ECCCo-L1 (no EBM) carries that penalty with weight 0: CE.jl
 //     evaluates every penalty whatever its λ (src/generators/complexity.jl:55), so the sampler was built
 //     and the metric reused it (experiment.Mode.UnfaithfulnessAgainstOwnSamples).

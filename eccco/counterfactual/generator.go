@@ -222,24 +222,24 @@ type Ingredients struct {
 	PCA *PCA
 	// Samples are the SGLD samples per class of ECCCo-L1.
 	Samples *energy.TargetSamples
-	// PaperCode makes ByName build the generators as the authors' code did (a compatibility switch, not
-	// the paper's equations; WithPaperCode sets it with everything it needs): the set-size term Ω of every
+	// AuthorsCode makes ByName build the generators as the authors' code did (a compatibility switch, not
+	// the paper's equations; WithAuthorsCode sets it with everything it needs): the set-size term Ω of every
 	// ECCCo variant is gated to 0 where p(y⁺|x′) < 0.5 (GateBelowHalf) and follows ConformalPrediction.jl's
 	// empty-set rule; ECCCo-L1's distance to the samples is summed over the samples given and divided by
-	// the chains drawn (DistanceToSamplesPaperCode; give it the lowest-energy sample of 10 chains, as
+	// the chains drawn (DistanceToSamplesAuthors; give it the lowest-energy sample of 10 chains, as
 	// ECCCo.jl's generator did: energy.TargetSamples.Lowest); and ECCCo-L1 (no EBM) carries that distance
 	// with weight 0, because the authors' code evaluated every penalty, λ = 0 or not (CE.jl
 	// src/generators/complexity.jl:55), so its sampler was built and the metric reused it; Schut's greedy
 	// step chooses its feature blind to the bounds (JSMA.BoundsBlind); ECCCo+ re-encodes its clamped
 	// counterfactual into the PCA space after every step (Reencoded).
-	PaperCode bool
+	AuthorsCode bool
 	// MADWeights, when set, weight Wachter's cost: Σ_j w_j·|x′_j − x_j| (WithMADWachter sets
 	// w_j = 1/(MAD_j + D·1e-5)). Unset, Wachter's cost is the plain L1 distance, in both modes: the
 	// authors' runs computed the MAD weights and never applied them (CE.jl distance_utils.jl:17-18).
 	MADWeights []float32
 	// ResampleLatent makes ByName search REVISE's latent space as the authors' runs did (Resampled): from a
 	// posterior sample of the factual's code, re-encoding the counterfactual through a fresh sample after
-	// every step. WithPaperCode sets it; it needs a VAE that is a Posterior.
+	// every step. WithAuthorsCode sets it; it needs a VAE that is a Posterior.
 	ResampleLatent bool
 }
 
@@ -262,7 +262,7 @@ func ByName(name string, p Params, in Ingredients) (*Generator, error) {
 		}
 	case "schut":
 		g = Schut(p)
-		g.JSMA.BoundsBlind = in.PaperCode
+		g.JSMA.BoundsBlind = in.AuthorsCode
 	case "revise":
 		if err = need(in.VAE != nil, "a VAE (eccco vae --data D)"); err == nil {
 			latent := in.VAE
@@ -282,7 +282,7 @@ func ByName(name string, p Params, in Ingredients) (*Generator, error) {
 	case "eccco+", "ecccoplus", "eccco-plus":
 		if err = need(in.Calibrated != nil && in.PCA != nil, "a calibrated classifier and a PCA"); err == nil {
 			g = ECCCoPlus(p, in.Calibrated, in.PCA)
-			if in.PaperCode {
+			if in.AuthorsCode {
 				g.Latent = Reencoded{in.PCA}
 			}
 		}
@@ -303,7 +303,7 @@ func ByName(name string, p Params, in Ingredients) (*Generator, error) {
 	case "eccco-l1(noebm)", "eccco-l1-no-ebm":
 		if err = need(in.Calibrated != nil, "a conformally calibrated classifier"); err == nil {
 			g = ECCCoL1NoEBM(p, in.Calibrated)
-			if in.PaperCode && in.Samples != nil {
+			if in.AuthorsCode && in.Samples != nil {
 				g.Penalties = append(g.Penalties, Penalty{"samples", 0, DistanceToSamples(in.Samples)})
 			}
 		}
@@ -313,13 +313,13 @@ func ByName(name string, p Params, in Ingredients) (*Generator, error) {
 	if err != nil {
 		return nil, err
 	}
-	if in.PaperCode {
+	if in.AuthorsCode {
 		for i, pen := range g.Penalties {
 			switch pen.Name {
 			case "setsize":
 				g.Penalties[i].Term = SetSizePenalty(in.Calibrated, true)
 			case "samples":
-				g.Penalties[i].Term = DistanceToSamplesPaperCode(in.Samples)
+				g.Penalties[i].Term = DistanceToSamplesAuthors(in.Samples)
 			}
 		}
 	}
@@ -345,11 +345,11 @@ func GraphKey(name string, p Params, in Ingredients) any {
 		vae          LatentMap
 		pca          *PCA
 		samples      string
-		paperCode    bool
+		authorsCode    bool
 		mad          string
 		resample     bool
 	}
-	k := key{name: normalise(name), params: fmt.Sprintf("%+v", p), vae: in.VAE, pca: in.PCA, paperCode: in.PaperCode,
+	k := key{name: normalise(name), params: fmt.Sprintf("%+v", p), vae: in.VAE, pca: in.PCA, authorsCode: in.AuthorsCode,
 		mad: fmt.Sprint(in.MADWeights), resample: in.ResampleLatent}
 	if c := in.Calibrated; c != nil {
 		k.cal = calibrationKey{clf: c.Clf, qHat: math.Float64bits(c.QHat), opts: c.Opts}

@@ -114,14 +114,14 @@ func PaperIngredientsWith(ctx context.Context, backend compute.Backend, clf mode
 	return in, nil
 }
 
-// WithPaperCode returns the ingredients switched to the authors' code (see Ingredients.PaperCode): ByName
+// WithAuthorsCode returns the ingredients switched to the authors' code (see Ingredients.AuthorsCode): ByName
 // then gates Ω below p = 0.5, follows ConformalPrediction.jl's empty-set rule and its ensemble Ω from the
 // mean of the members' probabilities (on a copy of the calibrated classifier: the receiver is not changed), builds the ECCCo-L1 family as ECCCo.jl did, lets Schut choose
 // its feature blind to the bounds (JSMA.BoundsBlind), re-encodes ECCCo+'s clamped counterfactuals
 // (Reencoded) and searches REVISE's latent space through posterior samples (ResampleLatent). It does not set
 // MADWeights: the authors' runs computed them and never applied them (see WithMADWachter).
-func (in Ingredients) WithPaperCode() Ingredients {
-	in.PaperCode, in.ResampleLatent = true, true
+func (in Ingredients) WithAuthorsCode() Ingredients {
+	in.AuthorsCode, in.ResampleLatent = true, true
 	if in.Calibrated != nil {
 		c := *in.Calibrated
 		c.Opts.EmptySetRule = true

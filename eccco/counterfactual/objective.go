@@ -150,12 +150,12 @@ func SetSizePenalty(c *conformal.Calibrated, gated bool) Term {
 // the samples drawn for its own row (energy.SampleEach; the batch must then have len(ts.Samples) rows).
 func DistanceToSamples(ts *energy.TargetSamples) Term { return distanceToSamples(ts, 1) }
 
-// DistanceToSamplesPaperCode is ECCCo-L1's penalty as the authors' code computed it (ECCCo.jl's
+// DistanceToSamplesAuthors is ECCCo-L1's penalty as the authors' code computed it (ECCCo.jl's
 // distance_from_energy, src/penalties.jl:93-134): the L1 distances to the n samples of ts summed and
 // divided by the number of chains drawn, ts.Chains, not by n. The authors' generator kept the single
-// lowest-energy sample of 10 chains (ts = TargetSamples.Lowest(1) of energy.PaperCodeL1ClassOptions), so
+// lowest-energy sample of 10 chains (ts = TargetSamples.Lowest(1) of energy.AuthorsL1ClassOptions), so
 // its penalty is ‖x′ − s₀‖₁/10.
-func DistanceToSamplesPaperCode(ts *energy.TargetSamples) Term {
+func DistanceToSamplesAuthors(ts *energy.TargetSamples) Term {
 	scale := 1.0
 	if ts.Chains > 0 {
 		scale = float64(ts.Kept()) / float64(ts.Chains)

@@ -247,7 +247,7 @@ func TestSearchWithAnotherGeneratorsSamples(t *testing.T) {
 	req := Request{Factuals: x, Targets: targets, MaxIterations: 30}
 	for _, name := range []string{"ECCCo-L1 (no CP)", "ECCCo-L1 (no EBM)"} {
 		build := func(ts *energy.TargetSamples) (*Generator, any) {
-			in := Ingredients{Samples: ts, Calibrated: &conformal.Calibrated{Clf: clf, QHat: 0.8, Opts: conformal.DefaultOptions()}}.WithPaperCode()
+			in := Ingredients{Samples: ts, Calibrated: &conformal.Calibrated{Clf: clf, QHat: 0.8, Opts: conformal.DefaultOptions()}}.WithAuthorsCode()
 			g, err := ByName(name, p, in)
 			if err != nil {
 				t.Fatal(err)
@@ -321,7 +321,7 @@ func TestSearchWithAnotherGeneratorsSamples(t *testing.T) {
 		}
 		return ts
 	}
-	in := func(ts *energy.TargetSamples) Ingredients { return Ingredients{Samples: ts}.WithPaperCode() }
+	in := func(ts *energy.TargetSamples) Ingredients { return Ingredients{Samples: ts}.WithAuthorsCode() }
 	gA, _ := ByName("ECCCo-L1 (no CP)", p, in(rows()))
 	gB, _ := ByName("ECCCo-L1 (no CP)", p, in(rows()))
 	s, err := NewSearcher(b, clf, gA)

@@ -31,10 +31,10 @@ type ClassOptions struct {
 	// SharedStart is the probability that a chain starts at its class's one shared draw from Prior
 	// rather than at its own draw; 0 starts every chain afresh (the paper). The authors' code (a
 	// JointEnergyModels v0.1.3 ConditionalSampler whose replay buffer held a single prior draw, with
-	// prob_buffer = 0.95) started about 95 % of the chains at one point: PaperCodeSharedStart.
+	// prob_buffer = 0.95) started about 95 % of the chains at one point: AuthorsSharedStart.
 	SharedStart float64
 	// RankByLogSoftmax ranks the samples by −log softmax_y(x) instead of E(x|y) = −logit_y(x) when
-	// keeping the lowest Keep, as the authors' get_lowest_energy_sample did (paper-code compatibility).
+	// keeping the lowest Keep, as the authors' get_lowest_energy_sample did (authors'-code compatibility).
 	// ClassSamples.Energies then hold −log softmax_y, ascending.
 	RankByLogSoftmax bool
 	// Graphs, when set, keeps the sampler's compiled graphs for later draws with the same model and
@@ -51,8 +51,8 @@ type samplerKey struct {
 	sgld  string
 }
 
-// PaperCodeSharedStart is the share of the authors' inference chains that started at one shared point.
-const PaperCodeSharedStart = 0.95
+// AuthorsSharedStart is the share of the authors' inference chains that started at one shared point.
+const AuthorsSharedStart = 0.95
 
 // DefaultClassOptions returns the paper's inference setting: the biased SGLD of the paper (φ = 2,
 // σ = 0.01, 500 steps) with gradients clipped element-wise to ±0.01 as in the authors' code, chains
@@ -67,12 +67,12 @@ const PaperCodeSharedStart = 0.95
 // unclipped sampler.
 func DefaultClassOptions(prior Prior) ClassOptions {
 	s := DefaultSGLD()
-	s.ClipGrad = PaperCodeClipGrad
+	s.ClipGrad = AuthorsClipGrad
 	s.Lower, s.Upper = prior.Lower, prior.Upper
 	return ClassOptions{SGLD: s, Prior: prior, Chains: DefaultChains, Keep: DefaultKeep}
 }
 
-// PaperCodeClassOptions returns the inference sampler of the authors' code (ECCCo.jl's EnergySampler)
+// AuthorsClassOptions returns the inference sampler of the authors' code (ECCCo.jl's EnergySampler)
 // with chains started from prior: about 95 % of them at one shared draw (SharedStart); φ = 2, σ = 0.01,
 // 500 steps, gradients of the class's batch-mean energy (each chain's gradient divided by the number of
 // chains) clipped to ±0.01, clamped to prior's box once, after the last step (SGLD.ClampAtEnd,
@@ -85,33 +85,33 @@ func DefaultClassOptions(prior Prior) ClassOptions {
 // clamping after every step): the per-feature mean ± 3 sd (PriorFromData) gave an MLP ECCCo
 // unfaithfulness of 5.56 (published 5.36 ± 0.07), the data's overall range (ExtremaPrior) 7.65; German
 // Credit's features are standardised, so ScalarPrior is close to PriorFromData there.
-func PaperCodeClassOptions(prior Prior) ClassOptions {
-	s := PaperCodeSGLD()
+func AuthorsClassOptions(prior Prior) ClassOptions {
+	s := AuthorsSGLD()
 	s.Lower, s.Upper, s.ClampAtEnd = prior.Lower, prior.Upper, true
 	return ClassOptions{SGLD: s, Prior: prior, Chains: DefaultChains, Keep: DefaultKeep,
-		SharedStart: PaperCodeSharedStart, RankByLogSoftmax: true}
+		SharedStart: AuthorsSharedStart, RankByLogSoftmax: true}
 }
 
 // Settings of the sampler that ECCCo.jl's generator built for ECCCo-L1's penalty: nsamples = 10,
 // niter = 100, nmin = 1 (src/generator.jl:22-24; run_benchmark passes nsamples = nothing → 10 and never
 // niter_eccco).
 const (
-	PaperCodeL1Chains = 10
-	PaperCodeL1Steps  = 100
-	PaperCodeL1Lowest = 1
+	AuthorsL1Chains = 10
+	AuthorsL1Steps  = 100
+	AuthorsL1Lowest = 1
 )
 
-// PaperCodeL1ClassOptions returns the sampler that the authors' ECCCo-L1 family drew its samples with:
-// PaperCodeClassOptions(prior) with PaperCodeL1Chains (10) chains of PaperCodeL1Steps (100) steps, all
+// AuthorsL1ClassOptions returns the sampler that the authors' ECCCo-L1 family drew its samples with:
+// AuthorsClassOptions(prior) with AuthorsL1Chains (10) chains of AuthorsL1Steps (100) steps, all
 // kept, lowest −log softmax first. ECCCo.jl's distance_from_energy built it once per counterfactual and
 // cached it in ce.params (src/penalties.jl:116); the penalty pulled towards its nmin = 1 lowest-energy
-// sample (l.119-121: TargetSamples.Lowest(PaperCodeL1Lowest)) and divided by n = 10 (l.134); the
+// sample (l.119-121: TargetSamples.Lowest(AuthorsL1Lowest)) and divided by n = 10 (l.134); the
 // unfaithfulness metric, finding the sampler cached, took min(25, 10) = 10 samples and divided by its
 // own n = 50 (metrics.Options.UnfaithfulnessDivisor).
-func PaperCodeL1ClassOptions(prior Prior) ClassOptions {
-	o := PaperCodeClassOptions(prior)
-	o.SGLD.Steps = PaperCodeL1Steps
-	o.Chains, o.Keep = PaperCodeL1Chains, PaperCodeL1Chains
+func AuthorsL1ClassOptions(prior Prior) ClassOptions {
+	o := AuthorsClassOptions(prior)
+	o.SGLD.Steps = AuthorsL1Steps
+	o.Chains, o.Keep = AuthorsL1Chains, AuthorsL1Chains
 	return o
 }
 

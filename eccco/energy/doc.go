@@ -30,10 +30,10 @@
 //
 // SGLD.Unbiased selects the first form (noise sd √StepSize); otherwise NoiseSD is σ. Optional extras:
 // element-wise gradient clipping (ClipGrad; the authors' code clips to ±0.01), clamping every step to a box
-// (Lower/Upper, typically the prior's bounds), and the paper-code quirk of averaging the energy over the
+// (Lower/Upper, typically the prior's bounds), and the authors'-code quirk of averaging the energy over the
 // chain batch before differentiating (BatchMeanGrad, which divides every chain's gradient by the number
 // of chains). DefaultSGLD follows the paper's equation (φ = 2, σ = 0.01, J = 500 steps, no clipping);
-// PaperCodeSGLD adds the code's clipping and batch averaging.
+// AuthorsSGLD adds the code's clipping and batch averaging.
 //
 // All chains advance together: one GoMLX graph call performs StepsPerCall unrolled steps (default 10) on
 // the [chains, D] batch. The Gaussian noise is drawn in Go from data.NewRand(seed) (PCG; about ten times
@@ -55,13 +55,13 @@
 // DefaultClassOptions for the measurements). NearestDistances says how close samples sit to a class's
 // training data.
 //
-// PaperCodeClassOptions reproduces the sampler behind the published unfaithfulness numbers instead (the
+// AuthorsClassOptions reproduces the sampler behind the published unfaithfulness numbers instead (the
 // authors' EnergySampler): a replay buffer holding one prior draw, so that about 95 % of the chains start
 // at the same point (SharedStart); the clipped, batch-mean gradient, so a chain moves at most 0.01 per
 // step; and ranking by −log softmax_y rather than −logit_y (RankByLogSoftmax). Its samples sit around one
 // random point per call rather than spread over the class. ExtremaPrior is the other reading of that
-// sampler's prior (the data's overall range for every feature); PaperCodeClassOptions documents why the
-// benchmark uses mean ± 3 sd. PaperCodeL1ClassOptions is the same sampler as ECCCo.jl's generator built it
+// sampler's prior (the data's overall range for every feature); AuthorsClassOptions documents why the
+// benchmark uses mean ± 3 sd. AuthorsL1ClassOptions is the same sampler as ECCCo.jl's generator built it
 // for the ECCCo-L1 family (10 chains of 100 steps, src/generator.jl:22-24); TargetSamples.Lowest picks the
 // one sample its penalty pulled towards.
 //

@@ -35,7 +35,7 @@ func TestKeptSamplerDrawsTheSame(t *testing.T) {
 		}
 	}
 	ctx := context.Background()
-	for round, opts := range []ClassOptions{PaperCodeClassOptions(prior), PaperCodeL1ClassOptions(prior)} {
+	for round, opts := range []ClassOptions{AuthorsClassOptions(prior), AuthorsL1ClassOptions(prior)} {
 		if round == 0 {
 			opts.SGLD.Steps = 20
 		}

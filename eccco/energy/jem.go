@@ -25,7 +25,7 @@ type JEMOptions struct {
 	// LearningRate is Adam's step; 0 means 1e-3.
 	LearningRate float64
 	// SGLD draws the samples of every minibatch; its Steps is the table's "SGLD steps" (e.g. 30). Start
-	// from PaperCodeSGLD (φ = 2, σ = 0.01, gradients clipped to ±0.01).
+	// from AuthorsSGLD (φ = 2, σ = 0.01, gradients clipped to ±0.01).
 	SGLD SGLD
 	// Samples is the number of SGLD chains per minibatch and member (e.g. 10 or 50); 0 means BatchSize.
 	Samples int
@@ -59,20 +59,20 @@ type JEMOptions struct {
 	OnEpoch func(models.EpochStats)
 }
 
-// WithPaperCode returns o with the switch that reproduces how the authors' experiments trained their
+// WithAuthorsCode returns o with the switch that reproduces how the authors' experiments trained their
 // JEMs: FirstLabelEnergy, with the energies −logits (SoftmaxEnergy off; see it for the measurements).
 // Measured on moons (500 epochs, seed 42): with the paper's text objective every gradient-based generator
 // reaches about 40 % validity on our JEM (its logits fall off away from each moon and searches from the
 // upper moon stop at a local optimum on the domain bound); with FirstLabelEnergy and softmax energies
 // 98–100 %, as in the paper; with FirstLabelEnergy and −logits (the authors' code) 75–79 %.
-func (o JEMOptions) WithPaperCode() JEMOptions {
+func (o JEMOptions) WithAuthorsCode() JEMOptions {
 	o.FirstLabelEnergy, o.SoftmaxEnergy = true, false
 	return o
 }
 
 // PaperJEMOptions returns the options of the paper for a data set: epochs and batch size of
 // table_params.tex, SGLD steps, samples per minibatch and λ of table_ebm_params.tex, the authors' SGLD
-// (PaperCodeSGLD: φ = 2, σ = 0.01, gradients clipped to ±0.01) and the prior of PriorFromData(train).
+// (AuthorsSGLD: φ = 2, σ = 0.01, gradients clipped to ±0.01) and the prior of PriorFromData(train).
 func PaperJEMOptions(dataset string, train *data.Dataset, seed uint64) (JEMOptions, error) {
 	settings, err := models.PaperSettings(dataset)
 	if err != nil {
@@ -86,7 +86,7 @@ func PaperJEMOptions(dataset string, train *data.Dataset, seed uint64) (JEMOptio
 	if err != nil {
 		return JEMOptions{}, err
 	}
-	s := PaperCodeSGLD()
+	s := AuthorsSGLD()
 	s.Steps = js.SGLDSteps
 	return JEMOptions{Epochs: settings.Epochs, BatchSize: settings.BatchSize, LearningRate: settings.LearningRate,
 		SGLD: s, Samples: js.Samples, Lambda: js.Lambda, Prior: prior, Seed: seed}, nil

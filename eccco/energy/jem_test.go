@@ -27,7 +27,7 @@ func TestTrainJEM(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		s := PaperCodeSGLD()
+		s := AuthorsSGLD()
 		s.Steps = 30
 		hist, err := TrainJEM(context.Background(), b, m, ds, JEMOptions{Epochs: 20, BatchSize: 50, LearningRate: 0.01, SGLD: s, Samples: 10, Lambda: 0.1, Prior: prior, Seed: 3})
 		if err != nil {
@@ -174,7 +174,7 @@ func TestTrainJEMEnsemble(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		s := PaperCodeSGLD()
+		s := AuthorsSGLD()
 		s.Steps = 20
 		if _, err := TrainJEM(context.Background(), b, m, ds, JEMOptions{Epochs: 15, BatchSize: 30, LearningRate: 0.01, SGLD: s, Samples: 8, Lambda: 0.1, Prior: prior, Seed: 4}); err != nil {
 			t.Fatal(err)

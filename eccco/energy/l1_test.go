@@ -11,13 +11,13 @@ import (
 
 // The ECCCo-L1 family's own sampler in the authors' code: the authors' sampler with 10 chains of 100
 // steps, all kept (ECCCo.jl src/generator.jl:22-24).
-func TestPaperCodeL1ClassOptions(t *testing.T) {
+func TestAuthorsL1ClassOptions(t *testing.T) {
 	prior, err := PriorFromData(blobs(20, 1))
 	if err != nil {
 		t.Fatal(err)
 	}
-	o := PaperCodeL1ClassOptions(prior)
-	want := PaperCodeClassOptions(prior)
+	o := AuthorsL1ClassOptions(prior)
+	want := AuthorsClassOptions(prior)
 	want.Chains, want.Keep, want.SGLD.Steps = 10, 10, 100
 	if o.Chains != want.Chains || o.Keep != want.Keep || o.SGLD.Steps != want.SGLD.Steps || o.SharedStart != want.SharedStart ||
 		!o.RankByLogSoftmax || o.SGLD.ClipGrad != want.SGLD.ClipGrad || !o.SGLD.BatchMeanGrad || o.SGLD.StepSize != 2 {
@@ -35,7 +35,7 @@ func TestLowestKeepsTheLowestEnergySample(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o := PaperCodeL1ClassOptions(prior)
+	o := AuthorsL1ClassOptions(prior)
 	o.SGLD.Steps = 3
 	ts, err := SampleTargets(context.Background(), b, clf, o, 5)
 	if err != nil {

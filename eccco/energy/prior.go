@@ -77,7 +77,7 @@ func ScalarPrior(ds *data.Dataset) (Prior, error) {
 
 // ExtremaPrior returns every feature uniform over the same range, the smallest to the largest value of
 // any feature in ds: one reading of the prior of the authors' inference sampler (ECCCo.jl's
-// EnergySampler, Uniform(extrema(X))). PaperCodeClassOptions says why the benchmark uses PriorFromData.
+// EnergySampler, Uniform(extrema(X))). AuthorsClassOptions says why the benchmark uses PriorFromData.
 func ExtremaPrior(ds *data.Dataset) (Prior, error) {
 	if ds == nil || ds.N() == 0 || ds.D() == 0 {
 		return Prior{}, fmt.Errorf("prior: empty data set")

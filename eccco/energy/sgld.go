@@ -19,10 +19,10 @@ const (
 	DefaultNoiseSD      = 0.01 // σ, the sd of the noise term
 	DefaultSteps        = 500  // J at inference (the unfaithfulness metric)
 	DefaultStepsPerCall = 10   // unrolled SGLD steps per graph call
-	PaperCodeClipGrad   = 0.01 // the authors' code clips gradients element-wise to ±0.01
+	AuthorsClipGrad   = 0.01 // the authors' code clips gradients element-wise to ±0.01
 )
 
-// SGLD configures the sampler. The zero value is not useful; start from DefaultSGLD or PaperCodeSGLD.
+// SGLD configures the sampler. The zero value is not useful; start from DefaultSGLD or AuthorsSGLD.
 type SGLD struct {
 	// StepSize is φ (biased form) or ε (unbiased form): the gradient term is −(StepSize/2)·∇E.
 	StepSize float64
@@ -33,7 +33,7 @@ type SGLD struct {
 	// ClipGrad, when positive, clips every gradient element to [−ClipGrad, ClipGrad] (paper code: 0.01).
 	ClipGrad float64
 	// BatchMeanGrad differentiates the mean energy over the chains instead of the sum, dividing every
-	// chain's gradient by the number of chains in the batch: a quirk of the authors' code (paper-code
+	// chain's gradient by the number of chains in the batch: a quirk of the authors' code (authors'-code
 	// compatibility). SamplePerClass runs all classes in one batch, so there it divides by K·Chains.
 	BatchMeanGrad bool
 	// Steps is the number of SGLD steps J (> 0).
@@ -53,11 +53,11 @@ func DefaultSGLD() SGLD {
 	return SGLD{StepSize: DefaultStepSize, NoiseSD: DefaultNoiseSD, Steps: DefaultSteps}
 }
 
-// PaperCodeSGLD returns DefaultSGLD with the authors' code quirks: gradients clipped to ±0.01 and
+// AuthorsSGLD returns DefaultSGLD with the authors' code quirks: gradients clipped to ±0.01 and
 // computed from the batch-mean energy.
-func PaperCodeSGLD() SGLD {
+func AuthorsSGLD() SGLD {
 	s := DefaultSGLD()
-	s.ClipGrad, s.BatchMeanGrad = PaperCodeClipGrad, true
+	s.ClipGrad, s.BatchMeanGrad = AuthorsClipGrad, true
 	return s
 }
 

@@ -17,7 +17,7 @@ type TargetSamples struct {
 	Samples [][]float32
 	D       int
 	// Chains is the number of chains drawn per class, of which the n lowest-energy ones were kept; 0 means
-	// n. Only the paper-code ECCCo-L1 penalty reads it (counterfactual.DistanceToSamplesPaperCode).
+	// n. Only the authors'-code ECCCo-L1 penalty reads it (counterfactual.DistanceToSamplesAuthors).
 	Chains int
 	// PerRow marks samples drawn for every counterfactual (SampleEach): Samples[i] then belongs to row i
 	// of the batch searched, towards that row's target, not to class i, and the ECCCo-L1 penalty
@@ -70,17 +70,17 @@ func NewTargetSamples(per []*ClassSamples, d int) (*TargetSamples, error) {
 }
 
 // TargetSampleOptions returns the conditional sampler behind ECCCo-L1's samples and the unfaithfulness
-// metric for a model trained on train. The paper's setting (paperCode false): DefaultClassOptions with
+// metric for a model trained on train. The paper's setting (authorsCode false): DefaultClassOptions with
 // the prior of the training data, 50 chains keeping the 25 lowest-energy ones for the synthetic data sets
-// and 10 chains all kept otherwise. The authors' code (paperCode true): PaperCodeClassOptions with the
+// and 10 chains all kept otherwise. The authors' code (authorsCode true): AuthorsClassOptions with the
 // one-range prior of ScalarPrior(train), 50 chains keeping 25 on every data set.
-func TargetSampleOptions(dataset string, train *data.Dataset, paperCode bool) (ClassOptions, error) {
-	if paperCode {
+func TargetSampleOptions(dataset string, train *data.Dataset, authorsCode bool) (ClassOptions, error) {
+	if authorsCode {
 		prior, err := ScalarPrior(train)
 		if err != nil {
 			return ClassOptions{}, err
 		}
-		return PaperCodeClassOptions(prior), nil
+		return AuthorsClassOptions(prior), nil
 	}
 	prior, err := PriorFromData(train)
 	if err != nil {
@@ -96,8 +96,8 @@ func TargetSampleOptions(dataset string, train *data.Dataset, paperCode bool) (C
 }
 
 // SampleTargets draws opts' conditional samples of every class of clf in one batch (SamplePerClass) and
-// returns them as TargetSamples, with Chains set from opts (for the paper-code normalisation of
-// counterfactual.DistanceToSamplesPaperCode).
+// returns them as TargetSamples, with Chains set from opts (for the authors'-code normalisation of
+// counterfactual.DistanceToSamplesAuthors).
 func SampleTargets(ctx context.Context, backend compute.Backend, clf models.Classifier, opts ClassOptions, seed uint64) (*TargetSamples, error) {
 	per, err := SamplePerClass(ctx, backend, clf, opts, seed)
 	if err != nil {

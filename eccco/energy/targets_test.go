@@ -21,7 +21,7 @@ func TestTargetSampleOptions(t *testing.T) {
 		X: []float32{0, 1, 2, 3, 4, 5}, Y: []int{0, 1, 0}}
 	for _, c := range []struct {
 		dataset   string
-		paperCode bool
+		authorsCode bool
 		chains    int
 		keep      int
 		shared    float64
@@ -31,28 +31,28 @@ func TestTargetSampleOptions(t *testing.T) {
 		{"german-credit", true, 50, 25, 0.95},
 		{"moons", true, 50, 25, 0.95},
 	} {
-		o, err := TargetSampleOptions(c.dataset, train, c.paperCode)
+		o, err := TargetSampleOptions(c.dataset, train, c.authorsCode)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if o.Chains != c.chains || o.Keep != c.keep || o.SharedStart != c.shared || o.RankByLogSoftmax != c.paperCode || o.SGLD.BatchMeanGrad != c.paperCode {
-			t.Errorf("%s paperCode=%v: %d/%d chains, shared %v, log-softmax %v, batch mean %v", c.dataset, c.paperCode, o.Keep, o.Chains, o.SharedStart, o.RankByLogSoftmax, o.SGLD.BatchMeanGrad)
+		if o.Chains != c.chains || o.Keep != c.keep || o.SharedStart != c.shared || o.RankByLogSoftmax != c.authorsCode || o.SGLD.BatchMeanGrad != c.authorsCode {
+			t.Errorf("%s authorsCode=%v: %d/%d chains, shared %v, log-softmax %v, batch mean %v", c.dataset, c.authorsCode, o.Keep, o.Chains, o.SharedStart, o.RankByLogSoftmax, o.SGLD.BatchMeanGrad)
 		}
 		// mean ± 3 sd of feature a (0, 2, 4: mean 2, sample sd 2) is [−4, 8], of b (1, 3, 5) [−3, 9]; their
 		// envelope, the authors' one range, [−4, 9].
 		want := [][2]float64{{-4, 8}, {-3, 9}}
-		if c.paperCode {
+		if c.authorsCode {
 			want = [][2]float64{{-4, 9}, {-4, 9}}
 		}
 		for j, w := range want {
 			if math.Abs(float64(o.Prior.Lower[j])-w[0]) > 1e-5 || math.Abs(float64(o.Prior.Upper[j])-w[1]) > 1e-5 ||
 				o.SGLD.Lower[j] != o.Prior.Lower[j] || o.SGLD.Upper[j] != o.Prior.Upper[j] {
-				t.Errorf("%s paperCode=%v: prior of feature %d [%v, %v] (clamp [%v, %v]), want %v", c.dataset, c.paperCode, j,
+				t.Errorf("%s authorsCode=%v: prior of feature %d [%v, %v] (clamp [%v, %v]), want %v", c.dataset, c.authorsCode, j,
 					o.Prior.Lower[j], o.Prior.Upper[j], o.SGLD.Lower[j], o.SGLD.Upper[j], w)
 			}
 		}
-		if o.SGLD.ClampAtEnd != c.paperCode {
-			t.Errorf("%s paperCode=%v: clamp at the end %v", c.dataset, c.paperCode, o.SGLD.ClampAtEnd)
+		if o.SGLD.ClampAtEnd != c.authorsCode {
+			t.Errorf("%s authorsCode=%v: clamp at the end %v", c.dataset, c.authorsCode, o.SGLD.ClampAtEnd)
 		}
 	}
 }

@@ -26,12 +26,12 @@ const (
 	// AuthorsCode reproduces what the authors' code did where it changes a reported number. Each cause is
 	// a switch of its own package, documented there with the authors' file and line; this mode sets them
 	// all, here and nowhere else:
-	//   - JEM training (JEMOptions → energy.JEMOptions.WithPaperCode): −logit energies conditioned on the
+	//   - JEM training (JEMOptions → energy.JEMOptions.WithAuthorsCode): −logit energies conditioned on the
 	//     minibatch's first label (softmax energies, energy.JEMOptions.SoftmaxEnergy, are an option);
 	//   - model fitting and calibration (FitCalibration → conformal.InductiveSplit): models fitted on the
 	//     first half of the training split in file order, calibrated on the second half; ensemble members
 	//     on 80 % bags (BaggingFraction → models.TrainOptions/energy.JEMOptions.BaggingFraction);
-	//   - the generators (Ingredients → counterfactual.Ingredients.WithPaperCode): Ω gated below p = 0.5
+	//   - the generators (Ingredients → counterfactual.Ingredients.WithAuthorsCode): Ω gated below p = 0.5
 	//     with ConformalPrediction.jl's empty-set rule, an ensemble's Ω from the mean of its members'
 	//     probabilities (MLJ's ensemble prediction; conformal.Options.MeanMemberProbabilities); the ECCCo-L1 family as ECCCo.jl built it (below);
 	//     REVISE's latent search from a posterior sample of the factual's code, re-encoding the clamped
@@ -39,15 +39,15 @@ const (
 	//     src/counterfactuals/latent_space_mappings.jl:55 and search.jl:66, noise seeded per run); Schut's
 	//     greedy step choosing its feature blind to the bounds, so that a move the clamp undoes still
 	//     counts (counterfactual.JSMA.BoundsBlind; CE.jl src/generators/optimizers/JSMADescent.jl); ECCCo's
-	//     energy penalty decaying as exp(−0.01·t) over the steps (GeneratorParams, PaperCodeDecayRate);
+	//     energy penalty decaying as exp(−0.01·t) over the steps (GeneratorParams, AuthorsDecayRate);
 	//     ECCCo+ re-encoding its clamped counterfactual into the PCA space after every step
 	//     (counterfactual.Reencoded; CE.jl search.jl:66, encode_state's compression branch);
 	//     Wachter's cost stays the plain L1 distance: the authors' runs never applied the MAD weights;
 	//   - Schut's stopping rule (SearchRule → counterfactual.GeneratorConditionsAll): p ≥ 0.5 and every
 	//     |∂CE/∂x| < 0.01, or 100 steps;
-	//   - the SGLD samples behind unfaithfulness (SampleOptions → energy.PaperCodeClassOptions: a shared
+	//   - the SGLD samples behind unfaithfulness (SampleOptions → energy.AuthorsClassOptions: a shared
 	//     start, steps of at most 0.01, ranked by −log softmax, 50 chains keeping 25);
-	//   - the ECCCo-L1 family's own sampler (L1SampleOptions → energy.PaperCodeL1ClassOptions: 10 chains
+	//   - the ECCCo-L1 family's own sampler (L1SampleOptions → energy.AuthorsL1ClassOptions: 10 chains
 	//     of 100 steps; per class and run, or per factual with Sampling PerCounterfactual, as the
 	//     authors' cached sampler of each explanation): its penalty pulls towards the lowest-energy sample
 	//     divided by 10, and its unfaithfulness is summed over those 10 samples and divided by 50 (OwnSamplesMetrics →
@@ -56,7 +56,7 @@ const (
 	//     drawn once for all runs, as CE.jl's benchmark drew them; on German Credit, circles and the linearly
 	//     separable set with the authors' mix of targets, which their published validity pins down
 	//     (AuthorsTargetMix);
-	//   - the metrics (MetricsOptions → metrics.PaperCodeOptions: 100 nearest neighbours for
+	//   - the metrics (MetricsOptions → metrics.AuthorsOptions: 100 nearest neighbours for
 	//     implausibility, halved unfaithfulness, gated uncertainty, uncropped SSIM);
 	//   - the models (AuthorsModels → models.LoadAuthors): on the data sets whose trained models the authors
 	//     committed (ECCCo.jl models/*.jls at models.AuthorsCommit, which their runs loaded instead of
@@ -75,7 +75,7 @@ const (
 func Modes() []Mode { return []Mode{Paper, AuthorsCode} }
 
 // ParseMode reads a mode name: "paper" or "authors-code" (also "" for the default, and the older
-// spellings "compat", "paper-code" and "code" for the authors' code).
+// spellings "compat", "authors'-code" and "code" for the authors' code).
 func ParseMode(s string) (Mode, error) {
 	switch strings.ToLower(strings.TrimSpace(s)) {
 	case "", "paper", "equations":
@@ -108,10 +108,10 @@ func (m Mode) Validate() error {
 	return err
 }
 
-// JEMOptions returns o switched to the mode (the authors' code: energy.JEMOptions.WithPaperCode).
+// JEMOptions returns o switched to the mode (the authors' code: energy.JEMOptions.WithAuthorsCode).
 func (m Mode) JEMOptions(o energy.JEMOptions) energy.JEMOptions {
 	if m.IsAuthorsCode() {
-		return o.WithPaperCode()
+		return o.WithAuthorsCode()
 	}
 	return o
 }
@@ -156,11 +156,11 @@ func (m Mode) AuthorsData(dataset string) bool {
 }
 
 // BaggingFraction is the share of the fitting rows each member of an ensemble of the kind trains on: 0
-// (all of them) in the paper mode; models.PaperCodeBaggingFraction (0.8, MLJEnsembles' default) for the
+// (all of them) in the paper mode; models.AuthorsBaggingFraction (0.8, MLJEnsembles' default) for the
 // authors' ensembles.
 func (m Mode) BaggingFraction(kind models.Kind) float64 {
 	if m.IsAuthorsCode() && (kind == models.KindMLPEnsemble || kind == models.KindJEMEnsemble) {
-		return models.PaperCodeBaggingFraction
+		return models.AuthorsBaggingFraction
 	}
 	return 0
 }
@@ -182,7 +182,7 @@ func (m Mode) FitCalibration(train *data.Dataset) (fit, cal *data.Dataset, err e
 	if train.Image != nil {
 		train = train.Shuffled(data.NewRand(visionOrder))
 	}
-	return conformal.InductiveSplit(train, conformal.PaperCodeTrainRatio)
+	return conformal.InductiveSplit(train, conformal.AuthorsTrainRatio)
 }
 
 // visionOrder seeds the fixed permutation of image training rows before the authors'-code inductive split.
@@ -203,12 +203,12 @@ func (m Mode) FitDescription(train *data.Dataset) (string, error) {
 }
 
 // Ingredients returns the generators' ingredients switched to the mode (the authors' code:
-// counterfactual.Ingredients.WithPaperCode).
+// counterfactual.Ingredients.WithAuthorsCode).
 func (m Mode) Ingredients(in counterfactual.Ingredients) counterfactual.Ingredients {
 	if !m.IsAuthorsCode() {
 		return in
 	}
-	return in.WithPaperCode()
+	return in.WithAuthorsCode()
 }
 
 // SearchRule is the stopping rule of the counterfactual search in the mode: the paper's
@@ -277,7 +277,7 @@ func (m Mode) AuthorsTargetMix(dataset string) (mix TargetMix, ok bool) {
 }
 
 // L1SampleOptions returns the sampler of the ECCCo-L1 family's own samples in the authors'-code mode
-// (energy.PaperCodeL1ClassOptions with energy.ScalarPrior of the training data); ok is false in the paper mode,
+// (energy.AuthorsL1ClassOptions with energy.ScalarPrior of the training data); ok is false in the paper mode,
 // where ECCCo-L1's samples are those of counterfactual.PaperIngredients.
 func (m Mode) L1SampleOptions(train *data.Dataset) (opts energy.ClassOptions, ok bool, err error) {
 	if !m.IsAuthorsCode() {
@@ -287,7 +287,7 @@ func (m Mode) L1SampleOptions(train *data.Dataset) (opts energy.ClassOptions, ok
 	if err != nil {
 		return energy.ClassOptions{}, false, err
 	}
-	return energy.PaperCodeL1ClassOptions(prior), true, nil
+	return energy.AuthorsL1ClassOptions(prior), true, nil
 }
 
 // SampleOptions returns the conditional SGLD sampler behind the unfaithfulness metric and ECCCo-L1's
@@ -297,22 +297,22 @@ func (m Mode) SampleOptions(dataset string, train *data.Dataset) (energy.ClassOp
 }
 
 // ClassOptions returns the sampler of `eccco sample` in the mode: energy.DefaultClassOptions (the paper)
-// or energy.PaperCodeClassOptions (the authors' code), started from prior.
+// or energy.AuthorsClassOptions (the authors' code), started from prior.
 func (m Mode) ClassOptions(prior energy.Prior) energy.ClassOptions {
 	if m.IsAuthorsCode() {
-		return energy.PaperCodeClassOptions(prior)
+		return energy.AuthorsClassOptions(prior)
 	}
 	return energy.DefaultClassOptions(prior)
 }
 
 // MetricsOptions returns the metrics' options in the mode for data shaped like train: the authors' code
-// switches (metrics.PaperCodeOptions) or none, and for images the structural dissimilarity (cropped as
+// switches (metrics.AuthorsOptions) or none, and for images the structural dissimilarity (cropped as
 // scikit-image does, or uncropped as the authors' Julia code did), with its set form for the
 // implausibility (the same values, faster).
 func (m Mode) MetricsOptions(train *data.Dataset) metrics.Options {
 	o := metrics.Options{}
 	if m.IsAuthorsCode() {
-		o = metrics.PaperCodeOptions()
+		o = metrics.AuthorsOptions()
 	}
 	if img := train.Image; img != nil {
 		o.Distance, o.SetDistance = metrics.ImageDissimilarity(img.Height, img.Width), metrics.ImageSetDissimilarity(img.Height, img.Width)
@@ -341,33 +341,33 @@ func (m Mode) UnfaithfulnessAgainstOwnSamples(g *counterfactual.Generator) bool 
 	return false
 }
 
-// PaperCodeUnfaithfulnessDivisor is the n = 50 by which the authors' unfaithfulness metric divided its
+// AuthorsUnfaithfulnessDivisor is the n = 50 by which the authors' unfaithfulness metric divided its
 // summed distances (ECCCo.jl src/penalties.jl:93,134).
-const PaperCodeUnfaithfulnessDivisor = 50
+const AuthorsUnfaithfulnessDivisor = 50
 
 // OwnSamplesMetrics returns the metrics' options o for a generator scored against its own samples
 // (UnfaithfulnessAgainstOwnSamples): in the authors'-code mode the summed distance is divided by 50
 // (metrics.Options.UnfaithfulnessDivisor), whatever the number of samples.
 func (m Mode) OwnSamplesMetrics(o metrics.Options) metrics.Options {
 	if m.IsAuthorsCode() {
-		o.UnfaithfulnessDivisor = PaperCodeUnfaithfulnessDivisor
+		o.UnfaithfulnessDivisor = AuthorsUnfaithfulnessDivisor
 	}
 	return o
 }
 
 // The authors' vision settings (ECCCo.jl experiments/mnist.jl and fmnist.jl at the final commit).
 const (
-	// PaperCodeVisionHidden, PaperCodeVisionLayers and PaperCodeVisionActivation are the builder of every
+	// AuthorsVisionHidden, AuthorsVisionLayers and AuthorsVisionActivation are the builder of every
 	// MLP-based vision model (MLP, MLP ensemble, JEM, JEM ensemble): default_builder(n_hidden = 128,
 	// n_layers = 1, activation = Flux.swish). The paper's table of model parameters prints the Experiment
 	// defaults (32 units, relu) instead.
-	PaperCodeVisionHidden     = 128
-	PaperCodeVisionLayers     = 1
-	PaperCodeVisionActivation = "swish"
-	// PaperCodeVisionSchutStep is Schut's η on images: the vision scripts run with use_variants = false,
+	AuthorsVisionHidden     = 128
+	AuthorsVisionLayers     = 1
+	AuthorsVisionActivation = "swish"
+	// AuthorsVisionSchutStep is Schut's η on images: the vision scripts run with use_variants = false,
 	// whose branch builds GreedyGenerator() with its defaults, η = 0.1 and n = 10 changes per feature
 	// (experiments/benchmarking/benchmarking.jl).
-	PaperCodeVisionSchutStep = 0.1
+	AuthorsVisionSchutStep = 0.1
 )
 
 // Spec returns a model architecture switched to the mode for data shaped like train. The paper: spec as
@@ -382,7 +382,7 @@ func (m Mode) Spec(spec models.Spec, train *data.Dataset) models.Spec {
 		spec.Conv2Padding = models.PaddingSame
 		return spec
 	}
-	spec.Hidden, spec.Layers, spec.Activation = PaperCodeVisionHidden, PaperCodeVisionLayers, PaperCodeVisionActivation
+	spec.Hidden, spec.Layers, spec.Activation = AuthorsVisionHidden, AuthorsVisionLayers, AuthorsVisionActivation
 	return spec
 }
 
@@ -418,15 +418,15 @@ func (m Mode) VAEOnOfficialTraining(train *data.Dataset) bool {
 
 // GeneratorParams returns a paper generator's hyper-parameters p switched to the mode for data shaped like
 // train, before a user's overrides. The authors' code: ECCCo's energy penalty decays with
-// PaperCodeDecayRate and PaperCodeDecayEvery; on images Schut's η is 0.1 (PaperCodeVisionSchutStep), so each
+// AuthorsDecayRate and AuthorsDecayEvery; on images Schut's η is 0.1 (AuthorsVisionSchutStep), so each
 // pixel changes at most 10 times.
 func (m Mode) GeneratorParams(base string, p counterfactual.Params, train *data.Dataset) counterfactual.Params {
 	if !m.IsAuthorsCode() {
 		return p
 	}
-	p.DecayRate, p.DecayEvery = PaperCodeDecayRate, PaperCodeDecayEvery
+	p.DecayRate, p.DecayEvery = AuthorsDecayRate, AuthorsDecayEvery
 	if train.Image != nil && base == "Schut" {
-		p.StepSize = PaperCodeVisionSchutStep
+		p.StepSize = AuthorsVisionSchutStep
 	}
 	return p
 }
@@ -441,6 +441,6 @@ func (m Mode) GeneratorParams(base string, p counterfactual.Params, train *data.
 // ECCCo cost from 8.45 to 6.30 (published 6.19 ± 0.14) and its MLP ensemble's from 6.80 to 4.98 (4.77 ±
 // 0.12), and leaves moons as it was.
 const (
-	PaperCodeDecayRate  = 0.01
-	PaperCodeDecayEvery = 1
+	AuthorsDecayRate  = 0.01
+	AuthorsDecayEvery = 1
 )

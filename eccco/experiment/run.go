@@ -370,17 +370,17 @@ func (e *Experiment) RunFor(ctx context.Context, kind models.Kind, run int, f *F
 			return nil, fmt.Errorf("sampling per counterfactual for the ECCCo-L1 family of the %s %s: %w", e.dataset, kind, err)
 		}
 		rows := &energy.TargetSamples{Samples: each, D: m.NumFeatures(), Chains: l1Opts.Chains, PerRow: true}
-		if in.Samples, err = rows.Lowest(energy.PaperCodeL1Lowest); err != nil {
+		if in.Samples, err = rows.Lowest(energy.AuthorsL1Lowest); err != nil {
 			return nil, err
 		}
 		r.ownEach = each
 	case needL1:
 		// The authors' ECCCo-L1 penalty pulled towards the lowest-energy sample of its own 10 chains; the
-		// metric reused all 10 (energy.PaperCodeL1ClassOptions). Drawn once per class and run.
+		// metric reused all 10 (energy.AuthorsL1ClassOptions). Drawn once per class and run.
 		if r.OwnSamples, err = energy.SampleTargets(ctx, e.backend, m, l1Opts, ingredientSeed); err != nil {
 			return nil, fmt.Errorf("sampling for the ECCCo-L1 family of the %s %s: %w", e.dataset, kind, err)
 		}
-		if in.Samples, err = r.OwnSamples.Lowest(energy.PaperCodeL1Lowest); err != nil {
+		if in.Samples, err = r.OwnSamples.Lowest(energy.AuthorsL1Lowest); err != nil {
 			return nil, err
 		}
 	}

@@ -247,7 +247,7 @@ func CounterfactualGrid(ctx context.Context, e *experiment.Experiment, kind mode
 
 // GeneratedImages draws fig:mnist-gen: the model's conditional SGLD samples of every class, one row
 // per class (the sampler of the experiment's mode: energy.DefaultClassOptions or
-// energy.PaperCodeClassOptions from the training data's prior).
+// energy.AuthorsClassOptions from the training data's prior).
 func GeneratedImages(ctx context.Context, e *experiment.Experiment, kind models.Kind, perClass int) (Figure, error) {
 	h, w, err := imageShape(e)
 	if err != nil {

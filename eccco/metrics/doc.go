@@ -32,7 +32,7 @@
 // # Paper-code compatibility
 //
 // Options holds the switches that reproduce the authors' code where it changes a reported number
-// (PaperCodeOptions sets the first three; the authors'-code mode adds UnfaithfulnessDivisor = 50 for the
+// (AuthorsOptions sets the first three; the authors'-code mode adds UnfaithfulnessDivisor = 50 for the
 // ECCCo-L1 family):
 //
 //   - ImplausibilityNearest = 100: the code averages over the 100 nearest target-class training rows, not
@@ -50,9 +50,9 @@
 //
 // The samples themselves are the other half of the story: the authors' sampler started about 95 % of
 // its chains at one prior draw, moved them at most 0.01 per step and ranked them by −log softmax
-// (energy.PaperCodeClassOptions). The benchmark's compatibility mode draws the metric's samples with it
+// (energy.AuthorsClassOptions). The benchmark's compatibility mode draws the metric's samples with it
 // (energy.TargetSampleOptions), and the ECCCo-L1 family's with its 10-chain, 100-step variant
-// (energy.PaperCodeL1ClassOptions). Because the benchmark samples once per model,
+// (energy.AuthorsL1ClassOptions). Because the benchmark samples once per model,
 // class and run, where the code drew a fresh shared start for every counterfactual, the expected metric
 // is the same but the spread of run means is larger (German Credit MLP, Wachter: sd of run means 0.36
 // against the published 0.06).

@@ -19,7 +19,7 @@ import (
 // It is the same γ that the search stops at by default (counterfactual.DefaultThreshold).
 const DefaultThreshold = 0.5
 
-// Options choose the distance and the paper-code compatibility switches of the metrics.
+// Options choose the distance and the authors'-code compatibility switches of the metrics.
 type Options struct {
 	// Distance between rows; nil means Euclidean (use ImageDissimilarity for images). The evaluator calls
 	// it from several goroutines at once: it must be safe for concurrent use.
@@ -50,9 +50,9 @@ type Options struct {
 	RedundancyTol float64
 }
 
-// PaperCodeOptions returns the switches that reproduce the authors' code: 100 nearest neighbours for
+// AuthorsOptions returns the switches that reproduce the authors' code: 100 nearest neighbours for
 // implausibility, halved unfaithfulness and gated uncertainty (distance still to be chosen).
-func PaperCodeOptions() Options {
+func AuthorsOptions() Options {
 	return Options{ImplausibilityNearest: 100, HalveUnfaithfulness: true, GateUncertainty: true}
 }
 

@@ -60,7 +60,7 @@ func ExampleEvaluator() {
 	}
 
 	// The authors' code halved the unfaithfulness and set Ω to 0 for invalid counterfactuals.
-	e.Options = metrics.PaperCodeOptions()
+	e.Options = metrics.AuthorsOptions()
 	compat, err := e.Evaluate(factuals, cfs, []int{1, 1})
 	if err != nil {
 		fmt.Println(err)

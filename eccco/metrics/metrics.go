@@ -34,7 +34,7 @@ func ImageDissimilarity(height, width int) Distance {
 
 // ImageDissimilarityUncropped is ImageDissimilarity with the SSIM map averaged over every pixel instead
 // of the interior (StructuralDissimilarityUncropped): the distance of the authors' code, which calls
-// Julia's assess_ssim with its default crop = false (paper-code compatibility).
+// Julia's assess_ssim with its default crop = false (authors'-code compatibility).
 func ImageDissimilarityUncropped(height, width int) Distance {
 	return func(a, b []float32) float64 {
 		v, err := StructuralDissimilarityUncropped(a, b, height, width)

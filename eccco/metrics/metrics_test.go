@@ -55,7 +55,7 @@ func logistic() models.Classifier {
 func sigmoid(a float64) float64 { return 1 / (1 + math.Exp(-a)) }
 
 // Every metric of two counterfactuals of a logistic model against hand-computed values, with and without
-// the paper-code switches.
+// the authors'-code switches.
 func TestEvaluatorOnHandValues(t *testing.T) {
 	b, err := backend.Shared()
 	if err != nil {
@@ -101,7 +101,7 @@ func TestEvaluatorOnHandValues(t *testing.T) {
 		t.Fatal("the invalid row's Ω should be positive for the gating check to mean something")
 	}
 
-	e.Options = PaperCodeOptions()
+	e.Options = AuthorsOptions()
 	e.Options.ImplausibilityNearest = 2
 	got, err = e.Evaluate(factuals, cfs, targets)
 	if err != nil {

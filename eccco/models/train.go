@@ -30,16 +30,16 @@ type TrainOptions struct {
 	// BaggingFraction, when positive, trains every member of an ensemble on its own bag of
 	// floor(BaggingFraction·N) rows drawn without replacement (Bags), as MLJEnsembles' EnsembleModel did
 	// with its default bagging_fraction = 0.8 for the authors' ensembles (ECCCo.jl
-	// experiments/models/default_models.jl:74,90): PaperCodeBaggingFraction. 0 trains every member on all
+	// experiments/models/default_models.jl:74,90): AuthorsBaggingFraction. 0 trains every member on all
 	// rows (the paper's text). Single models ignore it.
 	BaggingFraction float64
 	// OnEpoch, if set, is called after every epoch (e.g. to advance a progress bar).
 	OnEpoch func(EpochStats)
 }
 
-// PaperCodeBaggingFraction is MLJEnsembles' default bagging_fraction, with which the authors' ensembles
+// AuthorsBaggingFraction is MLJEnsembles' default bagging_fraction, with which the authors' ensembles
 // were fitted.
-const PaperCodeBaggingFraction = 0.8
+const AuthorsBaggingFraction = 0.8
 
 // Bags returns, for each of members ensemble members, the rows of its bag: floor(fraction·n) distinct
 // rows of 0 … n−1 drawn at random (seeded), as MLJEnsembles drew them (StatsBase.sample without

@@ -69,11 +69,11 @@ func TestForeignModelsAreRefused(t *testing.T) {
 	if _, _, err := runCLI(t, "explain", "--data", "circles", "--model-dir", seed1, "--seed", "1"); err != nil {
 		t.Errorf("the seed-1 model with --seed 1: %v", err)
 	}
-	paperCode := filepath.Join(dir, "authors")
-	if _, _, err := runCLI(t, "train", "--data", "circles", "--epochs", "2", "--mode", "authors-code", "--out", paperCode); err != nil {
+	authorsCode := filepath.Join(dir, "authors")
+	if _, _, err := runCLI(t, "train", "--data", "circles", "--epochs", "2", "--mode", "authors-code", "--out", authorsCode); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := runCLI(t, "explain", "--data", "circles", "--model-dir", paperCode); !errors.Is(err, experiment.ErrMismatch) || !strings.Contains(err.Error(), "mode") {
+	if _, _, err := runCLI(t, "explain", "--data", "circles", "--model-dir", authorsCode); !errors.Is(err, experiment.ErrMismatch) || !strings.Contains(err.Error(), "mode") {
 		t.Errorf("an authors'-code model used in the paper mode: err = %v, want ErrMismatch naming the mode", err)
 	}
 }

@@ -12,7 +12,7 @@ import (
 
 // With MAD weights (Ingredients.WithMADWachter, what CE.jl's distance_mad meant to compute) Wachter's cost
 // is weighted: the second step of a search on a logistic model pulls back by η·λ·w_j·sign(x′_j − x_j),
-// computed here by hand. With the paper-code ingredients alone (the authors' runs) the cost is the plain
+// computed here by hand. With the authors'-code ingredients alone (the authors' runs) the cost is the plain
 // L1 distance: the same step with w_j = 1.
 func TestWachterCostMADWeightedOnlyWhenAsked(t *testing.T) {
 	b := testBackend(t)
@@ -26,7 +26,7 @@ func TestWachterCostMADWeightedOnlyWhenAsked(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	weighted, err := Ingredients{}.WithPaperCode().WithMADWachter(train)
+	weighted, err := Ingredients{}.WithAuthorsCode().WithMADWachter(train)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,7 +36,7 @@ func TestWachterCostMADWeightedOnlyWhenAsked(t *testing.T) {
 		w    []float32
 	}{
 		{"MAD-weighted", weighted, mad},
-		{"authors' runs (plain L1)", Ingredients{}.WithPaperCode(), []float32{1, 1}},
+		{"authors' runs (plain L1)", Ingredients{}.WithAuthorsCode(), []float32{1, 1}},
 	} {
 		g, err := ByName("Wachter", Params{StepSize: eta, Cost: lam}, c.in)
 		if err != nil {
@@ -62,14 +62,14 @@ func TestWachterCostMADWeightedOnlyWhenAsked(t *testing.T) {
 	}
 }
 
-// The set-size term in paper-code mode, checked by hand on a logistic model with q̂ = 0.2, T = 0.1, κ = 1
+// The set-size term in authors'-code mode, checked by hand on a logistic model with q̂ = 0.2, T = 0.1, κ = 1
 // over two steps of ECCCo (no EBM) without cost, each step being −η·(∂CE/∂x + λ·∂Ω/∂x):
 //   - row 0 starts at p(y⁺|x) = 0.45 and crosses 0.5 after the first step; there the hard set is empty
 //     (both scores exceed q̂), so the authors' rule gives Ω = Σ_k (1 − C_k) − κ = 1 − C_t − C_o > 0 and
 //     its gradient enters the second step, while the paper's Ω = max(0, C_t + C_o − 1) is 0;
 //   - row 1 starts at p = 0.2 and stays below 0.5, where the gate sets Ω to 0 (without the gate the
 //     empty-set rule would give Ω ≈ 0.71).
-func TestPaperCodeSetSizeIsGatedAndFollowsTheEmptySetRule(t *testing.T) {
+func TestAuthorsSetSizeIsGatedAndFollowsTheEmptySetRule(t *testing.T) {
 	b := testBackend(t)
 	w := []float64{1, 0.5}
 	clf := logistic([]float32{1, 0.5}, 0)
@@ -96,7 +96,7 @@ func TestPaperCodeSetSizeIsGatedAndFollowsTheEmptySetRule(t *testing.T) {
 		return res.X
 	}
 	sig := func(v float64) float64 { return 1 / (1 + math.Exp(-v)) }
-	want := func(row int, paperCode bool) (xs []float64, crossed bool) {
+	want := func(row int, authorsCode bool) (xs []float64, crossed bool) {
 		xs = []float64{float64(x[row*2]), float64(x[row*2+1])}
 		for range 2 {
 			p := sig(w[0]*xs[0] + w[1]*xs[1])
@@ -104,7 +104,7 @@ func TestPaperCodeSetSizeIsGatedAndFollowsTheEmptySetRule(t *testing.T) {
 			if p >= 0.5 {
 				crossed = true
 			}
-			if paperCode && p >= 0.5 {
+			if authorsCode && p >= 0.5 {
 				ct, co := sig((q-(1-p))/temp), sig((q-p)/temp)
 				if 1-ct-co <= 0 || p >= 1-q {
 					t.Fatalf("test setup: the hard set is not empty at p = %v", p)
@@ -118,10 +118,10 @@ func TestPaperCodeSetSizeIsGatedAndFollowsTheEmptySetRule(t *testing.T) {
 		}
 		return xs, crossed
 	}
-	check := func(name string, got []float32, paperCode bool) {
+	check := func(name string, got []float32, authorsCode bool) {
 		t.Helper()
 		for row := range ps {
-			xs, crossed := want(row, paperCode)
+			xs, crossed := want(row, authorsCode)
 			if crossed != (row == 0) {
 				t.Fatalf("test setup: row %d crossed p = 0.5: %v", row, crossed)
 			}
@@ -133,9 +133,9 @@ func TestPaperCodeSetSizeIsGatedAndFollowsTheEmptySetRule(t *testing.T) {
 		}
 	}
 	check("paper's Ω", search(Ingredients{Calibrated: cal}), false)
-	in := Ingredients{Calibrated: cal}.WithPaperCode()
+	in := Ingredients{Calibrated: cal}.WithAuthorsCode()
 	if cal.Opts.EmptySetRule {
-		t.Error("WithPaperCode changed the caller's calibrated classifier")
+		t.Error("WithAuthorsCode changed the caller's calibrated classifier")
 	}
 	pc := search(in)
 	check("paper-code Ω", pc, true)
@@ -162,10 +162,10 @@ func TestMADWeightsByHand(t *testing.T) {
 	}
 }
 
-// In paper-code mode ECCCo-L1's distance to the samples is summed over the kept samples and divided by
+// In authors'-code mode ECCCo-L1's distance to the samples is summed over the kept samples and divided by
 // the chains drawn (ECCCo.jl's distance_from_energy): with 2 kept of 4 chains its pull is halved. The
 // first step on a logistic model, by hand: x₁ = x + η(1 − σ(a))·w − η·λ·scale·mean_s sign(x − s).
-func TestPaperCodeECCCoL1HalvesTheSampleDistance(t *testing.T) {
+func TestAuthorsECCCoL1HalvesTheSampleDistance(t *testing.T) {
 	b := testBackend(t)
 	w := []float32{1, -1}
 	clf := logistic(w, -1)
@@ -177,10 +177,10 @@ func TestPaperCodeECCCoL1HalvesTheSampleDistance(t *testing.T) {
 	meanSign := []float64{-1, 0}
 	a := -1 + 0.2 - 0.4
 	for _, tc := range []struct {
-		paperCode bool
+		authorsCode bool
 		scale     float64
 	}{{false, 1}, {true, 0.5}} {
-		in := Ingredients{Samples: ts, PaperCode: tc.paperCode, MADWeights: []float32{1, 1}}
+		in := Ingredients{Samples: ts, AuthorsCode: tc.authorsCode, MADWeights: []float32{1, 1}}
 		g, err := ByName("ECCCo-L1 (no CP)", Params{StepSize: eta, Cost: 0.3, Energy: lam}, in)
 		if err != nil {
 			t.Fatal(err)
@@ -193,7 +193,7 @@ func TestPaperCodeECCCoL1HalvesTheSampleDistance(t *testing.T) {
 			// The cost |x′ − x| has zero gradient at x′ = x.
 			want := float64(x[j]) + eta*(1-sigmoid(a))*float64(w[j]) - eta*lam*tc.scale*meanSign[j]
 			if got := float64(res.X[j]); math.Abs(got-want) > 1e-6 {
-				t.Errorf("paper code %v, feature %d: %v after one step, want %v", tc.paperCode, j, got, want)
+				t.Errorf("paper code %v, feature %d: %v after one step, want %v", tc.authorsCode, j, got, want)
 			}
 		}
 	}
@@ -203,7 +203,7 @@ func TestPaperCodeECCCoL1HalvesTheSampleDistance(t *testing.T) {
 // lowest-energy of its 10 samples and divided by 10: ‖x′ − s₀‖₁/10. The first step on a logistic model,
 // by hand: x₁ = x + η(1 − σ(a))·w − η·λ·sign(x − s₀)/10; the other nine samples (all on the far side in
 // feature 1) must not pull.
-func TestPaperCodeECCCoL1PullsTowardsTheLowestSampleOverTen(t *testing.T) {
+func TestAuthorsECCCoL1PullsTowardsTheLowestSampleOverTen(t *testing.T) {
 	b := testBackend(t)
 	w := []float32{1, -1}
 	clf := logistic(w, -1)
@@ -221,7 +221,7 @@ func TestPaperCodeECCCoL1PullsTowardsTheLowestSampleOverTen(t *testing.T) {
 	if lowest.Kept() != 1 || lowest.Chains != 10 || lowest.Samples[1][0] != 1 || lowest.Samples[1][1] != 1 {
 		t.Fatalf("Lowest(1) = %+v", lowest)
 	}
-	g, err := ByName("ECCCo-L1 (no CP)", Params{StepSize: eta, Cost: 0.3, Energy: lam}, Ingredients{Samples: lowest}.WithPaperCode())
+	g, err := ByName("ECCCo-L1 (no CP)", Params{StepSize: eta, Cost: 0.3, Energy: lam}, Ingredients{Samples: lowest}.WithAuthorsCode())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -243,14 +243,14 @@ func TestPaperCodeECCCoL1PullsTowardsTheLowestSampleOverTen(t *testing.T) {
 // every explanation) each row pulls towards its own sample, whatever its target: two rows with the same
 // factual and target but samples on opposite sides take opposite pulls. By hand, as above:
 // x₁ = x + η(1 − σ(a))·w − η·λ·sign(x − s_row)/10. A set count other than the batch's rows is an error.
-func TestPaperCodeECCCoL1PerRowSamples(t *testing.T) {
+func TestAuthorsECCCoL1PerRowSamples(t *testing.T) {
 	b := testBackend(t)
 	w := []float32{1, -1}
 	clf := logistic(w, -1)
 	x := []float32{0.2, 0.4, 0.2, 0.4}
 	eta, lam := 0.1, 0.8
 	rows := &energy.TargetSamples{D: 2, Chains: 10, PerRow: true, Samples: [][]float32{{1, 1}, {-1, -1}}}
-	g, err := ByName("ECCCo-L1 (no CP)", Params{StepSize: eta, Cost: 0.3, Energy: lam}, Ingredients{Samples: rows}.WithPaperCode())
+	g, err := ByName("ECCCo-L1 (no CP)", Params{StepSize: eta, Cost: 0.3, Energy: lam}, Ingredients{Samples: rows}.WithAuthorsCode())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -269,7 +269,7 @@ func TestPaperCodeECCCoL1PerRowSamples(t *testing.T) {
 		}
 	}
 	three := &energy.TargetSamples{D: 2, Chains: 10, PerRow: true, Samples: [][]float32{{1, 1}, {-1, -1}, {0, 0}}}
-	g, err = ByName("ECCCo-L1 (no CP)", Params{StepSize: eta, Cost: 0.3, Energy: lam}, Ingredients{Samples: three}.WithPaperCode())
+	g, err = ByName("ECCCo-L1 (no CP)", Params{StepSize: eta, Cost: 0.3, Energy: lam}, Ingredients{Samples: three}.WithAuthorsCode())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -279,9 +279,9 @@ func TestPaperCodeECCCoL1PerRowSamples(t *testing.T) {
 }
 
 // ECCCo-L1 (no EBM) in the authors' code still evaluated its distance to the samples, with λ = 0: the
-// paper-code generator carries that penalty with weight 0 (so the metric knows the sampler was built) and
+// authors'-code generator carries that penalty with weight 0 (so the metric knows the sampler was built) and
 // searches exactly as ECCCo (no EBM); the paper's generator has no such penalty.
-func TestPaperCodeECCCoL1NoEBMCarriesAZeroWeightSamplePenalty(t *testing.T) {
+func TestAuthorsECCCoL1NoEBMCarriesAZeroWeightSamplePenalty(t *testing.T) {
 	ts := &energy.TargetSamples{D: 2, Chains: 10, Samples: [][]float32{{0, 0}, {1, 1}}}
 	cal := &conformal.Calibrated{QHat: 0.1, Opts: conformal.DefaultOptions()}
 	p := Params{StepSize: 0.1, Cost: 0.1, SetSize: 0.2, Energy: 0.5}
@@ -300,7 +300,7 @@ func TestPaperCodeECCCoL1NoEBMCarriesAZeroWeightSamplePenalty(t *testing.T) {
 	if found, _ := has(Ingredients{Calibrated: cal, Samples: ts}); found {
 		t.Error("the paper's ECCCo-L1 (no EBM) has a samples penalty")
 	}
-	if found, w := has(Ingredients{Calibrated: cal, Samples: ts}.WithPaperCode()); !found || w != 0 {
+	if found, w := has(Ingredients{Calibrated: cal, Samples: ts}.WithAuthorsCode()); !found || w != 0 {
 		t.Errorf("the paper-code ECCCo-L1 (no EBM): samples penalty %v with weight %v, want one with weight 0", found, w)
 	}
 }

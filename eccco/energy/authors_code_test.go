@@ -116,14 +116,14 @@ func TestRankByLogSoftmax(t *testing.T) {
 	}
 }
 
-// PaperCodeClassOptions assembles the authors' sampler: the given prior, clipped batch-mean SGLD clamped
+// AuthorsClassOptions assembles the authors' sampler: the given prior, clipped batch-mean SGLD clamped
 // to the prior, 50/25, 95 % shared start, −log softmax ranking.
-func TestPaperCodeClassOptions(t *testing.T) {
+func TestAuthorsClassOptions(t *testing.T) {
 	prior, err := ExtremaPrior(blobs(20, 1))
 	if err != nil {
 		t.Fatal(err)
 	}
-	o := PaperCodeClassOptions(prior)
+	o := AuthorsClassOptions(prior)
 	if o.Chains != 50 || o.Keep != 25 || o.SharedStart != 0.95 || !o.RankByLogSoftmax ||
 		o.SGLD.ClipGrad != 0.01 || !o.SGLD.BatchMeanGrad || o.SGLD.StepSize != 2 || o.SGLD.NoiseSD != 0.01 || o.SGLD.Steps != 500 {
 		t.Errorf("unexpected options %+v", o)
