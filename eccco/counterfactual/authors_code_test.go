@@ -178,7 +178,7 @@ func TestAuthorsECCCoL1HalvesTheSampleDistance(t *testing.T) {
 	a := -1 + 0.2 - 0.4
 	for _, tc := range []struct {
 		authorsCode bool
-		scale     float64
+		scale       float64
 	}{{false, 1}, {true, 0.5}} {
 		in := Ingredients{Samples: ts, AuthorsCode: tc.authorsCode, MADWeights: []float32{1, 1}}
 		g, err := ByName("ECCCo-L1 (no CP)", Params{StepSize: eta, Cost: 0.3, Energy: lam}, in)

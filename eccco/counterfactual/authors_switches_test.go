@@ -215,7 +215,7 @@ func TestDecayedEnergyStepsByHand(t *testing.T) {
 	clf := logistic(w, -5)
 	const eta, rate, every = 0.1, 0.1, 5
 	noLoss := func(s *State) *Node { return ReduceSum(MulScalar(s.X, 0), -1) }
-	g := &Generator{Name: "energy only", StepSize: eta, Loss: noLoss, Stepwise: true, Penalties: []Penalty{{"energy", 1, DecayedEnergyPenalty(0, rate, every)}}}
+	g := &Generator{Name: "energy only", StepSize: eta, Loss: noLoss, Stepwise: true, Penalties: []Penalty{{Name: "energy", Weight: 1, Term: DecayedEnergyPenalty(0, rate, every)}}}
 	res, err := Search(context.Background(), b, clf, g,
 		Request{Factuals: []float32{0, 0}, Targets: []int{1}, MaxIterations: 11, Rule: MaxIterations, RecordPath: true})
 	if err != nil {

@@ -44,8 +44,8 @@
 // and compiles its graphs for the one call; a Searcher (NewSearcher) keeps them for repeated searches with
 // the same model and generator, with the same results bit for bit (on the pure-Go backend compiling is
 // about 0.5 ms a search; on XLA it is most of a small search's time). Values that change from run to run
-// without changing the graph, such as ECCCo-L1's SGLD samples, reach the graph through State.Data as an
-// input rather than a constant, so that a Searcher also searches with another run's generator
+// without changing the graph, such as ECCCo-L1's SGLD samples, are declared by their penalty
+// (Penalty.Inputs) and reach the graph as an input rather than a constant, so that a Searcher also searches with another run's generator
 // (SearchWith; GraphKey says which generators share graphs): the benchmark compiles each model's searches
 // once for all its runs.
 //

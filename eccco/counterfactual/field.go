@@ -21,9 +21,9 @@ func (g *Generator) Objective(s *State) *Node {
 		loss = CrossEntropy
 	}
 	obj := loss(s)
-	for _, p := range g.Penalties {
+	for i, p := range g.Penalties {
 		if p.Weight != 0 {
-			obj = Add(obj, MulScalar(p.Term(s), p.Weight))
+			obj = Add(obj, MulScalar(p.eval(s, i), p.Weight))
 		}
 	}
 	return obj

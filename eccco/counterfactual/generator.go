@@ -62,6 +62,16 @@ func (g *Generator) Validate() error {
 		if !(p.Weight >= 0) || math.IsInf(p.Weight, 0) {
 			return fmt.Errorf("generator %s: penalty %q has weight λ = %v, must be non-negative and finite", g.Name, p.Name, p.Weight)
 		}
+		for j, in := range p.Inputs {
+			if err := in.validate(); err != nil {
+				return fmt.Errorf("generator %s: penalty %q: %w", g.Name, p.Name, err)
+			}
+			for _, other := range p.Inputs[:j] {
+				if other.Name == in.Name {
+					return fmt.Errorf("generator %s: penalty %q declares the input %q twice", g.Name, p.Name, in.Name)
+				}
+			}
+		}
 	}
 	if g.JSMA != nil {
 		if g.Latent != nil {
@@ -122,7 +132,7 @@ func PaperParams(dataset string) (Params, error) {
 // the authors' runs computed it. For the MAD-weighted cost that CE.jl's distance_mad meant to compute,
 // replace the penalty's term by WeightedL1Cost(MADWeights(train)) (Ingredients.WithMADWachter).
 func Wachter(p Params) *Generator {
-	return &Generator{Name: "Wachter", StepSize: p.StepSize, Penalties: []Penalty{{"cost", p.Cost, L1Cost}}}
+	return &Generator{Name: "Wachter", StepSize: p.StepSize, Penalties: []Penalty{{Name: "cost", Weight: p.Cost, Term: L1Cost}}}
 }
 
 // Schut returns the generator of Schut et al. (2021): no penalty, greedy JSMA steps of η, each feature
@@ -134,16 +144,16 @@ func Schut(p Params) *Generator {
 // REVISE returns the generator of Joshi et al. (2019): yloss + λ_cost·‖f(z) − x‖₁ searched over the
 // latent space of a VAE, f its decoder.
 func REVISE(p Params, vae LatentMap) *Generator {
-	return &Generator{Name: "REVISE", StepSize: p.StepSize, Latent: vae, Penalties: []Penalty{{"cost", p.Cost, L1Cost}}}
+	return &Generator{Name: "REVISE", StepSize: p.StepSize, Latent: vae, Penalties: []Penalty{{Name: "cost", Weight: p.Cost, Term: L1Cost}}}
 }
 
 // ECCCo returns the paper's generator (Eq. "eccco"): yloss + λ_cost·‖x′ − x‖₁ + λ_energy·(E(x′|y⁺) +
 // ridge·E²) + λ_setsize·Ω(C_θ(x′; α)), with c the classifier calibrated by split conformal prediction.
 func ECCCo(p Params, c *conformal.Calibrated) *Generator {
 	return &Generator{Name: "ECCCo", StepSize: p.StepSize, Stepwise: p.DecayRate > 0, Penalties: []Penalty{
-		{"cost", p.Cost, L1Cost},
+		{Name: "cost", Weight: p.Cost, Term: L1Cost},
 		energyPenalty(p),
-		{"setsize", p.SetSize, SetSizePenalty(c, false)},
+		{Name: "setsize", Weight: p.SetSize, Term: SetSizePenalty(c, false)},
 	}}
 }
 
@@ -152,9 +162,9 @@ func ECCCo(p Params, c *conformal.Calibrated) *Generator {
 func energyPenalty(p Params) Penalty {
 	if p.DecayRate > 0 {
 		every := max(p.DecayEvery, 1)
-		return Penalty{fmt.Sprintf("energy (decay %g every %d)", p.DecayRate, every), p.Energy, DecayedEnergyPenalty(p.Ridge, p.DecayRate, every)}
+		return Penalty{Name: fmt.Sprintf("energy (decay %g every %d)", p.DecayRate, every), Weight: p.Energy, Term: DecayedEnergyPenalty(p.Ridge, p.DecayRate, every)}
 	}
-	return Penalty{"energy", p.Energy, EnergyPenalty(p.Ridge)}
+	return Penalty{Name: "energy", Weight: p.Energy, Term: EnergyPenalty(p.Ridge)}
 }
 
 // ECCCoPlus is ECCCo searched in a PCA space (ECCCo+): pca should have as many components as REVISE's VAE
@@ -168,7 +178,7 @@ func ECCCoPlus(p Params, c *conformal.Calibrated, pca *PCA) *Generator {
 // ECCCoNoCP is the ablation ECCCo (no CP): λ_setsize = 0, the set-size term dropped.
 func ECCCoNoCP(p Params) *Generator {
 	return &Generator{Name: "ECCCo (no CP)", StepSize: p.StepSize, Stepwise: p.DecayRate > 0, Penalties: []Penalty{
-		{"cost", p.Cost, L1Cost},
+		{Name: "cost", Weight: p.Cost, Term: L1Cost},
 		energyPenalty(p),
 	}}
 }
@@ -176,8 +186,8 @@ func ECCCoNoCP(p Params) *Generator {
 // ECCCoNoEBM is the ablation ECCCo (no EBM): λ_energy = 0, the energy term dropped.
 func ECCCoNoEBM(p Params, c *conformal.Calibrated) *Generator {
 	return &Generator{Name: "ECCCo (no EBM)", StepSize: p.StepSize, Penalties: []Penalty{
-		{"cost", p.Cost, L1Cost},
-		{"setsize", p.SetSize, SetSizePenalty(c, false)},
+		{Name: "cost", Weight: p.Cost, Term: L1Cost},
+		{Name: "setsize", Weight: p.SetSize, Term: SetSizePenalty(c, false)},
 	}}
 }
 
@@ -185,17 +195,17 @@ func ECCCoNoEBM(p Params, c *conformal.Calibrated) *Generator {
 // of the target class is penalised, with weight λ_energy.
 func ECCCoL1(p Params, c *conformal.Calibrated, ts *energy.TargetSamples) *Generator {
 	return &Generator{Name: "ECCCo-L1", StepSize: p.StepSize, Penalties: []Penalty{
-		{"cost", p.Cost, L1Cost},
-		{"samples", p.Energy, DistanceToSamples(ts)},
-		{"setsize", p.SetSize, SetSizePenalty(c, false)},
+		{Name: "cost", Weight: p.Cost, Term: L1Cost},
+		samplesPenalty(p.Energy, ts),
+		{Name: "setsize", Weight: p.SetSize, Term: SetSizePenalty(c, false)},
 	}}
 }
 
 // ECCCoL1NoCP is ECCCo-L1 without the set-size term.
 func ECCCoL1NoCP(p Params, ts *energy.TargetSamples) *Generator {
 	return &Generator{Name: "ECCCo-L1 (no CP)", StepSize: p.StepSize, Penalties: []Penalty{
-		{"cost", p.Cost, L1Cost},
-		{"samples", p.Energy, DistanceToSamples(ts)},
+		{Name: "cost", Weight: p.Cost, Term: L1Cost},
+		samplesPenalty(p.Energy, ts),
 	}}
 }
 
@@ -304,7 +314,7 @@ func ByName(name string, p Params, in Ingredients) (*Generator, error) {
 		if err = need(in.Calibrated != nil, "a conformally calibrated classifier"); err == nil {
 			g = ECCCoL1NoEBM(p, in.Calibrated)
 			if in.AuthorsCode && in.Samples != nil {
-				g.Penalties = append(g.Penalties, Penalty{"samples", 0, DistanceToSamples(in.Samples)})
+				g.Penalties = append(g.Penalties, samplesPenalty(0, in.Samples))
 			}
 		}
 	default:
@@ -329,7 +339,7 @@ func ByName(name string, p Params, in Ingredients) (*Generator, error) {
 // GraphKey is a comparable value naming everything the graphs of ByName(name, p, in) bake in: the
 // generator's name and parameters and the values of the ingredients it reads (q̂ and the calibration's
 // options by value; the latent maps by identity; for the ECCCo-L1 family, the only generators that read
-// samples, their layout, not their values, which the graphs read as an input: State.Data). Two generators
+// samples, their layout, not their values, which the graphs read as an input: Penalty.Inputs). Two generators
 // with equal keys search alike, so a Searcher built for one searches with the other through SearchWith
 // (the benchmark keeps one per model and generator for all runs). Not comparable when in's latent map is
 // not (see models.Comparable).
@@ -345,7 +355,7 @@ func GraphKey(name string, p Params, in Ingredients) any {
 		vae          LatentMap
 		pca          *PCA
 		samples      string
-		authorsCode    bool
+		authorsCode  bool
 		mad          string
 		resample     bool
 	}
@@ -355,7 +365,7 @@ func GraphKey(name string, p Params, in Ingredients) any {
 		k.cal = calibrationKey{clf: c.Clf, qHat: math.Float64bits(c.QHat), opts: c.Opts}
 	}
 	if ts := in.Samples; ts != nil && (strings.HasPrefix(k.name, "eccco-l1") || k.name == "ecccol1" || k.name == "l1") {
-		// The samples' values are an input of the graphs (State.Data); their layout is not.
+		// The samples' values are an input of the graphs (Penalty.Inputs); their layout is not.
 		k.samples = fmt.Sprintf("per-row %t, %d sets of %d × %d, %d chains", ts.PerRow, len(ts.Samples), ts.Kept(), ts.D, ts.Chains)
 	}
 	return k

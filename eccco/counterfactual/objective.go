@@ -12,6 +12,7 @@ import (
 	"github.com/gomlx/compute"
 	"github.com/gomlx/compute/dtypes"
 	. "github.com/gomlx/gomlx/core/graph" //nolint:revive // GoMLX graph code reads best with a dot import.
+	"github.com/gomlx/gomlx/ml/model"
 )
 
 // State is what a loss or penalty sees at one search step, all for a batch of B rows in one graph.
@@ -30,7 +31,9 @@ type State struct {
 	// generator (nil for others); 0 in an objective field (ObjectiveField), which has no steps.
 	Step *Node
 
-	data *stepData // where Data's values go (nil: graph constants)
+	inputs     []Input      // the inputs of the penalty whose term is being built (Penalty.eval)
+	penalty    int          // its index in the generator's Penalties
+	inputScope *model.Scope // a Searcher's variables holding the inputs (nil: constants)
 }
 
 // Term is a per-row quantity [B] of the objective: the loss or one penalty.
@@ -41,6 +44,10 @@ type Penalty struct {
 	Name   string
 	Weight float64
 	Term   Term
+	// Inputs are the data Term reads through State.Input (nil: none). They are declared here, not made
+	// inside the term, so that a Searcher knows them without building a graph: its compiled graphs read
+	// them as inputs, and SearchWith feeds them another generator's values.
+	Inputs []Input
 }
 
 // CrossEntropy is the default yloss: −log softmax(M(x′))[y⁺].
@@ -148,13 +155,14 @@ func SetSizePenalty(c *conformal.Calibrated, gated bool) Term {
 // DistanceToSamples is the penalty of ECCCo-L1 (appendix, Algorithm 3): the mean L1 distance from x′
 // to the SGLD samples of its target class, ts (energy.SampleTargets draws them), or, when ts.PerRow, to
 // the samples drawn for its own row (energy.SampleEach; the batch must then have len(ts.Samples) rows).
+// It reads the samples as its penalty's input SamplesInput(ts) (samplesPenalty pairs the two).
 func DistanceToSamples(ts *energy.TargetSamples) Term { return distanceToSamples(ts, 1) }
 
 // DistanceToSamplesAuthors is ECCCo-L1's penalty as the authors' code computed it (ECCCo.jl's
 // distance_from_energy, src/penalties.jl:93-134): the L1 distances to the n samples of ts summed and
 // divided by the number of chains drawn, ts.Chains, not by n. The authors' generator kept the single
 // lowest-energy sample of 10 chains (ts = TargetSamples.Lowest(1) of energy.AuthorsL1ClassOptions), so
-// its penalty is ‖x′ − s₀‖₁/10.
+// its penalty is ‖x′ − s₀‖₁/10. Like DistanceToSamples, it reads SamplesInput(ts).
 func DistanceToSamplesAuthors(ts *energy.TargetSamples) Term {
 	scale := 1.0
 	if ts.Chains > 0 {
@@ -163,15 +171,28 @@ func DistanceToSamplesAuthors(ts *energy.TargetSamples) Term {
 	return distanceToSamples(ts, scale)
 }
 
+// SamplesInput is the input "samples" that DistanceToSamples and DistanceToSamplesAuthors read: the sets
+// of ts, one a row, of shape [len(ts.Samples), n·D].
+func SamplesInput(ts *energy.TargetSamples) Input {
+	k, d := len(ts.Samples), ts.D
+	n := len(ts.Samples[0]) / d
+	flat := make([]float32, 0, k*n*d)
+	for _, v := range ts.Samples {
+		flat = append(flat, v...)
+	}
+	return Input{Name: "samples", Values: flat, Dims: []int{k, n * d}}
+}
+
+// samplesPenalty is ECCCo-L1's penalty "samples" of weight w: DistanceToSamples with its input.
+func samplesPenalty(w float64, ts *energy.TargetSamples) Penalty {
+	return Penalty{Name: "samples", Weight: w, Term: DistanceToSamples(ts), Inputs: []Input{SamplesInput(ts)}}
+}
+
 func distanceToSamples(ts *energy.TargetSamples, scale float64) Term {
 	return func(s *State) *Node {
 		k, d := len(ts.Samples), ts.D
 		n := len(ts.Samples[0]) / d
-		flat := make([]float32, 0, k*n*d)
-		for _, v := range ts.Samples {
-			flat = append(flat, v...)
-		}
-		all := ConvertDType(s.Data("samples", flat, k, n*d), s.X.DType())
+		all := ConvertDType(s.Input("samples"), s.X.DType())
 		target := s.Target
 		if target.DType() != dtypes.Int32 {
 			target = ConvertDType(target, dtypes.Int32)

@@ -165,9 +165,9 @@ func stepGraphReference(clf models.Classifier, g *Generator, q Request, d int) f
 		logits := clf.Logits(x)
 		s := &State{X: x, Factual: factual, Target: target, Logits: logits, Model: clf}
 		obj := lossFn(s)
-		for _, p := range g.Penalties {
+		for i, p := range g.Penalties {
 			if p.Weight != 0 {
-				obj = Add(obj, MulScalar(p.Term(s), p.Weight))
+				obj = Add(obj, MulScalar(p.eval(s, i), p.Weight))
 			}
 		}
 		grad := Gradient(ReduceAllSum(obj), z)[0]

@@ -193,11 +193,11 @@ type Searcher struct {
 	steps  map[string]*cachedExec
 	logits *model.Exec
 	uses   int
-	// store holds the step graphs' Data inputs (State.Data), under the scope "data"; foreign is set while
-	// they hold another generator's values than the Searcher's own (SearchWith).
+	// store holds the step graphs' inputs (Penalty.Inputs), under the scope "data"; ownInputs[b] is set
+	// while those of the graphs for batch size b hold the Searcher's own generator's values (SearchWith
+	// feeds another's).
 	store     *model.Store
-	foreign   bool
-	dataNames map[int]map[string]bool // the Data inputs the built graphs read, by batch size
+	ownInputs map[int]bool
 }
 
 type cachedExec struct {
@@ -221,7 +221,7 @@ func NewSearcher(backend compute.Backend, clf models.Classifier, g *Generator) (
 		gc.JSMA = &j
 	}
 	return &Searcher{backend: backend, clf: clf, g: gc, steps: map[string]*cachedExec{}, store: model.NewStore(),
-		dataNames: map[int]map[string]bool{}}, nil
+		ownInputs: map[int]bool{}}, nil
 }
 
 // Close releases the compiled graphs; the Searcher may still be used (it compiles them again).
@@ -285,147 +285,295 @@ func (s *Searcher) Search(ctx context.Context, req Request) (*Result, error) {
 
 // SearchWith is Search with generator g in place of the Searcher's own, reusing the Searcher's compiled
 // graphs: g must be built as the Searcher's generator was (the same constructor, parameters and
-// ingredients: GraphKey says when two are) except for the values its terms read through State.Data, such
-// as ECCCo-L1's SGLD samples of another run. Those are read from g (a build of its terms that is not
-// compiled) and fed to the compiled graphs; their count and shapes must match. The results are those of
-// Search with g, bit for bit. A nil g is the Searcher's own.
+// ingredients: GraphKey says when two are) except for the values of its penalties' Inputs, such as
+// ECCCo-L1's SGLD samples of another run, which are fed to the compiled graphs; their names and shapes
+// must match. The results are those of Search with g, bit for bit. A nil g is the Searcher's own.
 func (s *Searcher) SearchWith(ctx context.Context, g *Generator, req Request) (*Result, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if g == nil {
-		g = &s.g
-	} else if err := g.Validate(); err != nil {
-		return nil, err
-	} else if !sameTerms(g, &s.g) {
-		return nil, fmt.Errorf("counterfactual: generator %s differs from the Searcher's %s in its step, loss, penalties or latent map; build a Searcher for it",
-			g.Name, s.g.Name)
-	}
-	clf := s.clf
-	q := req.withDefaults()
-	b, err := q.validate(clf)
+	g, err := s.generator(g)
 	if err != nil {
 		return nil, err
 	}
-	d := clf.NumFeatures()
-	pred, err := s.predict(q.Factuals)
+	q, b, err := s.request(req)
 	if err != nil {
-		return nil, fmt.Errorf("counterfactual: predicting the factuals: %w", err)
+		return nil, err
 	}
-	for i, p := range pred {
-		if p == q.Targets[i] {
-			return nil, fmt.Errorf("counterfactual: factual %d is already predicted as its target class %d; choose another target", i, p)
-		}
-	}
-
-	// The starting state: the factual itself, or its latent code.
-	var z []float32
-	dz := d
-	rs, resampled := g.Latent.(Resampled)
-	_, reencoded := g.Latent.(Reencoded)
-	switch {
-	case resampled:
-		// The step graph draws the start from the posterior at step 0 (the state fed then is unused).
-		dz = rs.LatentDim()
-		z = make([]float32, b*dz)
-	case g.Latent != nil:
-		dz = g.Latent.LatentDim()
-		if z, err = g.Latent.Encode(s.backend, q.Factuals); err != nil {
-			return nil, fmt.Errorf("counterfactual: encoding the factuals: %w", err)
-		}
-		if len(z) != b*dz {
-			return nil, fmt.Errorf("counterfactual: the latent map returned %d values for %d rows of %d", len(z), b, dz)
-		}
-	default:
-		z = append([]float32(nil), q.Factuals...)
-		if q.Lower != nil {
-			for i := range z {
-				z[i] = min(max(z[i], q.Lower[i%d]), q.Upper[i%d])
-			}
-		}
+	d := s.clf.NumFeatures()
+	z, dz, err := startState(s.backend, g, q, b, d)
+	if err != nil {
+		return nil, err
 	}
 	lo, hi, conflict := projectionBounds(q, b, d)
-
 	exec, err := s.stepExec(q, b, dz, conflict != nil)
 	if err != nil {
 		return nil, fmt.Errorf("counterfactual %s: building the search graph: %w", g.Name, err)
 	}
-	var bound []string
-	checked := true
-	if names, built := s.dataNames[b]; built && len(names) == 0 {
-		// The graph reads no data, and g has the Searcher's terms: nothing to feed.
-	} else if g != &s.g || s.foreign {
-		// Another generator's data were (or are now) fed to the graphs: feed g's.
-		if bound, err = s.bindData(g, b); err != nil {
-			return nil, err
-		}
-		s.foreign, checked = g != &s.g, false
+	if err := s.feedInputs(g, b); err != nil {
+		return nil, err
 	}
+	run := newDescent(s.backend, exec, g, q, b, dz, z, lo, hi, conflict)
+	defer run.free()
+	return run.descend(ctx, g.Name, q)
+}
 
-	// The search state stays in the backend's tensors from step to step; only the convergence flags come
-	// back every step (and x′ when paths are recorded).
-	var live []*tensors.Tensor
-	keep := func(t *tensors.Tensor) *tensors.Tensor { live = append(live, t); return t }
-	defer func() {
-		for _, t := range live {
-			if t != nil {
-				t.MustFinalizeAll()
-			}
+// generator returns the generator a search uses: the Searcher's own for nil, else g once it is valid and
+// has the Searcher's terms and inputs' shapes (what the compiled graphs bake in).
+func (s *Searcher) generator(g *Generator) (*Generator, error) {
+	switch {
+	case g == nil:
+		return &s.g, nil
+	case g.Validate() != nil:
+		return nil, g.Validate()
+	case !sameTerms(g, &s.g):
+		return nil, fmt.Errorf("counterfactual: generator %s differs from the Searcher's %s in its step, loss, penalties or latent map; build a Searcher for it",
+			g.Name, s.g.Name)
+	case !sameInputs(g, &s.g):
+		return nil, fmt.Errorf("counterfactual: generator %s reads inputs of other names or shapes than the Searcher's %s; build a Searcher for it",
+			g.Name, s.g.Name)
+	}
+	return g, nil
+}
+
+// request returns req with its defaults and its batch size, once it is valid for the Searcher's model and
+// no factual is already predicted as its target.
+func (s *Searcher) request(req Request) (Request, int, error) {
+	q := req.withDefaults()
+	b, err := q.validate(s.clf)
+	if err != nil {
+		return q, 0, err
+	}
+	pred, err := s.predict(q.Factuals)
+	if err != nil {
+		return q, 0, fmt.Errorf("counterfactual: predicting the factuals: %w", err)
+	}
+	for i, p := range pred {
+		if p == q.Targets[i] {
+			return q, 0, fmt.Errorf("counterfactual: factual %d is already predicted as its target class %d; choose another target", i, p)
 		}
-	}()
+	}
+	return q, b, nil
+}
+
+// startState returns the search's starting state z [B, Dz] and its width Dz: the factual clamped to the
+// bounds, or its latent code; for a Resampled latent map zeros, since the step graph draws the start from
+// the posterior at step 0 and does not read the state fed then.
+func startState(backend compute.Backend, g *Generator, q Request, b, d int) (z []float32, dz int, err error) {
+	if rs, ok := g.Latent.(Resampled); ok {
+		dz = rs.LatentDim()
+		return make([]float32, b*dz), dz, nil
+	}
+	if g.Latent != nil {
+		dz = g.Latent.LatentDim()
+		if z, err = g.Latent.Encode(backend, q.Factuals); err != nil {
+			return nil, 0, fmt.Errorf("counterfactual: encoding the factuals: %w", err)
+		}
+		if len(z) != b*dz {
+			return nil, 0, fmt.Errorf("counterfactual: the latent map returned %d values for %d rows of %d", len(z), b, dz)
+		}
+		return z, dz, nil
+	}
+	z = append([]float32(nil), q.Factuals...)
+	if q.Lower != nil {
+		for i := range z {
+			z[i] = min(max(z[i], q.Lower[i%d]), q.Upper[i%d])
+		}
+	}
+	return z, d, nil
+}
+
+// feedInputs makes the graphs for batch size b read g's inputs (Penalty.Inputs): it sets them unless
+// they hold the Searcher's own already and g is the Searcher's own.
+func (s *Searcher) feedInputs(g *Generator, b int) error {
+	own := g == &s.g
+	if !hasInputs(g) || own && s.ownInputs[b] {
+		return nil
+	}
+	if err := s.bindInputs(g, b); err != nil {
+		return err
+	}
+	s.ownInputs[b] = own
+	return nil
+}
+
+// hasInputs reports whether a penalty of g of non-zero weight declares inputs.
+func hasInputs(g *Generator) bool {
+	for _, p := range g.Penalties {
+		if p.Weight != 0 && len(p.Inputs) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// stepInputs are the inputs of one call of a step graph, by name: the tensors fed (T = *tensors.Tensor)
+// and, inside stepGraph, the nodes that receive them (T = *Node). The optional ones are there only where
+// the step graph's layout has them (stepLayout); inputOrder gives the order of the graph's parameters.
+type stepInputs[T any] struct {
+	z        T // the search state [B, Dz]; its tensor is donated to the call
+	factual  T // x [B, D]
+	target   T // y⁺ [B] (int32)
+	move     T // [B]: 1 where the row may take a step
+	lo, hi   T // the projection's clamp [B, D] (projectionBounds)
+	step     T // Stepwise generators: the step's index t, a scalar (State.Step)
+	conflict T // where the clamp's bounds cross (projectionBounds): true there [B, D]
+	noise    T // re-encoding latent maps: Resampled, the step's posterior noise [B, Dz]; Reencoded, a scalar 0
+	first    T // re-encoding latent maps: a scalar, 1 at step 0
+	counts   T // JSMA: the change counts [B, D]; its tensor is donated to the call
+}
+
+// stepLayout says which optional inputs a step graph has.
+type stepLayout struct {
+	stepwise  bool // step
+	conflict  bool // conflict
+	reencodes bool // noise and first: a Resampled or Reencoded latent map
+	jsma      bool // counts
+}
+
+func layoutOf(g *Generator, conflict bool) stepLayout {
+	_, resampled := g.Latent.(Resampled)
+	_, reencoded := g.Latent.(Reencoded)
+	return stepLayout{stepwise: g.Stepwise, conflict: conflict, reencodes: resampled || reencoded, jsma: g.JSMA != nil}
+}
+
+// inputOrder lists the inputs of a step graph of layout l in the order of its parameters: z, factual,
+// target, move, lo, hi, then step, conflict, noise and first, counts where l has them.
+func inputOrder[T any](l stepLayout, in *stepInputs[T]) []*T {
+	order := []*T{&in.z, &in.factual, &in.target, &in.move, &in.lo, &in.hi}
+	if l.stepwise {
+		order = append(order, &in.step)
+	}
+	if l.conflict {
+		order = append(order, &in.conflict)
+	}
+	if l.reencodes {
+		order = append(order, &in.noise, &in.first)
+	}
+	if l.jsma {
+		order = append(order, &in.counts)
+	}
+	return order
+}
+
+// descent is one search in progress. Its state stays in the backend's tensors from step to step; only the
+// convergence flags come back every step (and x′ when paths are recorded).
+type descent struct {
+	backend compute.Backend
+	exec    *model.Exec
+	layout  stepLayout
+	in      stepInputs[*tensors.Tensor]
+	rng     *rand.Rand // the posterior noise of a Resampled latent map (nil: none)
+	b, d    int
+	dz      int
+}
+
+// newDescent holds the inputs of the first step: the state z, and the factuals, targets, clamp and
+// conflicts of the request, which stay the same at every step.
+func newDescent(backend compute.Backend, exec *model.Exec, g *Generator, q Request, b, dz int, z, lo, hi []float32, conflict []bool) *descent {
+	d := len(q.Factuals) / b
+	r := &descent{backend: backend, exec: exec, layout: layoutOf(g, conflict != nil), b: b, d: d, dz: dz}
 	targets := make([]int32, b)
 	for i, t := range q.Targets {
 		targets[i] = int32(t)
 	}
-	args := []any{nil, keep(tensors.FromFlatDataAndDimensions(q.Factuals, b, d)), keep(tensors.FromFlatDataAndDimensions(targets, b)), nil,
-		keep(tensors.FromFlatDataAndDimensions(lo, b, d)), keep(tensors.FromFlatDataAndDimensions(hi, b, d))}
-	stepArg := -1 // the index in args of the step's index t, for a Stepwise generator
-	if g.Stepwise {
-		stepArg = len(args)
-		args = append(args, nil)
-	}
+	r.in.factual = tensors.FromFlatDataAndDimensions(q.Factuals, b, d)
+	r.in.target = tensors.FromFlatDataAndDimensions(targets, b)
+	r.in.lo = tensors.FromFlatDataAndDimensions(lo, b, d)
+	r.in.hi = tensors.FromFlatDataAndDimensions(hi, b, d)
 	if conflict != nil {
-		args = append(args, keep(tensors.FromFlatDataAndDimensions(conflict, b, d)))
+		r.in.conflict = tensors.FromFlatDataAndDimensions(conflict, b, d)
 	}
-	var rng *rand.Rand
-	eps := -1 // the index in args of the posterior noise, then the first-step flag
-	switch {
-	case resampled:
-		rng, eps = data.NewRand(q.Seed), len(args)
-		args = append(args, nil, nil)
-	case reencoded:
-		eps = len(args) // no noise: the first-step flag only
-		args = append(args, nil, nil)
+	if _, ok := g.Latent.(Resampled); ok {
+		r.rng = data.NewRand(q.Seed)
 	}
-	// release frees the per-step inputs (step index, noise, first-step flag) at the given indices of args.
-	release := func(at ...int) {
-		for _, i := range at {
-			if i >= 0 && args[i] != nil {
-				args[i].(*tensors.Tensor).MustFinalizeAll()
-				args[i] = nil
-			}
-		}
+	r.in.z = tensors.FromFlatDataAndDimensions(z, b, dz)
+	if r.layout.jsma {
+		r.in.counts = tensors.FromFlatDataAndDimensions(make([]float32, b*d), b, d)
 	}
-	defer func() {
-		release(stepArg)
-		if eps >= 0 {
-			release(eps, eps+1)
-		}
-	}()
-	zT := tensors.FromFlatDataAndDimensions(z, b, dz)
-	var countsT *tensors.Tensor
-	if g.JSMA != nil {
-		countsT = tensors.FromFlatDataAndDimensions(make([]float32, b*d), b, d)
-		args = append(args, nil)
-	}
-	defer func() {
-		if zT != nil {
-			zT.MustFinalizeAll()
-		}
-		if countsT != nil {
-			countsT.MustFinalizeAll()
-		}
-	}()
+	return r
+}
 
+// free releases every input tensor the descent still holds.
+func (r *descent) free() {
+	for _, t := range inputOrder(stepLayout{true, true, true, true}, &r.in) {
+		replace(t, nil)
+	}
+}
+
+// replace frees the tensor *t holds, if any, and puts v there.
+func replace(t **tensors.Tensor, v *tensors.Tensor) {
+	if *t != nil {
+		(*t).MustFinalizeAll()
+	}
+	*t = v
+}
+
+// setStep sets the inputs of step it that change from step to step: the rows that may move (move, nil:
+// unchanged), the step's index, and the posterior noise and first-step flag of a re-encoding latent map.
+func (r *descent) setStep(it int, move []float32) {
+	if move != nil {
+		replace(&r.in.move, tensors.FromFlatDataAndDimensions(move, r.b))
+	}
+	if r.layout.stepwise {
+		replace(&r.in.step, tensors.FromScalar(float32(it)))
+	}
+	if !r.layout.reencodes {
+		return
+	}
+	first := float32(0)
+	if it == 0 {
+		first = 1
+	}
+	replace(&r.in.first, tensors.FromScalar(first))
+	if r.rng == nil {
+		replace(&r.in.noise, tensors.FromScalar(float32(0)))
+		return
+	}
+	noise := make([]float32, r.b*r.dz)
+	for i := range noise {
+		noise[i] = float32(r.rng.NormFloat64())
+	}
+	replace(&r.in.noise, tensors.FromFlatDataAndDimensions(noise, r.b, r.dz))
+}
+
+// stepOutputs are the outputs of one call of a step graph: x′ and p(y⁺|x′) at the current state, whether
+// each row has converged there (1 or 0), and the next state; the descent keeps the next state and counts.
+type stepOutputs struct {
+	x, prob, converged *tensors.Tensor
+}
+
+// call runs one step: the state and the counts are donated (the step may write its outputs into their
+// buffers) and replaced by the step's next ones.
+func (r *descent) call() (stepOutputs, error) {
+	order := inputOrder(r.layout, &r.in)
+	args := make([]any, len(order))
+	for i, t := range order {
+		args[i] = *t
+		if t == &r.in.z || t == &r.in.counts {
+			donated, err := DonateTensorBuffer(*t, r.backend, 0)
+			if err != nil {
+				return stepOutputs{}, err
+			}
+			args[i] = donated
+		}
+	}
+	outs, err := r.exec.Call(args...)
+	replace(&r.in.z, nil)
+	replace(&r.in.counts, nil)
+	if err != nil {
+		return stepOutputs{}, err
+	}
+	r.in.z = outs[3]
+	if r.layout.jsma {
+		r.in.counts = outs[4]
+	}
+	return stepOutputs{x: outs[0], prob: outs[1], converged: outs[2]}, nil
+}
+
+// descend takes steps until every row has converged or taken q.MaxIterations steps; a row that has
+// converged stops moving while the others go on.
+func (r *descent) descend(ctx context.Context, name string, q Request) (*Result, error) {
+	b, d := r.b, r.d
 	res := &Result{Iterations: make([]int, b), Converged: make([]bool, b)}
 	if q.RecordPath {
 		res.Paths = make([][]float32, b)
@@ -434,88 +582,29 @@ func (s *Searcher) SearchWith(ctx context.Context, g *Generator, req Request) (*
 	for i := range active {
 		active[i] = 1
 	}
-	var moveT *tensors.Tensor
-	defer func() {
-		if moveT != nil {
-			moveT.MustFinalizeAll()
-		}
-	}()
-	moved := true // active changed since moveT was made
+	moved := true // active changed since the move input was made
 	for it := 0; ; it++ {
 		if err := ctx.Err(); err != nil {
-			return nil, fmt.Errorf("counterfactual %s interrupted at step %d: %w", g.Name, it, err)
+			return nil, fmt.Errorf("counterfactual %s interrupted at step %d: %w", name, it, err)
 		}
-		if moved || it == q.MaxIterations {
-			if moveT != nil {
-				moveT.MustFinalizeAll()
-			}
-			move := active
-			if it == q.MaxIterations {
-				move = make([]float32, b) // the last call only evaluates
-			}
-			moveT, moved = tensors.FromFlatDataAndDimensions(move, b), false
+		var move []float32
+		switch {
+		case it == q.MaxIterations:
+			move = make([]float32, b) // the last call only evaluates
+		case moved:
+			move = active
 		}
-		// z and the counts are donated: the step may write its outputs into their buffers.
-		if args[0], err = DonateTensorBuffer(zT, s.backend, 0); err != nil {
-			return nil, fmt.Errorf("counterfactual %s, step %d: %w", g.Name, it, err)
-		}
-		args[3] = moveT
-		if stepArg >= 0 {
-			release(stepArg)
-			args[stepArg] = tensors.FromScalar(float32(it))
-		}
-		if eps >= 0 {
-			release(eps, eps+1)
-			first := float32(0)
-			if it == 0 {
-				first = 1
-			}
-			args[eps+1] = tensors.FromScalar(first)
-			if rng != nil {
-				noise := make([]float32, b*dz)
-				for i := range noise {
-					noise[i] = float32(rng.NormFloat64())
-				}
-				args[eps] = tensors.FromFlatDataAndDimensions(noise, b, dz)
-			} else {
-				args[eps] = tensors.FromScalar(float32(0))
-			}
-		}
-		if countsT != nil {
-			if args[len(args)-1], err = DonateTensorBuffer(countsT, s.backend, 0); err != nil {
-				return nil, fmt.Errorf("counterfactual %s, step %d: %w", g.Name, it, err)
-			}
-		}
-		outs, err := exec.Call(args...)
-		if err == nil && !checked {
-			// The graph exists now (it is built on its first call): it must read what was bound.
-			if err = s.checkBound(g, b, bound); err != nil {
-				for _, o := range outs {
-					o.MustFinalizeAll()
-				}
-				return nil, err
-			}
-			checked = true
-		}
-		zT.MustFinalizeAll()
-		zT = nil
-		if countsT != nil {
-			countsT.MustFinalizeAll()
-			countsT = nil
-		}
+		moved = false
+		r.setStep(it, move)
+		out, err := r.call()
 		if err != nil {
-			return nil, fmt.Errorf("counterfactual %s, step %d: %w", g.Name, it, err)
+			return nil, fmt.Errorf("counterfactual %s, step %d: %w", name, it, err)
 		}
-		xT, probT, convT := outs[0], outs[1], outs[2]
-		zT = outs[3]
-		if g.JSMA != nil {
-			countsT = outs[4]
-		}
-		conv := tensors.MustCopyFlatData[float32](convT)
-		convT.MustFinalizeAll()
+		conv := tensors.MustCopyFlatData[float32](out.converged)
+		out.converged.MustFinalizeAll()
 		var x []float32
 		if q.RecordPath {
-			x = tensors.MustCopyFlatData[float32](xT)
+			x = tensors.MustCopyFlatData[float32](out.x)
 		}
 		remaining := 0
 		for i := range b {
@@ -536,15 +625,15 @@ func (s *Searcher) SearchWith(ctx context.Context, g *Generator, req Request) (*
 		}
 		if remaining == 0 {
 			if x == nil {
-				x = tensors.MustCopyFlatData[float32](xT)
+				x = tensors.MustCopyFlatData[float32](out.x)
 			}
-			res.X, res.Probability = x, tensors.MustCopyFlatData[float32](probT)
-			xT.MustFinalizeAll()
-			probT.MustFinalizeAll()
+			res.X, res.Probability = x, tensors.MustCopyFlatData[float32](out.prob)
+		}
+		out.x.MustFinalizeAll()
+		out.prob.MustFinalizeAll()
+		if remaining == 0 {
 			return res, nil
 		}
-		xT.MustFinalizeAll()
-		probT.MustFinalizeAll()
 	}
 }
 
@@ -617,12 +706,7 @@ func (s *Searcher) stepExec(q Request, b, dz int, conflict bool) (*model.Exec, e
 		c.lastUse = s.uses
 		return c.exec, nil
 	}
-	exec, err := model.NewExec(s.backend, s.store, stepGraph(s.clf, &s.g, q, s.clf.NumFeatures(), conflict, func(name string) {
-		if s.dataNames[b] == nil {
-			s.dataNames[b] = map[string]bool{}
-		}
-		s.dataNames[b][name] = true
-	}))
+	exec, err := model.NewExec(s.backend, s.store, stepGraph(s.clf, &s.g, q, s.clf.NumFeatures(), conflict))
 	if err != nil {
 		return nil, err
 	}
@@ -640,39 +724,23 @@ func (s *Searcher) stepExec(q Request, b, dz int, conflict bool) (*model.Exec, e
 	return exec, nil
 }
 
-// stepGraph builds one search step for a batch: inputs z [B, Dz], factual [B, D], target [B], move [B]
-// (1: the row may take a step), the projection's clamp lo and hi [B, D] (projectionBounds), for a
-// Stepwise generator the step's index t (a scalar, State.Step), where it
-// conflicts [B, D] (only when withConflict), for a Resampled latent map the step's posterior noise
-// [B, Dz] and a scalar that is 1 at step 0, and, for JSMA, the change counts [B, D]; outputs x′ [B, D] and
-// p(y⁺|x′) [B] at the current state, whether the row has converged there [B], the next state z and, for
-// JSMA, the counts.
-func stepGraph(clf models.Classifier, g *Generator, q Request, d int, withConflict bool, built func(name string)) func(*model.Scope, []*Node) []*Node {
+// stepGraph builds one search step for a batch. Its inputs are the stepInputs of its layout (stepLayout,
+// in the order of inputOrder); its outputs x′ [B, D] and p(y⁺|x′) [B] at the current state, whether the
+// row has converged there [B], the next state z and, for JSMA, the counts. Only the rows whose move is 1
+// take a step. The penalties' inputs are variables of scope's "data" (Searcher.bindInputs sets them).
+func stepGraph(clf models.Classifier, g *Generator, q Request, d int, withConflict bool) func(*model.Scope, []*Node) []*Node {
 	down, up := constraintMasks(q.Mutability, d)
-	lossFn := g.Loss
-	if lossFn == nil {
-		lossFn = CrossEntropy
-	}
-	return func(scope *model.Scope, in []*Node) []*Node {
-		z, factual, target, move, lo, hi := in[0], in[1], in[2], in[3], in[4], in[5]
-		var stepIndex, conflict, counts, eps, first *Node
-		next := 6
-		if g.Stepwise {
-			stepIndex, next = in[next], next+1
+	layout := layoutOf(g, withConflict)
+	return func(scope *model.Scope, nodes []*Node) []*Node {
+		var in stepInputs[*Node]
+		for i, p := range inputOrder(layout, &in) {
+			*p = nodes[i]
 		}
-		if withConflict {
-			conflict, next = in[next], next+1
-		}
+		z, factual, target, move, counts := in.z, in.factual, in.target, in.move, in.counts
 		rs, resampled := g.Latent.(Resampled)
 		re, reencoded := g.Latent.(Reencoded)
-		if resampled || reencoded {
-			eps, first, next = in[next], in[next+1], next+2
-		}
-		if g.JSMA != nil {
-			counts = in[next]
-		}
 		gr := z.Graph()
-		proj := func(x *Node) *Node { return project(x, factual, lo, hi, conflict) }
+		proj := func(x *Node) *Node { return project(x, factual, in.lo, in.hi, in.conflict) }
 		xOf := func(z *Node) *Node {
 			if g.Latent == nil {
 				return z // kept projected by the update below
@@ -685,16 +753,16 @@ func stepGraph(clf models.Classifier, g *Generator, q Request, d int, withConfli
 		if resampled {
 			sample := func(x *Node) *Node {
 				mu, logSigma := rs.EncodeGraph(x)
-				return Add(mu, Mul(Exp(logSigma), ConvertDType(eps, mu.DType())))
+				return Add(mu, Mul(Exp(logSigma), ConvertDType(in.noise, mu.DType())))
 			}
-			isFirst := BroadcastToShape(GreaterThan(first, ScalarZero(gr, first.DType())), z.Shape())
+			isFirst := BroadcastToShape(GreaterThan(in.first, ScalarZero(gr, in.first.DType())), z.Shape())
 			z = Where(isFirst, sample(factual), z) // step 0 starts from a sample of q(z|x)
 			x = xOf(z)
 			s = Where(isFirst, z, sample(x))
 		}
 		if reencoded {
 			// After step 0 the state is the clamped counterfactual's code (at step 0, the factual's).
-			isFirst := BroadcastToShape(GreaterThan(first, ScalarZero(gr, first.DType())), z.Shape())
+			isFirst := BroadcastToShape(GreaterThan(in.first, ScalarZero(gr, in.first.DType())), z.Shape())
 			s = Where(isFirst, z, ConvertDType(re.EncodeGraph(x), z.DType()))
 		}
 		xs := x
@@ -702,13 +770,8 @@ func stepGraph(clf models.Classifier, g *Generator, q Request, d int, withConfli
 			xs = xOf(s)
 		}
 		logits := clf.Logits(xs)
-		st := &State{X: xs, Factual: factual, Target: target, Logits: logits, Model: clf, Step: stepIndex, data: &stepData{scope: scope.In("data"), built: built}}
-		obj := lossFn(st)
-		for _, p := range g.Penalties {
-			if p.Weight != 0 {
-				obj = Add(obj, MulScalar(p.Term(st), p.Weight))
-			}
-		}
+		st := &State{X: xs, Factual: factual, Target: target, Logits: logits, Model: clf, Step: in.step, inputScope: scope.In("data")}
+		obj := g.Objective(st)
 		grad := Gradient(ReduceAllSum(obj), s)[0]
 		grad = Where(IsNaN(grad), ScalarZero(gr, grad.DType()), grad) // NaN gradients count as 0, as in the authors' code
 		if xs != x {

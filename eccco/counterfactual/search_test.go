@@ -193,7 +193,7 @@ func TestRequestErrors(t *testing.T) {
 		{"feature count", g, Request{Factuals: []float32{1, 1, 1}, Targets: []int{0}}, "whole rows"},
 		{"NaN", g, Request{Factuals: []float32{float32(math.NaN()), 1}, Targets: []int{0}}, "NaN"},
 		{"target range", g, Request{Factuals: []float32{1, 1}, Targets: []int{2}}, "not a class"},
-		{"negative λ", &Generator{Name: "bad", StepSize: 0.1, Penalties: []Penalty{{"cost", -1, L1Cost}}}, Request{Factuals: []float32{-1, -1}, Targets: []int{1}}, "non-negative"},
+		{"negative λ", &Generator{Name: "bad", StepSize: 0.1, Penalties: []Penalty{{Name: "cost", Weight: -1, Term: L1Cost}}}, Request{Factuals: []float32{-1, -1}, Targets: []int{1}}, "non-negative"},
 		{"zero η", &Generator{Name: "bad", StepSize: 0}, Request{Factuals: []float32{-1, -1}, Targets: []int{1}}, "step size"},
 		{"mutability count", g, Request{Factuals: []float32{-1, -1}, Targets: []int{1}, Mutability: []Mutability{None}}, "mutability"},
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/eccco-go/eccco-go/eccco/energy"
 	"github.com/eccco-go/eccco-go/eccco/models"
 	"github.com/gomlx/compute"
+	. "github.com/gomlx/gomlx/core/graph" //nolint:revive // GoMLX graph code reads best with a dot import.
 )
 
 // sameResult fails unless two results agree bit for bit.
@@ -338,4 +339,59 @@ func TestSearchWithAnotherGeneratorsSamples(t *testing.T) {
 		t.Fatal(err)
 	}
 	sameResult(t, "per-row samples", ref, got)
+}
+
+// A penalty's term reads only the inputs its penalty declares, and the declared inputs must hold the
+// values of their shapes: either mistake is an error, not a panic. A Searcher that searched with another
+// generator's inputs at one batch size searches with its own again at every batch size.
+func TestPenaltyInputs(t *testing.T) {
+	b := testBackend(t)
+	clf := logistic([]float32{1, -1, 0.5}, -0.5)
+	req := Request{Factuals: []float32{-1, 1, 0, -2, 1, 1}, Targets: []int{1, 1}, MaxIterations: 5}
+	undeclared := &Generator{Name: "undeclared", StepSize: 0.1, Penalties: []Penalty{{Name: "pull", Weight: 1,
+		Term: func(s *State) *Node { return ReduceSum(Sub(s.X, s.Input("anchor")), -1) }}}}
+	if _, err := Search(context.Background(), b, clf, undeclared, req); err == nil || !strings.Contains(err.Error(), "anchor") {
+		t.Errorf("a term reading an undeclared input: err = %v", err)
+	}
+	bad := *undeclared
+	bad.Penalties = []Penalty{{Name: "pull", Weight: 1, Term: undeclared.Penalties[0].Term, Inputs: []Input{{Name: "anchor", Values: []float32{1, 2}, Dims: []int{1, 3}}}}}
+	if err := bad.Validate(); err == nil {
+		t.Error("an input of 2 values of shape [1 3] is valid")
+	}
+
+	ts := func(seed uint64) *energy.TargetSamples {
+		r := rand.New(rand.NewPCG(seed, 1))
+		v := make([]float32, 12)
+		for i := range v {
+			v[i] = float32(r.NormFloat64())
+		}
+		return &energy.TargetSamples{D: 3, Chains: 2, Samples: [][]float32{v[:6], v[6:]}}
+	}
+	p := Params{StepSize: 0.1, Cost: 0.2, Energy: 0.5}
+	gA, gB := ECCCoL1NoCP(p, ts(1)), ECCCoL1NoCP(p, ts(2))
+	s, err := NewSearcher(b, clf, gA)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	one := Request{Factuals: req.Factuals[:3], Targets: req.Targets[:1], MaxIterations: 5}
+	ctx := context.Background()
+	for pass, c := range []struct {
+		g *Generator
+		q Request
+	}{{nil, req}, {gB, req}, {nil, one}, {nil, req}} {
+		want := c.g
+		if want == nil {
+			want = gA
+		}
+		ref, err := searchReference(ctx, b, clf, want, c.q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := s.SearchWith(ctx, c.g, c.q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameResult(t, fmt.Sprintf("pass %d", pass), ref, got)
+	}
 }
