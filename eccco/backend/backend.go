@@ -14,11 +14,9 @@ import (
 // Default is the configuration used when GOMLX_BACKEND is unset: the embedded pure-Go backend with its
 // sequential executor (one op at a time; large ops are still parallelised internally).
 //
-// Why not plain "go" (the parallel executor)? Measured with compute v0.1.5 on a 2-core machine: the
-// sequential executor is 10–40 % faster on eccco's graphs (small MLPs: 0.9 vs 1.3 s for 50 epochs of the
-// moons MLP), and the parallel executor deadlocks when several large matrix products run at once (a
-// lost wake-up in workerspool.Pool.Saturate): predicting 10,000 MNIST images with a 5-member ensemble
-// hangs forever under "go" and takes under a second under "go:ops_sequential".
+// Plain "go" (the parallel executor) is not the default: with compute v0.1.5 it deadlocks when several
+// large matrix products run at once (a lost wake-up in workerspool.Pool.Saturate; predicting 10,000 MNIST
+// images with a 5-member ensemble hangs), and it is slower on eccco's small graphs (bench/results.md).
 const Default = "go:ops_sequential"
 
 // EnvVar is the environment variable that selects the backend (GoMLX's own convention).

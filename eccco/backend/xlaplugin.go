@@ -100,14 +100,9 @@ const XLAFlagsEnv = "XLA_FLAGS"
 
 // XLACPUOptimizationLevel is the optimisation level that eccco asks of XLA's CPU compiler
 // (--xla_backend_optimization_level, LLVM's -O level; XLA's own default is 2), unless XLA_FLAGS already sets
-// one. The benchmark compiles dozens of small graphs per model, each once (models.Graphs), and at level 2 a
-// tabular data set's XLA time was mostly LLVM's: measured on this project's 2-core CPU, German Credit's
-// benchmark on XLA with the committed models, 2 runs of 100 factuals, took 86 s at level 2 and 26 s at
-// level 1 (28 s at level 0), its 8,000 counterfactuals identical in every column but 116 of the set-size
-// values, which differ by at most 2.4·10⁻⁷ (eccco agree). The image sets lose nothing either: a Fashion-MNIST
-// run (30 units, the committed models) took 3.6 min at level 1 against 3.9 at level 2, its 3,000
-// counterfactuals identical in every column; at level 0 its SGLD sampling took a quarter longer (2.5 min
-// against 2.0).
+// one. The benchmark compiles dozens of small graphs per model, each once (models.Graphs), and at level 2
+// most of their XLA time goes to LLVM; level 1 gives the same results up to float32 rounding (the
+// timings and the comparison are in bench/results.md).
 const XLACPUOptimizationLevel = 1
 
 // xlaOptLevelFlag is the XLA flag that XLACPUOptimizationLevel sets.

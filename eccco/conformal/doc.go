@@ -1,6 +1,8 @@
-// Package conformal implements split conformal prediction for any models.Classifier, and the smooth,
-// differentiable set-size penalty and configurable classification loss of conformal training that ECCCo
-// uses inside counterfactual search.
+// Package conformal implements split conformal prediction and ECCCo's smooth set-size penalty.
+//
+// Split conformal prediction works for any models.Classifier; the smooth, differentiable set-size
+// penalty and the configurable classification loss of conformal training are what ECCCo uses inside
+// counterfactual search.
 //
 // # Split conformal prediction
 //

@@ -138,11 +138,11 @@ func TestAuthorsSetSizeIsGatedAndFollowsTheEmptySetRule(t *testing.T) {
 		t.Error("WithAuthorsCode changed the caller's calibrated classifier")
 	}
 	pc := search(in)
-	check("paper-code Ω", pc, true)
+	check("authors'-code Ω", pc, true)
 	// The two modes must differ on row 0 (else the test checks nothing).
 	paper := search(Ingredients{Calibrated: cal})
 	if math.Abs(float64(pc[0]-paper[0])) < 1e-4 {
-		t.Errorf("paper-code and paper Ω give the same second step: %v vs %v", pc[0], paper[0])
+		t.Errorf("authors'-code and paper Ω give the same second step: %v vs %v", pc[0], paper[0])
 	}
 }
 
@@ -301,7 +301,7 @@ func TestAuthorsECCCoL1NoEBMCarriesAZeroWeightSamplePenalty(t *testing.T) {
 		t.Error("the paper's ECCCo-L1 (no EBM) has a samples penalty")
 	}
 	if found, w := has(Ingredients{Calibrated: cal, Samples: ts}.WithAuthorsCode()); !found || w != 0 {
-		t.Errorf("the paper-code ECCCo-L1 (no EBM): samples penalty %v with weight %v, want one with weight 0", found, w)
+		t.Errorf("the authors'-code ECCCo-L1 (no EBM): samples penalty %v with weight %v, want one with weight 0", found, w)
 	}
 }
 

@@ -1,7 +1,8 @@
-// Package counterfactual is the search engine of eccco-go and every gradient-based generator of the ECCCo
-// paper (Altmeyer et al., AAAI-24, "Faithful Model Explanations through Energy-Constrained Conformal
-// Counterfactuals"): Wachter, Schut, REVISE, ECCCo, ECCCo+, the ablations ECCCo (no CP) and ECCCo (no EBM),
-// and ECCCo-L1.
+// Package counterfactual is eccco-go's search engine and every gradient-based generator of the paper.
+//
+// The generators are those of Altmeyer et al., AAAI-24, "Faithful Model Explanations through
+// Energy-Constrained Conformal Counterfactuals": Wachter, Schut, REVISE, ECCCo, ECCCo+, the ablations ECCCo
+// (no CP) and ECCCo (no EBM), and ECCCo-L1.
 //
 // # One objective, many generators
 //
@@ -42,8 +43,8 @@
 // The search state stays in the backend's tensors from step to step (only the rows' convergence flags come
 // back to Go each step), and the projection's per-row bounds are computed once per search. Search builds
 // and compiles its graphs for the one call; a Searcher (NewSearcher) keeps them for repeated searches with
-// the same model and generator, with the same results bit for bit (on the pure-Go backend compiling is
-// about 0.5 ms a search; on XLA it is most of a small search's time). Values that change from run to run
+// the same model and generator, with the same results bit for bit (on XLA, compiling is most of a small
+// search's time). Values that change from run to run
 // without changing the graph, such as ECCCo-L1's SGLD samples, are declared by their penalty
 // (Penalty.Inputs) and reach the graph as an input rather than a constant, so that a Searcher also searches with another run's generator
 // (SearchWith; GraphKey says which generators share graphs): the benchmark compiles each model's searches
@@ -57,7 +58,7 @@
 // The L1 terms use |v| with gradient sign(v), which is 0 at v = 0 (GoMLX's Abs has gradient 1 there), so
 // the first step from the factual equals the plain yloss gradient step, as with Julia's Zygote.
 //
-// # Paper-code compatibility
+// # Authors'-code compatibility
 //
 // The defaults follow the paper's equations. Each way in which the authors' code (ECCCo.jl,
 // CounterfactualExplanations.jl (CE.jl) at 4c34c2a, ConformalPrediction.jl v0.1.12) built its generators

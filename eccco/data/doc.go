@@ -1,6 +1,7 @@
-// Package data provides the eight data sets of the ECCCo paper (Altmeyer et al., "Faithful Model
-// Explanations through Energy-Constrained Conformal Counterfactuals", AAAI-24), prepared exactly as the
-// paper prepares them, and the means to fetch them with checksum verification.
+// Package data provides the eight data sets of the ECCCo paper, prepared as the paper prepares them.
+//
+// The paper is Altmeyer et al., "Faithful Model Explanations through Energy-Constrained Conformal
+// Counterfactuals", AAAI-24. The package also fetches the sets' files with checksum verification.
 //
 // The paper's data are described in its Section "Experimental Setup" (three synthetic sets, three tabular
 // credit/finance sets, two vision sets), in the appendix "Experimental Setup" (GMSC undersampled, features

@@ -111,8 +111,7 @@ func (r *juliaRNG) randperm(n int) []int {
 // with the strip area v solved from Julia's own first entries (ki[1] = 0x0007799ec012f7b2 and wi[1] =
 // 1.7367254121602630e-15 both give v = 0.004928673233974657), and agree with Julia's literals to about
 // 2·10⁻¹⁴ relative (e.g. ki[3] 0x0006045f4c7de330 against 0x0006045f4c7de363): a float32 coordinate
-// could differ only if a draw fell within that of a rounding boundary. With randmtzig's printed v
-// (0.00492867323399, 10⁻¹² off) the authors' linearly separable data come out identical too.
+// could differ only if a draw fell within that of a rounding boundary.
 const (
 	zigNorR       = 3.6541528853610088
 	zigNorInvR    = 0.27366123732975828

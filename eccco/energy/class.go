@@ -60,11 +60,9 @@ const AuthorsSharedStart = 0.95
 //
 // The clipping is not in the paper's text but it is what made the paper's samples: without it a step of
 // (φ/2)·∇E = ∇E is far too large for the tabular models, whose input gradients reach several units, and
-// chains bounce between the corners of the box. Measured with `eccco sample` on the paper's JEMs
-// (seed 42): unclipped, 76 % and 44 % of the linearly separable samples and 4 % and 88 % of the moons
-// samples were predicted as their class, at a mean distance of 0.64–0.99 from the class's nearest
-// training point; clipped, 100 % in all four cases at 0.004–0.017. Set SGLD.ClipGrad = 0 for the text's
-// unclipped sampler.
+// chains bounce between the corners of the box, so that many samples are not predicted as their class
+// and lie far from its training data (`eccco sample` shows both; paper/differences.md has the numbers).
+// Set SGLD.ClipGrad = 0 for the text's unclipped sampler.
 func DefaultClassOptions(prior Prior) ClassOptions {
 	s := DefaultSGLD()
 	s.ClipGrad = AuthorsClipGrad
@@ -81,10 +79,9 @@ func DefaultClassOptions(prior Prior) ClassOptions {
 //
 // Which prior: the authors' EnergySampler drew from prior_sampling_space, one range for all features
 // (ScalarPrior; ECCCo.jl src/utils.jl:66-73, src/sampling.jl:53), which TargetSampleOptions passes.
-// Measured with `eccco bench --mode authors-code` on German Credit (50 runs of 100 factuals, protocol 6,
-// clamping after every step): the per-feature mean ± 3 sd (PriorFromData) gave an MLP ECCCo
-// unfaithfulness of 5.56 (published 5.36 ± 0.07), the data's overall range (ExtremaPrior) 7.65; German
-// Credit's features are standardised, so ScalarPrior is close to PriorFromData there.
+// Of the other readings, the per-feature mean ± 3 sd (PriorFromData) comes close to the published German
+// Credit unfaithfulness and the data's overall range (ExtremaPrior) does not (paper/differences.md);
+// German Credit's features are standardised, so ScalarPrior is close to PriorFromData there.
 func AuthorsClassOptions(prior Prior) ClassOptions {
 	s := AuthorsSGLD()
 	s.Lower, s.Upper, s.ClampAtEnd = prior.Lower, prior.Upper, true
@@ -245,9 +242,8 @@ func sampleClasses(ctx context.Context, backend compute.Backend, clf models.Clas
 // negLogSoftmax returns −log softmax_{y_i}(x_i) for the rows of x, computed in Go in float64 from the
 // logits. Not GoMLX's LogSoftmax in float32: that rounds to exactly 0 for every sample the model is sure
 // of (p > 1 − 6e-8), tying them and leaving the ranking to the chains' order; float64 separates them down
-// to p ≈ 1 − 1e-16. (LogSoftmax in float64 would
-// do, but its last bits differ from this, which reorders near-ties and so changes the benchmark's
-// protocol-6 results; see TestRankByLogSoftmaxSeparatesConfidentSamples.)
+// to p ≈ 1 − 1e-16. (LogSoftmax in float64 would do, but its last bits differ from this, which reorders
+// near-ties and so changes the benchmark's results; see TestRankByLogSoftmaxSeparatesConfidentSamples.)
 func negLogSoftmax(g *models.Graphs, backend compute.Backend, clf models.Classifier, x []float32, y []int32) ([]float32, error) {
 	logits, err := models.KeptLogits(g, backend, clf, x)
 	if err != nil {

@@ -1,8 +1,10 @@
-// Package energy implements the energy-based side of ECCCo (Altmeyer et al., AAAI-24, "Faithful Model
-// Explanations through Energy-Constrained Conformal Counterfactuals"): the class-conditional energy of a
-// classifier, a batched Stochastic Gradient Langevin Dynamics (SGLD) sampler, the uniform prior and replay
-// buffer used to start chains, and the selection of the lowest-energy samples that the paper's
-// unfaithfulness metric compares counterfactuals with.
+// Package energy holds ECCCo's energy side: class-conditional energy, SGLD sampling and JEM training.
+//
+// It provides the class-conditional energy of a classifier, a batched Stochastic Gradient Langevin
+// Dynamics (SGLD) sampler, the uniform prior and replay buffer used to start chains, the selection of the
+// lowest-energy samples that the paper's unfaithfulness metric compares counterfactuals with (Altmeyer et
+// al., AAAI-24, "Faithful Model Explanations through Energy-Constrained Conformal Counterfactuals"), and
+// the training of Joint Energy Models.
 //
 // # Energy
 //
@@ -36,8 +38,8 @@
 // AuthorsSGLD adds the code's clipping and batch averaging.
 //
 // All chains advance together: one GoMLX graph call performs StepsPerCall unrolled steps (default 10) on
-// the [chains, D] batch. The Gaussian noise is drawn in Go from data.NewRand(seed) (PCG; about ten times
-// faster than the pure-Go backend's in-graph Philox generator) and passed in with each call, so the same
+// the [chains, D] batch. The Gaussian noise is drawn in Go from data.NewRand(seed) (PCG, much cheaper
+// than the pure-Go backend's in-graph Philox generator) and passed in with each call, so the same
 // seed gives the same samples.
 // Each chain can be conditioned on its own class.
 //
@@ -51,8 +53,8 @@
 // for 500 steps and keep the n_E = 25 with the lowest energy (LowestEnergy), the setting of the
 // unfaithfulness metric; SamplePerClass returns these samples for every class, which is the data behind
 // the appendix figures of conditional samples. DefaultClassOptions clips gradients to ±0.01 as the
-// authors' code did: the text's unclipped φ = 2 step is unstable on the tabular models (see
-// DefaultClassOptions for the measurements). NearestDistances says how close samples sit to a class's
+// authors' code did: the text's unclipped φ = 2 step is unstable on the tabular models
+// (DefaultClassOptions). NearestDistances says how close samples sit to a class's
 // training data.
 //
 // AuthorsClassOptions reproduces the sampler behind the published unfaithfulness numbers instead (the
@@ -60,7 +62,7 @@
 // at the same point (SharedStart); the clipped, batch-mean gradient, so a chain moves at most 0.01 per
 // step; and ranking by −log softmax_y rather than −logit_y (RankByLogSoftmax). Its samples sit around one
 // random point per call rather than spread over the class. ExtremaPrior is the other reading of that
-// sampler's prior (the data's overall range for every feature); AuthorsClassOptions documents why the
+// sampler's prior (the data's overall range for every feature); AuthorsClassOptions says why the
 // benchmark uses mean ± 3 sd. AuthorsL1ClassOptions is the same sampler as ECCCo.jl's generator built it
 // for the ECCCo-L1 family (10 chains of 100 steps, src/generator.jl:22-24); TargetSamples.Lowest picks the
 // one sample its penalty pulled towards.

@@ -37,17 +37,14 @@ type JEMOptions struct {
 	// energy(…, x, onecold(y)[1])): the generative and regularisation terms evaluate the energies of the
 	// whole minibatch and of the SGLD samples conditioned on one class, the label of the minibatch's first
 	// row, instead of each data row's own label and the class the samples were drawn for. Data rows of every
-	// class then have the energy of that class lowered. Paper-code compatibility; off by default.
+	// class then have the energy of that class lowered. Authors'-code compatibility; off by default.
 	FirstLabelEnergy bool
 	// SoftmaxEnergy samples and regularises −softmax(f(x))[y] instead of the energy −f(x)[y]; the
 	// classification loss and the trained logits are unchanged. It is an option, not the authors' code:
 	// their JEMs were MLJFlux chains ending in a softmax finaliser, but JointEnergyModels v0.1.3 strips a
 	// trailing function before computing energies (src/utils.jl:4, get_logits, used by _energy at l.13/33
-	// and by gen_loss/reg_loss, src/model.jl:65,77), so their energies were −logits. Measured in the
-	// authors'-code mode (5 runs of 100 factuals, JEM and JEM ensemble): with −logits 120 of 216 moons
-	// cells and 101 of 240 German Credit cells lie within the published mean ± 3 sd, with softmax energies
-	// 94 and 72 (unfaithfulness 29/36 and 27/40 against 6/36 and 3/40); but validity falls from about
-	// 1.00 to 0.75–0.79 on moons and to 0.59–0.91 on German Credit (published 0.95–1.00).
+	// and by gen_loss/reg_loss, src/model.jl:65,77), so their energies were −logits. How either choice
+	// compares with the published numbers is in paper/differences.md.
 	SoftmaxEnergy bool
 	// Seed fixes minibatch order, classes, chain starts and noise.
 	Seed uint64
@@ -60,11 +57,8 @@ type JEMOptions struct {
 }
 
 // WithAuthorsCode returns o with the switch that reproduces how the authors' experiments trained their
-// JEMs: FirstLabelEnergy, with the energies −logits (SoftmaxEnergy off; see it for the measurements).
-// Measured on moons (500 epochs, seed 42): with the paper's text objective every gradient-based generator
-// reaches about 40 % validity on our JEM (its logits fall off away from each moon and searches from the
-// upper moon stop at a local optimum on the domain bound); with FirstLabelEnergy and softmax energies
-// 98–100 %, as in the paper; with FirstLabelEnergy and −logits (the authors' code) 75–79 %.
+// JEMs: FirstLabelEnergy, with the energies −logits (SoftmaxEnergy off). The validity of the
+// counterfactuals of JEMs trained either way is in paper/differences.md.
 func (o JEMOptions) WithAuthorsCode() JEMOptions {
 	o.FirstLabelEnergy, o.SoftmaxEnergy = true, false
 	return o

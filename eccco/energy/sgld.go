@@ -19,7 +19,7 @@ const (
 	DefaultNoiseSD      = 0.01 // σ, the sd of the noise term
 	DefaultSteps        = 500  // J at inference (the unfaithfulness metric)
 	DefaultStepsPerCall = 10   // unrolled SGLD steps per graph call
-	AuthorsClipGrad   = 0.01 // the authors' code clips gradients element-wise to ±0.01
+	AuthorsClipGrad     = 0.01 // the authors' code clips gradients element-wise to ±0.01
 )
 
 // SGLD configures the sampler. The zero value is not useful; start from DefaultSGLD or AuthorsSGLD.
@@ -231,7 +231,7 @@ func (sp *Sampler) Run(ctx context.Context, x0 []float32, y []int32, seed uint64
 		if err != nil {
 			return nil, nil, err
 		}
-		// The noise is drawn in Go: pure-Go Philox in the graph is about 10× slower than math/rand/v2's PCG.
+		// The noise is drawn in Go: pure-Go Philox in the graph is much slower than math/rand/v2's PCG.
 		noiseK := noise[:kk*n*sp.d]
 		for i := range noiseK {
 			noiseK[i] = float32(rng.NormFloat64())

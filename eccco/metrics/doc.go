@@ -1,6 +1,7 @@
-// Package metrics scores counterfactual explanations with the six metrics of the ECCCo paper (Altmeyer et
-// al., AAAI-24, "Faithful Model Explanations through Energy-Constrained Conformal Counterfactuals",
-// Section 4.3, Section 6 and appendix):
+// Package metrics scores counterfactual explanations with the six metrics of the ECCCo paper.
+//
+// The metrics are those of Altmeyer et al., AAAI-24, "Faithful Model Explanations through
+// Energy-Constrained Conformal Counterfactuals" (Section 4.3, Section 6 and appendix):
 //
 //   - unfaithfulness (Eq. faith): the mean distance from x′ to the model's own conditional SGLD samples
 //     of the target class, X̂_{θ,y⁺} (package energy: 50 chains, 500 steps, the n_E = 25 lowest-energy
@@ -29,7 +30,7 @@
 // too, whose penalty ran with λ = 0: that family's reported unfaithfulness is a fifth of the mean distance
 // to its samples, the other generators' half of theirs.
 //
-// # Paper-code compatibility
+// # Authors'-code compatibility
 //
 // Options holds the switches that reproduce the authors' code where it changes a reported number
 // (AuthorsOptions sets the first three; the authors'-code mode adds UnfaithfulnessDivisor = 50 for the
@@ -46,16 +47,15 @@
 //
 // For images the code also averaged the SSIM map over all 28×28 pixels (Julia's assess_ssim, crop =
 // false) where the standard (scikit-image) SSIM averages the 18×18 interior that no padding reaches:
-// ImageDissimilarityUncropped is that distance (on one test pair 0.4977 against 0.4674 cropped).
+// ImageDissimilarityUncropped is that distance.
 //
 // The samples themselves are the other half of the story: the authors' sampler started about 95 % of
 // its chains at one prior draw, moved them at most 0.01 per step and ranked them by −log softmax
 // (energy.AuthorsClassOptions). The benchmark's compatibility mode draws the metric's samples with it
 // (energy.TargetSampleOptions), and the ECCCo-L1 family's with its 10-chain, 100-step variant
-// (energy.AuthorsL1ClassOptions). Because the benchmark samples once per model,
-// class and run, where the code drew a fresh shared start for every counterfactual, the expected metric
-// is the same but the spread of run means is larger (German Credit MLP, Wachter: sd of run means 0.36
-// against the published 0.06).
+// (energy.AuthorsL1ClassOptions). Because the benchmark samples once per model, class and run, where the
+// code drew a fresh shared start for every counterfactual, the expected metric is the same but the
+// spread of run means is larger (paper/differences.md).
 //
 // The Evaluator runs the model once over all counterfactuals of a batch (probabilities and Ω in batched
 // graph calls); distances are plain Go.

@@ -208,8 +208,7 @@ func (s *ssimGeom) newWork() *ssimWork {
 // forms every output's sum over the taps with no dependency between neighbouring outputs, and the
 // horizontal pass runs over the rows laid end to end (outputs that straddle two rows are computed and never
 // read). On amd64 with AVX2 the products, both passes and the map run four doubles per instruction
-// (filter_amd64.s; the same operations, so the same bits). BenchmarkImageSetDissimilarity, uncropped, on
-// this project's CPU: see filter.go's note.
+// (filter_amd64.s; the same operations, so the same bits); BenchmarkImageSetDissimilarity times it.
 func (s *ssimGeom) mean(a, b ssimImage, w *ssimWork) float64 {
 	k, ow, pw := s.k, s.ow, s.pw
 	// The products on the image's own rows (padded rows p … p+height−1), every padded column.

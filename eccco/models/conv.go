@@ -13,11 +13,7 @@ import (
 // kept ("valid"). On GoMLX's pure-Go backend it computes the convolution as one matrix product over image
 // patches (Im2ColConvolve), which gives the same values as the backend's direct convolution; on XLA it
 // uses XLA's own convolution (the same function up to float rounding), which is faster there and much
-// faster to compile. Measured on this project's 2-core CPU (XLA's CPU plugin): one SGLD step of a
-// LeNet-5-sized network over 500 MNIST chains, forward and gradient, 113 ms against 151 ms with im2col; one
-// run of the MNIST LeNet-5 benchmark (six generators × 100 factuals, samples and metrics included) 2.9 min
-// against 4.5 min, with the same iterations, convergence and validity for all 600 counterfactuals and every
-// cell mean within 10⁻³ (eccco agree).
+// faster to compile.
 func Conv2D(scope *model.Scope, x *Node, out, k int, same bool) *Node {
 	c := x.Shape().Dimensions[3]
 	w := scope.VariableWithShape("weights", shapes.Make(x.DType(), k, k, c, out)).NodeValue(x.Graph())

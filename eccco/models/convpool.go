@@ -50,10 +50,8 @@ func SpaceToDepthFits(x *Node, k int, same bool) bool {
 // constant 0/1 matrix), so its gradient reaches the weights unchanged. The pooling's gradient goes to the
 // first maximum of each window in row-major order, as MaxPool2's does.
 //
-// Why: XLA's CPU convolution is slow for few channels. Measured on this project's 2-core CPU, 500 MNIST
-// images, forward and input gradient: LeNet-5's first convolution (1 → 6 channels) 92 ms as a plain
-// convolution, 23 ms over blocks (4 → 24 channels); its second (6 → 16, same) 48 against 38 ms. One SGLD
-// step of the authors' LeNet-5 over 500 chains (the unfaithfulness metric's sampler): 160 → 76 ms.
+// Why: XLA's CPU convolution is slow for few channels, and over blocks LeNet-5's first convolution has 4
+// input channels instead of 1.
 func SpaceToDepthConvReluPool2(x, kernel, bias *Node, same bool) *Node {
 	kd := kernel.Shape().Dimensions
 	if kernel.Rank() != 4 || kd[0] != kd[1] || !SpaceToDepthFits(x, kd[0], same) || kd[2] != x.Shape().Dimensions[3] ||

@@ -1,5 +1,7 @@
-// Package models holds the classifiers that eccco explains: the Classifier abstraction, the paper's
-// multi-layer perceptron (MLP), deep ensembles, LeNet-5, their training, scoring and saving.
+// Package models holds the classifiers that eccco explains, with their training, scoring and saving.
+//
+// They are the Classifier abstraction, the paper's multi-layer perceptron (MLP), deep ensembles and
+// LeNet-5.
 //
 // # The Classifier abstraction
 //

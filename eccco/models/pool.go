@@ -15,10 +15,8 @@ import (
 // 1 for the first view holding the window's maximum and 0 for the others, taken out of the gradient
 // (StopGradient), so that the gradient with respect to qₖ is exactly sₖ times the incoming one. The sum adds
 // exact zeros to the maximum, so the values are MaxPool's bit for bit. It is faster than MaxPool, whose
-// gradient (select-and-scatter) is a slow operation on both backends. Measured on this project's 2-core CPU,
-// ten SGLD steps of the authors' LeNet-5 over 500 chains, forward and gradient: 11.8 s against 18.3 s on
-// the pure-Go backend (bit-identical), 1.6 s against 2.0 s on XLA's CPU plugin (equal to float rounding:
-// after one step no value differs by more than 6·10⁻⁸). A window holding NaN pools to NaN on every backend
+// gradient (select-and-scatter) is a slow operation on both backends; on XLA's CPU plugin the two agree to
+// float32 rounding. A window holding NaN pools to NaN on every backend
 // (XLA's own MaxPool drops it). x must be [B, H, W, C] with H, W ≥ 2.
 func MaxPool2(x *Node) *Node {
 	if x.Rank() != 4 || x.Shape().Dimensions[1] < 2 || x.Shape().Dimensions[2] < 2 {

@@ -1,6 +1,7 @@
-// Package vae is the variational autoencoder (Kingma & Welling, 2014) that the REVISE generator (Joshi
-// et al., 2019) searches in, one of the baselines of "Faithful Model Explanations through
-// Energy-Constrained Conformal Counterfactuals" (Altmeyer et al., AAAI-24).
+// Package vae is the variational autoencoder whose latent space the REVISE generator searches.
+//
+// The VAE is Kingma & Welling's (2014); REVISE (Joshi et al., 2019) is one of the baselines of "Faithful
+// Model Explanations through Energy-Constrained Conformal Counterfactuals" (Altmeyer et al., AAAI-24).
 //
 // # Why a VAE
 //

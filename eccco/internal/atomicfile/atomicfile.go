@@ -1,5 +1,7 @@
-// Package atomicfile writes files atomically: the content goes to a temporary file in the target's own
-// directory, which is synced to disk, given its permission and then renamed over the target. A reader
+// Package atomicfile writes files atomically: a reader sees the old file or the new one, never a part.
+//
+// The content goes to a temporary file in the target's own directory, which is synced to disk, given its
+// permission and then renamed over the target. A reader
 // (or a rerun after a crash) therefore sees either the old file or the complete new one, never a part.
 // Every failure removes the temporary file.
 package atomicfile

@@ -1,7 +1,6 @@
-// Package progress reports the advance of long work (training epochs, benchmark units) on a writer,
-// usually standard error.
+// Package progress reports the advance of long work (training epochs, benchmark units) on a writer.
 //
-// On a terminal it draws a live bar with rate and ETA (github.com/schollz/progressbar). Elsewhere (CI logs,
+// The writer is usually standard error. On a terminal it draws a live bar with rate and ETA (github.com/schollz/progressbar). Elsewhere (CI logs,
 // notebooks, redirected output) it prints a plain line at each 10 % step, so logs stay readable.
 // ECCCO_PROGRESS=0 silences it; ECCCO_PROGRESS=lines forces plain lines even on a terminal.
 package progress

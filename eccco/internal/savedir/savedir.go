@@ -1,5 +1,6 @@
-// Package savedir holds the save and load mechanics shared by the GoMLX models (package models) and the
-// VAEs (package vae): a directory holding a JSON spec file and a GoMLX checkpoint of a store's trainable
+// Package savedir holds the save and load mechanics shared by package models and package vae.
+//
+// A saved item is a directory holding a JSON spec file and a GoMLX checkpoint of a store's trainable
 // variables, written under a temporary name and renamed into place, and never written over anything
 // that is not a saved item of the same format unless the caller asks to replace it.
 package savedir
