@@ -179,8 +179,9 @@ const maxSearcherGraphs = 8
 //
 // The model's weights are read when each step runs, so a Searcher sees weights that change (training
 // continued, a checkpoint restored into the same variables). The generator is copied by NewSearcher, but
-// what its terms read while a graph is built (a calibrated classifier's q̂, SGLD samples, a latent map's
-// parameters held as Go values) is fixed in the compiled graphs: build a new Searcher after changing them.
+// what its terms read while a graph is built (a calibrated classifier's q̂, a latent map's parameters held
+// as Go values) is fixed in the compiled graphs: build a new Searcher after changing them. Its penalties'
+// Inputs (SGLD samples) are inputs of the graphs instead: SearchWith feeds another generator's.
 //
 // A Searcher's methods may be called from several goroutines; its searches then run one at a time (build
 // one Searcher per goroutine to search in parallel). Close releases the compiled graphs.
