@@ -1,4 +1,4 @@
-package figures_test
+package plot_test
 
 import (
 	"bytes"
@@ -6,14 +6,14 @@ import (
 	"image/png"
 	"math"
 
-	"github.com/eccco-go/eccco-go/eccco/figures"
+	"github.com/eccco-go/eccco-go/eccco/plot"
 )
 
 // Fig. 2: one panel per generator with the gradient field of its objective, the search path and the SGLD
 // samples of the target class, over the data. The experiment layer fills the slices from
 // counterfactual.ObjectiveField, counterfactual.Result.Paths and energy's samples.
 func ExamplePOC() {
-	data := figures.Labelled{
+	data := plot.Labelled{
 		X: []float32{-1, -1, -1.2, -0.8, 1, 1, 1.1, 0.9}, // two points per class
 		Y: []int{0, 0, 1, 1},
 	}
@@ -26,16 +26,16 @@ func ExamplePOC() {
 			vectors = append(vectors, -1-x, -1-y)
 		}
 	}
-	var panels []figures.GeneratorPanel
+	var panels []plot.GeneratorPanel
 	for _, name := range []string{"Wachter", "ECCCo (no EBM)", "ECCCo (no CP)", "ECCCo"} {
-		panels = append(panels, figures.GeneratorPanel{
+		panels = append(panels, plot.GeneratorPanel{
 			Generator: name,
-			Field:     &figures.VectorField{Points: points, Vectors: vectors},
-			Path:      figures.Path{Steps: []float32{1, 1, 0, 0, -0.9, -1}, From: 1, To: 0},
+			Field:     &plot.VectorField{Points: points, Vectors: vectors},
+			Path:      plot.Path{Steps: []float32{1, 1, 0, 0, -0.9, -1}, From: 1, To: 0},
 			Samples:   []float32{-1, -1.1, -0.9, -1},
 		})
 	}
-	f, err := figures.POC(data, panels, []string{"blue", "orange"})
+	f, err := plot.POC(data, panels, []string{"blue", "orange"})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -65,7 +65,7 @@ func ExampleCounterfactualMatrix() {
 		{img(-1), nil, img(-1)},
 		{img(-1), img(-1), nil},
 	}
-	g, err := figures.CounterfactualMatrix(originals, cfs, []string{"0", "1", "2"}, 2, 2)
+	g, err := plot.CounterfactualMatrix(originals, cfs, []string{"0", "1", "2"}, 2, 2)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -104,8 +104,8 @@ func ExampleCounterfactualMatrix() {
 // fig:cp-diff from conformal.GridValues: Surface{X: g.X, Y: g.Y, Z: g.SetSize} and so on.
 func ExampleCPDiff() {
 	n := 20
-	surface := func(f func(x, y float64) float64) figures.Surface {
-		s := figures.Surface{}
+	surface := func(f func(x, y float64) float64) plot.Surface {
+		s := plot.Surface{}
 		for i := range n {
 			s.X = append(s.X, -2+4*float64(i)/float64(n-1))
 			s.Y = append(s.Y, -2+4*float64(i)/float64(n-1))
@@ -123,7 +123,7 @@ func ExampleCPDiff() {
 	setSize.Levels = []float64{1.5} // a contour line between sets of 1 and 2 classes
 	smooth := surface(func(x, y float64) float64 { return 2 / (1 + math.Exp(4*math.Abs(x+y)-2)) })
 	loss := surface(func(x, y float64) float64 { return math.Log1p(math.Exp(-(x + y))) })
-	f, err := figures.CPDiff(nil, setSize, smooth, loss, nil)
+	f, err := plot.CPDiff(nil, setSize, smooth, loss, nil)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -139,9 +139,9 @@ func ExampleCPDiff() {
 
 // The benchmark's headline: a metric's mean ± sd per generator, one series per model.
 func ExampleMetricChart() {
-	f, err := figures.MetricChart("Unfaithfulness ↓", []figures.MetricSeries{
-		{Name: "MLP", Values: []figures.MetricValue{{Generator: "ECCCo", Mean: 0.243, SD: 0.001}, {Generator: "Wachter", Mean: 0.247, SD: 0.001}}},
-		{Name: "JEM", Values: []figures.MetricValue{{Generator: "ECCCo", Mean: 0.248, SD: 0.002}, {Generator: "Wachter", Mean: 0.251, SD: 0.001}}},
+	f, err := plot.MetricChart("Unfaithfulness ↓", []plot.MetricSeries{
+		{Name: "MLP", Values: []plot.MetricValue{{Generator: "ECCCo", Mean: 0.243, SD: 0.001}, {Generator: "Wachter", Mean: 0.247, SD: 0.001}}},
+		{Name: "JEM", Values: []plot.MetricValue{{Generator: "ECCCo", Mean: 0.248, SD: 0.002}, {Generator: "Wachter", Mean: 0.251, SD: 0.001}}},
 	}, nil)
 	if err != nil {
 		fmt.Println(err)
@@ -158,6 +158,6 @@ func ExampleMetricChart() {
 
 // Class colours are the same in every figure: the paper's blue and orange first.
 func ExampleClassColor() {
-	fmt.Println(figures.ClassColor(0) == figures.Blue, figures.ClassColor(1) == figures.Orange)
+	fmt.Println(plot.ClassColor(0) == plot.Blue, plot.ClassColor(1) == plot.Orange)
 	// Output: true true
 }
