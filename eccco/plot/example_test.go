@@ -5,13 +5,14 @@ import (
 	"fmt"
 	"image/png"
 	"math"
+	"os"
+	"path/filepath"
 
 	"github.com/eccco-go/eccco-go/eccco/plot"
 )
 
-// Fig. 2: one panel per generator with the gradient field of its objective, the search path and the SGLD
-// samples of the target class, over the data. The experiment layer fills the slices from
-// counterfactual.ObjectiveField, counterfactual.Result.Paths and energy's samples.
+// Fig. 2: one panel per generator with the gradient field of its objective, the search path and the
+// samples of the target class, over the data. Package figures fills the slices from an experiment.
 func ExamplePOC() {
 	data := plot.Labelled{
 		X: []float32{-1, -1, -1.2, -0.8, 1, 1, 1.1, 0.9}, // two points per class
@@ -101,7 +102,7 @@ func ExampleCounterfactualMatrix() {
 	// [0 0 255]
 }
 
-// fig:cp-diff from conformal.GridValues: Surface{X: g.X, Y: g.Y, Z: g.SetSize} and so on.
+// fig:cp-diff: three surfaces over the plane, Z[iy][ix] the value at (X[ix], Y[iy]).
 func ExampleCPDiff() {
 	n := 20
 	surface := func(f func(x, y float64) float64) plot.Surface {
@@ -160,4 +161,68 @@ func ExampleMetricChart() {
 func ExampleClassColor() {
 	fmt.Println(plot.ClassColor(0) == plot.Blue, plot.ClassColor(1) == plot.Orange)
 	// Output: true true
+}
+
+// A plane of one's own: the data, a path and samples, drawn in that order, with the shared legend. Each
+// panel records its layers, so that what is drawn can be checked.
+func ExamplePlaneFigure() {
+	data := plot.Labelled{X: []float32{-1, -1, -1.2, -0.8, 1, 1, 1.1, 0.9}, Y: []int{0, 0, 1, 1}}
+	pl := plot.Plane{
+		Title:   "a search",
+		Data:    &data,
+		Samples: []plot.Samples{{X: []float32{-1, -1.1}, Class: 0}},
+		Paths:   []plot.Path{{Steps: []float32{1, 1, 0, 0.2, -0.9, -1}, From: 1, To: 0}},
+	}
+	f, err := plot.PlaneFigure([]plot.Plane{pl}, 1, plot.ColumnWidth, []string{"blue", "orange"})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, l := range f.Panels[0].Layers {
+		fmt.Printf("%T\n", l)
+	}
+	// Output:
+	// *plot.DataLayer
+	// *plot.SampleLayer
+	// *plot.PathLayer
+}
+
+// A row of images with titles (the paper's Fig. 1 and Fig. 3), written as PNG, SVG and PDF. Files are
+// written atomically, into a directory created if missing.
+func ExampleImageRow() {
+	img := func(v float32) []float32 { return []float32{v, -v, -v, v} }
+	g, err := plot.ImageRow([][]float32{img(1), img(-1)}, []string{"factual\n9", "Wachter\np=0.98"}, 2, 2)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	f, err := g.Figure()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	dir, err := os.MkdirTemp("", "plot-example")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer os.RemoveAll(dir)
+	for _, name := range []string{"row.png", "row.svg", "row.pdf"} {
+		if err := f.Write(filepath.Join(dir, "figures", name)); err != nil {
+			fmt.Println(err)
+			return
+		}
+	}
+	entries, err := os.ReadDir(filepath.Join(dir, "figures"))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, e := range entries {
+		fmt.Println(e.Name())
+	}
+	// Output:
+	// row.pdf
+	// row.png
+	// row.svg
 }
