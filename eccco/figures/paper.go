@@ -12,6 +12,7 @@ import (
 	"github.com/eccco-go/eccco-go/eccco/energy"
 	"github.com/eccco-go/eccco-go/eccco/experiment"
 	"github.com/eccco-go/eccco-go/eccco/models"
+	"github.com/eccco-go/eccco-go/eccco/plot"
 )
 
 // The functions in this file make the paper's figures from an experiment (package experiment): they
@@ -31,9 +32,9 @@ const SurfacePoints = 80
 // From turned into class To by each generator, the generators' objectives over the plane, the
 // model's SGLD samples of every class, and its conformal surfaces.
 type Synthetic struct {
-	Data       Labelled
+	Data       plot.Labelled
 	ClassNames []string
-	Panels     []GeneratorPanel
+	Panels     []plot.GeneratorPanel
 	// Samples are the model's conditional SGLD samples per class (the unfaithfulness samples of run 1).
 	Samples [][]float32
 	// Grid holds the conformal quantities over the plane for class To.
@@ -89,7 +90,7 @@ func SyntheticData(ctx context.Context, e *experiment.Experiment, kind models.Ki
 			pts = append(pts, float32(xr[0]+(xr[1]-xr[0])*float64(ix)/(FieldPoints-1)), float32(yr[0]+(yr[1]-yr[0])*float64(iy)/(FieldPoints-1)))
 		}
 	}
-	s := &Synthetic{Data: Labelled{X: train.X, Y: train.Y}, ClassNames: train.ClassNames, From: from, To: to}
+	s := &Synthetic{Data: plot.Labelled{X: train.X, Y: train.Y}, ClassNames: train.ClassNames, From: from, To: to}
 	samples, err := r.Samples(ctx)
 	if err != nil {
 		return nil, err
@@ -109,8 +110,8 @@ func SyntheticData(ctx context.Context, e *experiment.Experiment, kind models.Ki
 			return nil, fmt.Errorf("figures: the objective field of %s: %w", gen.Name, err)
 		}
 		s.Results = append(s.Results, x)
-		s.Panels = append(s.Panels, GeneratorPanel{Generator: gen.Name, Field: &VectorField{Points: field.Points, Vectors: field.NegGradient},
-			Path: Path{Steps: x.Result.Paths[0], From: from, To: to}, Samples: s.Samples[to]})
+		s.Panels = append(s.Panels, plot.GeneratorPanel{Generator: gen.Name, Field: &plot.VectorField{Points: field.Points, Vectors: field.NegGradient},
+			Path: plot.Path{Steps: x.Result.Paths[0], From: from, To: to}, Samples: s.Samples[to]})
 	}
 	if s.Grid, err = conformal.GridValues(e.Backend(), r.Ingredients.Calibrated, xr, yr, SurfacePoints, to, conformal.LossOptions{}); err != nil {
 		return nil, fmt.Errorf("figures: conformal surfaces: %w", err)
@@ -119,18 +120,20 @@ func SyntheticData(ctx context.Context, e *experiment.Experiment, kind models.Ki
 }
 
 // POC draws Fig. 2 (fig:poc) from SyntheticData.
-func (s *Synthetic) POC() (Figure, error) { return POC(s.Data, s.Panels, s.ClassNames) }
+func (s *Synthetic) POC() (plot.Figure, error) { return plot.POC(s.Data, s.Panels, s.ClassNames) }
 
 // POCGen draws fig:poc-gen: the SGLD samples (stars) over the data.
-func (s *Synthetic) POCGen() (Figure, error) { return POCGen(s.Data, s.Samples, s.ClassNames) }
+func (s *Synthetic) POCGen() (plot.Figure, error) {
+	return plot.POCGen(s.Data, s.Samples, s.ClassNames)
+}
 
 // CPDiff draws fig:cp-diff: prediction-set size, smooth set size and the configurable classification
 // loss over the plane.
-func (s *Synthetic) CPDiff() (Figure, error) {
-	sf := func(z [][]float64, label string, levels ...float64) Surface {
-		return Surface{X: s.Grid.X, Y: s.Grid.Y, Z: z, Label: label, Levels: levels}
+func (s *Synthetic) CPDiff() (plot.Figure, error) {
+	sf := func(z [][]float64, label string, levels ...float64) plot.Surface {
+		return plot.Surface{X: s.Grid.X, Y: s.Grid.Y, Z: z, Label: label, Levels: levels}
 	}
-	return CPDiff(&s.Data, sf(s.Grid.SetSize, "set size", 1.5), sf(s.Grid.SmoothSetSize, "smooth set size"),
+	return plot.CPDiff(&s.Data, sf(s.Grid.SetSize, "set size", 1.5), sf(s.Grid.SmoothSetSize, "smooth set size"),
 		sf(s.Grid.Loss, "classification loss"), s.ClassNames)
 }
 
@@ -147,26 +150,26 @@ func imageShape(e *experiment.Experiment) (int, int, error) {
 // images titled with the generator and p(y⁺|x′): Fig. 1 (fig:motiv: a 9 into a 7 by Wachter, Schut and
 // REVISE for the MNIST MLP) and Fig. 3 (fig:mnist-bmk: a 3 into a 5 by ECCCo, ECCCo+, REVISE, Schut and
 // Wachter for LeNet-5).
-func Transformation(ctx context.Context, e *experiment.Experiment, kind models.Kind, from, to int, gens ...string) (Figure, error) {
+func Transformation(ctx context.Context, e *experiment.Experiment, kind models.Kind, from, to int, gens ...string) (plot.Figure, error) {
 	h, w, err := imageShape(e)
 	if err != nil {
-		return Figure{}, err
+		return plot.Figure{}, err
 	}
 	g, err := experiment.ParseGenerators(gens...)
 	if err != nil {
-		return Figure{}, err
+		return plot.Figure{}, err
 	}
 	rows, err := e.TestRowsOf(ctx, kind, from, 1)
 	if err != nil {
-		return Figure{}, err
+		return plot.Figure{}, err
 	}
 	f, err := e.FactualRows(ctx, kind, 1, rows, to)
 	if err != nil {
-		return Figure{}, err
+		return plot.Figure{}, err
 	}
 	r, err := e.RunFor(ctx, kind, 1, f, g...)
 	if err != nil {
-		return Figure{}, err
+		return plot.Figure{}, err
 	}
 	r.SkipMetrics = true
 	names := e.Split().Train.ClassNames
@@ -175,14 +178,14 @@ func Transformation(ctx context.Context, e *experiment.Experiment, kind models.K
 	for _, gen := range g {
 		x, err := r.Explain(ctx, gen)
 		if err != nil {
-			return Figure{}, err
+			return plot.Figure{}, err
 		}
 		images = append(images, x.Result.X)
 		titles = append(titles, fmt.Sprintf("%s\np=%.2f", gen.Name, x.Result.Probability[0]))
 	}
-	grid, err := ImageRow(images, titles, h, w)
+	grid, err := plot.ImageRow(images, titles, h, w)
 	if err != nil {
-		return Figure{}, err
+		return plot.Figure{}, err
 	}
 	return grid.Figure()
 }
@@ -190,14 +193,14 @@ func Transformation(ctx context.Context, e *experiment.Experiment, kind models.K
 // CounterfactualGrid draws the appendix's 10 × 10 MNIST grids (fig:mnist-eccco-*, fig:mnist-revise-*):
 // one clean test image of each class on the diagonal and, across its row, its counterfactual into every
 // other class by the generator — all 90 searched in one batch.
-func CounterfactualGrid(ctx context.Context, e *experiment.Experiment, kind models.Kind, generator string) (Figure, error) {
+func CounterfactualGrid(ctx context.Context, e *experiment.Experiment, kind models.Kind, generator string) (plot.Figure, error) {
 	h, w, err := imageShape(e)
 	if err != nil {
-		return Figure{}, err
+		return plot.Figure{}, err
 	}
 	g, err := experiment.ParseGenerators(generator)
 	if err != nil {
-		return Figure{}, err
+		return plot.Figure{}, err
 	}
 	test := e.Split().Test
 	k := test.K()
@@ -206,7 +209,7 @@ func CounterfactualGrid(ctx context.Context, e *experiment.Experiment, kind mode
 	for c := range k {
 		r, err := e.TestRowsOf(ctx, kind, c, 1)
 		if err != nil {
-			return Figure{}, err
+			return plot.Figure{}, err
 		}
 		originals[c] = test.Row(r[0])
 		for t := range k {
@@ -217,17 +220,17 @@ func CounterfactualGrid(ctx context.Context, e *experiment.Experiment, kind mode
 	}
 	f, err := e.FactualRows(ctx, kind, 1, rows, -1)
 	if err != nil {
-		return Figure{}, err
+		return plot.Figure{}, err
 	}
 	f.Targets = targets
 	r, err := e.RunFor(ctx, kind, 1, f, g...)
 	if err != nil {
-		return Figure{}, err
+		return plot.Figure{}, err
 	}
 	r.SkipMetrics = true
 	x, err := r.Explain(ctx, g[0])
 	if err != nil {
-		return Figure{}, err
+		return plot.Figure{}, err
 	}
 	d := h * w
 	cfs := make([][][]float32, k)
@@ -238,9 +241,9 @@ func CounterfactualGrid(ctx context.Context, e *experiment.Experiment, kind mode
 		}
 		cfs[c][t] = x.Result.X[i*d : (i+1)*d]
 	}
-	grid, err := CounterfactualMatrix(originals, cfs, test.ClassNames, h, w)
+	grid, err := plot.CounterfactualMatrix(originals, cfs, test.ClassNames, h, w)
 	if err != nil {
-		return Figure{}, err
+		return plot.Figure{}, err
 	}
 	return grid.Figure()
 }
@@ -248,25 +251,25 @@ func CounterfactualGrid(ctx context.Context, e *experiment.Experiment, kind mode
 // GeneratedImages draws fig:mnist-gen: the model's conditional SGLD samples of every class, one row
 // per class (the sampler of the experiment's mode: energy.DefaultClassOptions or
 // energy.AuthorsClassOptions from the training data's prior).
-func GeneratedImages(ctx context.Context, e *experiment.Experiment, kind models.Kind, perClass int) (Figure, error) {
+func GeneratedImages(ctx context.Context, e *experiment.Experiment, kind models.Kind, perClass int) (plot.Figure, error) {
 	h, w, err := imageShape(e)
 	if err != nil {
-		return Figure{}, err
+		return plot.Figure{}, err
 	}
 	m, err := e.Model(ctx, kind)
 	if err != nil {
-		return Figure{}, err
+		return plot.Figure{}, err
 	}
 	train := e.Split().Train
 	prior, err := energy.PriorFromData(train)
 	if err != nil {
-		return Figure{}, err
+		return plot.Figure{}, err
 	}
 	opts := e.Mode().ClassOptions(prior)
 	opts.Keep = min(perClass, opts.Chains)
 	per, err := energy.SamplePerClass(ctx, e.Backend(), m, opts, experiment.SeedFor(e.Seed(), e.Dataset(), string(kind), "figure samples"))
 	if err != nil {
-		return Figure{}, fmt.Errorf("figures: sampling the %s: %w", kind, err)
+		return plot.Figure{}, fmt.Errorf("figures: sampling the %s: %w", kind, err)
 	}
 	samples := make([][][]float32, len(per))
 	d := h * w
@@ -275,27 +278,27 @@ func GeneratedImages(ctx context.Context, e *experiment.Experiment, kind models.
 			samples[c] = append(samples[c], s.X[i:i+d])
 		}
 	}
-	grid, err := SampleGrid(samples, train.ClassNames, h, w)
+	grid, err := plot.SampleGrid(samples, train.ClassNames, h, w)
 	if err != nil {
-		return Figure{}, err
+		return plot.Figure{}, err
 	}
 	return grid.Figure()
 }
 
 // VAEReconstructions draws fig:vae-rec: n test images drawn at random (seeded) above their
 // reconstructions by REVISE's VAE.
-func VAEReconstructions(ctx context.Context, e *experiment.Experiment, n int) (Figure, error) {
+func VAEReconstructions(ctx context.Context, e *experiment.Experiment, n int) (plot.Figure, error) {
 	h, w, err := imageShape(e)
 	if err != nil {
-		return Figure{}, err
+		return plot.Figure{}, err
 	}
 	v, err := e.VAE(ctx)
 	if err != nil {
-		return Figure{}, err
+		return plot.Figure{}, err
 	}
 	test := e.Split().Test
 	if n < 1 {
-		return Figure{}, fmt.Errorf("%w: %d images", experiment.ErrInvalid, n)
+		return plot.Figure{}, fmt.Errorf("%w: %d images", experiment.ErrInvalid, n)
 	}
 	rows := data.NewRand(experiment.SeedFor(e.Seed(), e.Dataset(), "vae reconstructions")).Perm(test.N())[:min(n, test.N())]
 	var x []float32
@@ -304,7 +307,7 @@ func VAEReconstructions(ctx context.Context, e *experiment.Experiment, n int) (F
 	}
 	rec, err := v.Reconstruct(e.Backend(), x)
 	if err != nil {
-		return Figure{}, err
+		return plot.Figure{}, err
 	}
 	d := test.D()
 	var orig, recs [][]float32
@@ -312,17 +315,17 @@ func VAEReconstructions(ctx context.Context, e *experiment.Experiment, n int) (F
 		orig = append(orig, x[i*d:(i+1)*d])
 		recs = append(recs, rec[i*d:(i+1)*d])
 	}
-	grid, err := Reconstructions(orig, recs, min(n, 10), h, w)
+	grid, err := plot.Reconstructions(orig, recs, min(n, 10), h, w)
 	if err != nil {
-		return Figure{}, err
+		return plot.Figure{}, err
 	}
 	return grid.Figure()
 }
 
 // BenchmarkChart draws one metric of a data set's benchmark cells (subset "all") per generator and model,
 // mean ± sd of the run means, as in the paper's tables.
-func BenchmarkChart(cells []benchmark.Cell, dataset, metric string) (Figure, error) {
-	var series []MetricSeries
+func BenchmarkChart(cells []benchmark.Cell, dataset, metric string) (plot.Figure, error) {
+	var series []plot.MetricSeries
 	index := map[string]int{}
 	var gens []string
 	seenGen := map[string]bool{}
@@ -334,16 +337,16 @@ func BenchmarkChart(cells []benchmark.Cell, dataset, metric string) (Figure, err
 		if !ok {
 			i = len(series)
 			index[c.Model] = i
-			series = append(series, MetricSeries{Name: c.Model})
+			series = append(series, plot.MetricSeries{Name: c.Model})
 		}
-		series[i].Values = append(series[i].Values, MetricValue{Generator: c.Generator, Mean: c.Mean, SD: c.SD})
+		series[i].Values = append(series[i].Values, plot.MetricValue{Generator: c.Generator, Mean: c.Mean, SD: c.SD})
 		if !seenGen[c.Generator] {
 			seenGen[c.Generator] = true
 			gens = append(gens, c.Generator)
 		}
 	}
 	if len(series) == 0 {
-		return Figure{}, fmt.Errorf("figures: no %s cells of %s in the results", metric, dataset)
+		return plot.Figure{}, fmt.Errorf("figures: no %s cells of %s in the results", metric, dataset)
 	}
-	return MetricChart(fmt.Sprintf("%s: %s", dataset, metric), series, gens)
+	return plot.MetricChart(fmt.Sprintf("%s: %s", dataset, metric), series, gens)
 }

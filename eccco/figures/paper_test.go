@@ -8,6 +8,7 @@ import (
 	"github.com/eccco-go/eccco-go/eccco/backend"
 	"github.com/eccco-go/eccco-go/eccco/experiment"
 	"github.com/eccco-go/eccco-go/eccco/models"
+	"github.com/eccco-go/eccco-go/eccco/plot"
 )
 
 func quickExperiment(t *testing.T, dataset string) *experiment.Experiment {
@@ -76,7 +77,7 @@ func TestSyntheticDataFacts(t *testing.T) {
 			t.Errorf("set size at (%.3f, %.3f) = %v, the prediction set there has %v classes", g.X[ix], g.Y[iy], g.SetSize[iy][ix], want)
 		}
 	}
-	for _, draw := range []func() (Figure, error){s.POC, s.POCGen, s.CPDiff} {
+	for _, draw := range []func() (plot.Figure, error){s.POC, s.POCGen, s.CPDiff} {
 		fig, err := draw()
 		if err != nil {
 			t.Fatal(err)

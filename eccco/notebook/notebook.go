@@ -19,7 +19,7 @@ import (
 
 	"github.com/eccco-go/eccco-go/eccco/data"
 	"github.com/eccco-go/eccco-go/eccco/experiment"
-	"github.com/eccco-go/eccco-go/eccco/figures"
+	"github.com/eccco-go/eccco-go/eccco/plot"
 	"github.com/janpfeifer/gonb/gonbui"
 )
 
@@ -71,7 +71,7 @@ func Path(elem ...string) string { return filepath.Join(append([]string{root()},
 const ScreenDPI = 110
 
 // Show displays a figure inline as a PNG at ScreenDPI.
-func Show(f figures.Figure) {
+func Show(f plot.Figure) {
 	f.DPI = ScreenDPI
 	png, err := f.PNG()
 	if err != nil {

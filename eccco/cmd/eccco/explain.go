@@ -11,8 +11,8 @@ import (
 	"github.com/eccco-go/eccco-go/eccco/counterfactual"
 	"github.com/eccco-go/eccco-go/eccco/data"
 	"github.com/eccco-go/eccco-go/eccco/experiment"
-	"github.com/eccco-go/eccco-go/eccco/figures"
 	"github.com/eccco-go/eccco-go/eccco/models"
+	"github.com/eccco-go/eccco-go/eccco/plot"
 )
 
 func runExplain(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -107,7 +107,7 @@ func runExplain(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			return fmt.Errorf("explain: %w: --png needs an image data set", experiment.ErrInvalid)
 		}
 		d := test.D()
-		grid := &figures.ImageGrid{Height: test.Image.Height, Width: test.Image.Width, ColTitles: []string{"factual"}}
+		grid := &plot.ImageGrid{Height: test.Image.Height, Width: test.Image.Width, ColTitles: []string{"factual"}}
 		for _, x := range xs {
 			grid.ColTitles = append(grid.ColTitles, x.Generator.Name)
 		}

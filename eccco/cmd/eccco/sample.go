@@ -13,9 +13,9 @@ import (
 
 	"github.com/eccco-go/eccco-go/eccco/energy"
 	"github.com/eccco-go/eccco-go/eccco/experiment"
-	"github.com/eccco-go/eccco-go/eccco/figures"
 	"github.com/eccco-go/eccco-go/eccco/internal/atomicfile"
 	"github.com/eccco-go/eccco-go/eccco/models"
+	"github.com/eccco-go/eccco-go/eccco/plot"
 )
 
 func runSample(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -134,7 +134,7 @@ func runSample(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	fmt.Fprintf(stdout, "wrote %s\n", *out)
 	if img := train.Image; img != nil {
-		grid := &figures.ImageGrid{Height: img.Height, Width: img.Width}
+		grid := &plot.ImageGrid{Height: img.Height, Width: img.Width}
 		for i := 0; i < len(pred); i += 5 {
 			var row [][]float32
 			for j := i; j < min(i+5, len(pred)); j++ {

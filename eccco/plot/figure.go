@@ -1,9 +1,8 @@
-package figures
+package plot
 
 import (
 	"bytes"
 	"fmt"
-	"github.com/eccco-go/eccco-go/eccco/internal/atomicfile"
 	"io"
 	"math"
 	"path/filepath"
@@ -12,6 +11,7 @@ import (
 	"time"
 
 	"codeberg.org/go-pdf/fpdf"
+	"github.com/eccco-go/eccco-go/eccco/internal/atomicfile"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"

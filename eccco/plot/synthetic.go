@@ -1,4 +1,4 @@
-package figures
+package plot
 
 import (
 	"fmt"
@@ -14,15 +14,15 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 )
 
-// Labelled is 2-D data with class labels, laid out as data.Dataset: X holds n rows of 2 features
-// (x₁, x₂ pairs, row-major), Y the n labels.
+// Labelled is 2-D data with class labels: X holds n rows of 2 features (x₁, x₂ pairs, row-major), Y
+// the n labels.
 type Labelled struct {
 	X []float32
 	Y []int
 }
 
-// VectorField is a vector per point of the plane: the negative gradient of a search objective at grid
-// points (counterfactual.ObjectiveField gives Points and NegGradient).
+// VectorField is a vector per point of the plane, such as the negative gradient of a search objective at
+// grid points.
 type VectorField struct {
 	// Points and Vectors hold P rows of 2 values each.
 	Points, Vectors []float32
@@ -49,7 +49,7 @@ const (
 )
 
 // Path is a counterfactual search path: x′ at every step, from the factual (first row) to the
-// counterfactual (last row), e.g. counterfactual.Result.Paths[i].
+// counterfactual (last row).
 type Path struct {
 	// Steps holds T+1 rows of 2 values.
 	Steps []float32
@@ -67,7 +67,7 @@ type Samples struct {
 }
 
 // Surface is a scalar over a regular grid of the plane, drawn as a heat map with a colour bar (and
-// contour lines at Levels); the layout of conformal.Grid: Z[iy][ix] is the value at (X[ix], Y[iy]).
+// contour lines at Levels): Z[iy][ix] is the value at (X[ix], Y[iy]).
 type Surface struct {
 	X, Y []float64
 	Z    [][]float64
@@ -791,7 +791,7 @@ func POCGen(data Labelled, samples [][]float32, classNames []string) (Figure, er
 
 // CPDiff composes fig:cp-diff: prediction set size (left), smooth set size (centre) and configurable
 // classification loss (right) over the plane, each a heat map with its colour bar, with the data on top
-// when data is not nil (conformal.Grid's X, Y, SetSize, SmoothSetSize and Loss fit the surfaces).
+// when data is not nil.
 func CPDiff(data *Labelled, setSize, smoothSetSize, loss Surface, classNames []string) (Figure, error) {
 	titles := []string{"Prediction set size", "Smooth set size", "Classification loss"}
 	planes := make([]Plane, 3)
