@@ -318,23 +318,39 @@ func (r *Runner) ManifestPath(dataset string) string {
 	return filepath.Join(r.Out, "units", dataset, "experiment.json")
 }
 
-// ManifestModes returns the experiment modes that the manifests of a benchmark directory record
-// (dir/units/*/experiment.json), sorted and without repeats; none when it holds no manifest.
-func ManifestModes(dir string) ([]experiment.Mode, error) {
+// ReadManifests reads the manifests of a benchmark directory's data sets (dir/units/*/experiment.json) in
+// the order of their paths, Mode filled in from Compat where a manifest predates it; none when dir holds
+// no manifest.
+func ReadManifests(dir string) ([]Manifest, error) {
 	paths, err := filepath.Glob(filepath.Join(dir, "units", "*", "experiment.json"))
 	if err != nil {
 		return nil, err
 	}
-	var modes []experiment.Mode
+	slices.Sort(paths)
+	out := make([]Manifest, 0, len(paths))
 	for _, p := range paths {
 		m, err := readManifest(p)
 		if err != nil {
 			return nil, err
 		}
 		m.fill()
+		out = append(out, m)
+	}
+	return out, nil
+}
+
+// ManifestModes returns the experiment modes that the manifests of a benchmark directory record
+// (ReadManifests), sorted and without repeats; none when it holds no manifest.
+func ManifestModes(dir string) ([]experiment.Mode, error) {
+	ms, err := ReadManifests(dir)
+	if err != nil {
+		return nil, err
+	}
+	var modes []experiment.Mode
+	for _, m := range ms {
 		mode, err := experiment.ParseMode(m.Mode)
 		if err != nil {
-			return nil, fmt.Errorf("benchmark: %s: %w", p, err)
+			return nil, fmt.Errorf("benchmark: %s: %w", filepath.Join(dir, "units", m.Dataset, "experiment.json"), err)
 		}
 		if !slices.Contains(modes, mode) {
 			modes = append(modes, mode)
