@@ -156,7 +156,7 @@ func kindOfTitle(title string) (models.Kind, bool) {
 }
 
 // BoundsFile is the file beside cells.csv that holds the calibration bounds of the comparison
-// (WriteReportWith writes it, with a header alone when there are none; `eccco report` reads it).
+// (report.WriteTableSet writes it, with a header alone when there are none; `eccco report` reads it).
 const BoundsFile = "calibration.csv"
 
 var boundsHeader = []string{"dataset", "model", "qhat_min", "qhat_max", "omega_min", "omega_max", "runs"}

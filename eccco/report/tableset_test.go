@@ -2,6 +2,7 @@ package report
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -75,5 +76,22 @@ func TestReadCellsAndKeepOtherDataSets(t *testing.T) {
 	}
 	if _, err := ReadCells(filepath.Join(dir, "published.csv")); err == nil {
 		t.Error("a file that is not cells.csv read without error")
+	}
+}
+
+// A test binary carries no VCS stamp, so ReadRevision falls back to the checkout's HEAD (git).
+func TestReadRevisionFallsBackToTheCheckout(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	rv := ReadRevision(".")
+	if rv.Rev == "" {
+		t.Skip("not inside a git checkout")
+	}
+	if !rv.Checkout || len(rv.Rev) != 12 || strings.Trim(rv.Rev, "0123456789abcdef") != "" {
+		t.Errorf("revision %+v, want the checkout's HEAD as 12 hex digits", rv)
+	}
+	if got := ReadRevision(t.TempDir()); got.Rev != "" {
+		t.Errorf("outside a checkout: %+v, want none", got)
 	}
 }
