@@ -36,30 +36,13 @@ type UncertaintyBound struct {
 // UncertaintyBounds maps data sets and models to their UncertaintyBound.
 type UncertaintyBounds map[BoundKey]UncertaintyBound
 
-// omegaSlack is half the last published decimal: a published Ω printed as 2.91 lies in [2.905, 2.915].
-const omegaSlack = 0.005
-
-// omegaImpossible reports whether a published Ω cannot be the mean of Ω over valid counterfactuals of a
-// model with bound b: it lies outside [Min, Max] by more than the rounding of two decimals.
-func (b UncertaintyBound) omegaImpossible(paper float64) bool {
-	return paper < b.Min-omegaSlack-floatSlack || paper > b.Max+omegaSlack+floatSlack
-}
-
-// UncertaintyBounds computes the UncertaintyBound of every data set and model that cells hold, from the
-// models saved under r.ModelsDir for the protocol's mode and seed (never training one: a model that is not
+// UncertaintyBounds computes the UncertaintyBound of every data set and model in runs (models named by
+// their titles, as the tables name them; the value is how many runs the results hold), from the models
+// saved under r.ModelsDir for the protocol's mode and seed (never training one: a model that is not
 // saved, or that is not the one a manifest under r.Out recorded, is skipped and named in the notes).
-// The paper mode reads every run's calibration (cells' Runs); the authors'-code mode reads its one.
-func (r *Runner) UncertaintyBounds(mode experiment.Mode, seed uint64, cells []Cell) (UncertaintyBounds, []string, error) {
-	runs := map[BoundKey]int{}
-	var keys []BoundKey
-	for _, c := range cells {
-		k := BoundKey{c.Dataset, c.Model}
-		if _, ok := runs[k]; !ok {
-			keys = append(keys, k)
-		}
-		runs[k] = max(runs[k], c.Runs)
-	}
-	slices.SortFunc(keys, BoundKey.compare)
+// The paper mode reads every run's calibration; the authors'-code mode reads its one.
+func (r *Runner) UncertaintyBounds(mode experiment.Mode, seed uint64, runs map[BoundKey]int) (UncertaintyBounds, []string, error) {
+	keys := slices.SortedFunc(maps.Keys(runs), BoundKey.compare)
 	out := UncertaintyBounds{}
 	var notes []string
 	exps := map[string]*experiment.Experiment{}
@@ -118,8 +101,8 @@ func (k BoundKey) compare(o BoundKey) int {
 	return strings.Compare(k.Model, o.Model)
 }
 
-// sortedKeys lists the data sets and models of bounds in order.
-func (b UncertaintyBounds) sortedKeys() []BoundKey {
+// SortedKeys lists the data sets and models of bounds in order.
+func (b UncertaintyBounds) SortedKeys() []BoundKey {
 	return slices.SortedFunc(maps.Keys(b), BoundKey.compare)
 }
 
@@ -173,7 +156,7 @@ func kindOfTitle(title string) (models.Kind, bool) {
 }
 
 // BoundsFile is the file beside cells.csv that holds the calibration bounds of the comparison
-// (WriteReportWith writes it, with a header alone when there are none; `eccco report` reads it).
+// (report.WriteTableSet writes it, with a header alone when there are none; `eccco report` reads it).
 const BoundsFile = "calibration.csv"
 
 var boundsHeader = []string{"dataset", "model", "qhat_min", "qhat_max", "omega_min", "omega_max", "runs"}
@@ -183,7 +166,7 @@ func WriteBounds(path string, bounds UncertaintyBounds) error {
 	var sb strings.Builder
 	w := csv.NewWriter(&sb)
 	_ = w.Write(boundsHeader)
-	keys := bounds.sortedKeys()
+	keys := bounds.SortedKeys()
 	g := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 	for _, k := range keys {
 		b := bounds[k]

@@ -10,7 +10,6 @@ import (
 	"github.com/eccco-go/eccco-go/eccco/backend"
 	"github.com/eccco-go/eccco-go/eccco/benchmark"
 	"github.com/eccco-go/eccco-go/eccco/experiment"
-	"github.com/eccco-go/eccco-go/eccco/metrics"
 	"github.com/eccco-go/eccco-go/eccco/models"
 )
 
@@ -81,42 +80,10 @@ func ExampleShard_Select() {
 	// true
 }
 
-// Aggregate follows the paper's tables: the mean of each metric within each run, then the mean ± sd of the
-// run means, for all counterfactuals and for the valid ones. Stars mark a generator more than 1 (*) or 2
-// (**) pooled sd better than Wachter, and bold the best generator of a model per metric. Here two runs
-// of two counterfactuals each, with made-up scores.
-func ExampleAggregate() {
-	row := func(gen string, run, factual int, unfaithfulness float64, valid bool) benchmark.Row {
-		return benchmark.Row{Dataset: "moons", Model: "mlp", Generator: gen, Run: run, Factual: factual, Target: 1,
-			Scores: metrics.Scores{Unfaithfulness: unfaithfulness, Implausibility: 1, Uncertainty: 0, Cost: 1, Redundancy: 0.5, Valid: valid}}
-	}
-	rows := []benchmark.Row{
-		row("Wachter", 1, 3, 1.0, true), row("Wachter", 1, 8, 1.2, true),
-		row("Wachter", 2, 5, 1.3, true), row("Wachter", 2, 9, 1.1, true),
-		row("ECCCo", 1, 3, 0.4, true), row("ECCCo", 1, 8, 0.6, true),
-		row("ECCCo", 2, 5, 0.5, true), row("ECCCo", 2, 9, 0.7, false),
-	}
-	for _, c := range benchmark.Aggregate(rows) {
-		if c.Metric != "unfaithfulness" && c.Metric != "validity" {
-			continue
-		}
-		fmt.Printf("%-5s %-7s %-14s %.2f ± %.2f (%d runs) stars %d bold %v\n", c.Subset, c.Generator, c.Metric, c.Mean, c.SD, c.Runs, c.Stars, c.Bold)
-	}
-	// Output:
-	// all   Wachter unfaithfulness 1.15 ± 0.07 (2 runs) stars 0 bold false
-	// all   Wachter validity       1.00 ± 0.00 (2 runs) stars 0 bold true
-	// valid Wachter unfaithfulness 1.15 ± 0.07 (2 runs) stars 0 bold false
-	// valid Wachter validity       1.00 ± 0.00 (2 runs) stars 0 bold true
-	// all   ECCCo   unfaithfulness 0.55 ± 0.07 (2 runs) stars 2 bold true
-	// all   ECCCo   validity       0.75 ± 0.35 (2 runs) stars 0 bold false
-	// valid ECCCo   unfaithfulness 0.50 ± 0.00 (2 runs) stars 2 bold true
-	// valid ECCCo   validity       1.00 ± 0.00 (2 runs) stars 0 bold false
-}
-
 // A Runner runs protocols unit by unit, writing every finished unit under Out and skipping units already
 // there, and Collect gathers them into Out/results.csv (one row per counterfactual). Here one run of five
 // factuals for the moons MLP, trained for 3 epochs instead of the paper's 500; the second Run finds every
-// unit done. WriteReport turns the rows into the paper's tables.
+// unit done. report.WriteTableSet turns the rows into the paper's tables.
 func ExampleRunner() {
 	tmp, err := os.MkdirTemp("", "eccco-example-")
 	if err != nil {
@@ -155,47 +122,12 @@ func ExampleRunner() {
 	}
 	fmt.Println(len(rows), "rows; the first:", rows[0].Dataset, rows[0].Model, rows[0].Generator, "run", rows[0].Run)
 
-	// The paper's tables (LaTeX, Markdown, CSV), compared with the published numbers where they are found.
-	rep, err := benchmark.WriteReport(filepath.Join(tmp, "tables"), rows, "")
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	entries, _ := os.ReadDir(filepath.Join(tmp, "tables"))
-	var names []string
-	for _, e := range entries {
-		names = append(names, e.Name())
-	}
-	fmt.Println(strings.Join(names, " "))
-	fmt.Println("compared with the published numbers:", rep.Comparison != nil)
 	// Output:
 	// 1/2 moons/mlp/Wachter/run-001 skipped false
 	// 2/2 moons/mlp/ECCCo/run-001 skipped false
 	// 1/2 moons/mlp/Wachter/run-001 skipped true
 	// 2/2 moons/mlp/ECCCo/run-001 skipped true
 	// 10 rows; the first: moons mlp Wachter run 1
-	// calibration.csv cells.csv comparison.md params-ebm.md params-ebm.tex params-generators.md params-generators.tex params-models.md params-models.tex table-moons-valid.md table-moons-valid.tex table-moons.md table-moons.tex
-	// compared with the published numbers: true
-}
-
-// Agree sets two benchmarks side by side counterfactual by counterfactual, e.g. the same protocol and
-// models run on the pure-Go backend and on XLA: values agree when |a − b| ≤ 10⁻³ · max(1, |a|, |b|).
-func ExampleAgree() {
-	row := func(cost float64, valid bool) benchmark.Row {
-		return benchmark.Row{Dataset: "moons", Model: "mlp", Generator: "Wachter", Run: 1, Factual: 7, Target: 1,
-			Scores: metrics.Scores{Cost: cost, Valid: valid}, Iterations: 12}
-	}
-	goRows := []benchmark.Row{row(1.2500, true)}
-	xlaRows := []benchmark.Row{row(1.2504, true)}
-	ag := benchmark.Agree([2]string{"go", "xla"}, goRows, xlaRows, 0)
-	for _, m := range ag.Metrics {
-		if m.Metric == "cost" || m.Metric == "iterations" {
-			fmt.Printf("%s: %d identical, %d within tolerance, largest difference %.4f\n", m.Metric, m.Exact, m.Within, m.MaxAbs)
-		}
-	}
-	// Output:
-	// cost: 0 identical, 1 within tolerance, largest difference 0.0004
-	// iterations: 1 identical, 1 within tolerance, largest difference 0.0000
 }
 
 // Two data sets at a time: RunAll gives each protocol its own lane from its first unit to its last (image

@@ -18,10 +18,8 @@ import (
 // start to end: what Runner.RunAll and Performances share.
 //
 // Every data set's results are the same bytes whatever the number of lanes (each depends only on the
-// seed and the data set's own inputs), so lanes change only the wall time. They pay where one data set
-// leaves cores idle: on the project's 2-core machine one data set kept 1.1–1.7 cores busy (training on
-// pure Go 111 %, a tabular benchmark on XLA 138 %, an image benchmark on XLA 164 %), and two of them side
-// by side finished in the time their CPU time divided by two.
+// seed and the data set's own inputs), so lanes change only the wall time: they pay where one data set
+// leaves cores idle.
 type Lanes struct {
 	// Jobs is how many data sets run at once (< 1: one).
 	Jobs int

@@ -28,7 +28,8 @@ var Header = []string{"dataset", "model", "generator", "run", "factual", "target
 	"unfaithfulness", "implausibility", "uncertainty", "cost", "redundancy", "validity", "probability",
 	"iterations", "converged"}
 
-func ff(v float64) string {
+// FormatFloat spells a number as results.csv does: the shortest decimal that reads back exactly, NaN as "NaN".
+func FormatFloat(v float64) string {
 	if math.IsNaN(v) {
 		return "NaN"
 	}
@@ -44,7 +45,7 @@ func b01(b bool) string {
 
 func (r Row) record() []string {
 	return []string{r.Dataset, r.Model, r.Generator, strconv.Itoa(r.Run), strconv.Itoa(r.Factual), strconv.Itoa(r.Target),
-		ff(r.Unfaithfulness), ff(r.Implausibility), ff(r.Uncertainty), ff(r.Cost), ff(r.Redundancy), b01(r.Valid), ff(r.Probability),
+		FormatFloat(r.Unfaithfulness), FormatFloat(r.Implausibility), FormatFloat(r.Uncertainty), FormatFloat(r.Cost), FormatFloat(r.Redundancy), b01(r.Valid), FormatFloat(r.Probability),
 		strconv.Itoa(r.Iterations), b01(r.Converged)}
 }
 

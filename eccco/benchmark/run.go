@@ -185,39 +185,9 @@ func (r *Runner) unit(ctx context.Context, ex *experiment.Experiment, p Protocol
 
 // ProtocolVersion is the version of the code that produces unit results. It is stored with the units and
 // raised whenever a change alters what a unit holds, so that a benchmark never resumes into (or merges)
-// units computed under other rules. 2: authors'-code generators (MAD-weighted Wachter cost, gated Ω with the
-// empty-set rule). 3: the MAD weights add D·1e-5 as the authors' code did. 4: in compat mode ECCCo-L1's
-// unfaithfulness is measured against the samples its penalty used. 5: in compat mode the samples (metric
-// and ECCCo-L1) come from the authors' sampler (energy.AuthorsClassOptions) and ECCCo-L1's penalty
-// divides by the number of chains. 6: that sampler starts from the prior of mean ± 3 sd, not the data's
-// overall range. 7 (the authors'-code mode only; paper-mode units are unchanged): Wachter's cost is the
-// plain L1 distance (CE.jl never applied the MAD weights); the ECCCo-L1 family draws its own 10 chains of
-// 100 steps, pulls towards the lowest-energy one divided by 10, and its unfaithfulness (ECCCo-L1 (no EBM)
-// included) is summed over those 10 and divided by 50; Schut stops on the generic generator conditions;
-// models are fitted on the first half of the training split in file order and calibrated on the second,
-// ensemble members on 80 % bags. 8: in that mode image data (grouped by class in our training split, unlike
-// the authors' file) are split into fitting and calibration halves after a fixed permutation, so that
-// both halves hold every class. 9 (images only; tabular and synthetic units are those of 8): the
-// authors'-code mode builds the vision MLP family 128 × 1 swish and LeNet-5 with a same-padded second
-// convolution, clamps to the noisy images' global range and runs Schut with η = 0.1; the paper mode clamps
-// images to the split's [−1, 1] (it used the noisy pixels' per-pixel range); images run the six
-// generators of the paper's image tables. 10 (the authors'-code mode only): REVISE starts from a
-// posterior sample of the factual's code and re-encodes every step's counterfactual through a fresh one
-// (counterfactual.Resampled), ECCCo+ re-encodes its clamped counterfactual into the PCA space after every
-// step (counterfactual.Reencoded), Schut chooses its feature blind to the bounds (JSMA.BoundsBlind), and
-// ECCCo's energy penalty decays as exp(−0.01·t) (experiment.AuthorsDecayRate); the image sets' VAEs are
-// trained on all official training images (experiment.Mode.VAEOnOfficialTraining). 11 (the authors'-code
-// mode, ensembles only: a single model's units are those of 10 byte for byte): an ensemble's Ω, in the
-// uncertainty metric and in ECCCo's set-size penalty, comes from the mean of its members' probabilities
-// (conformal.Options.MeanMemberProbabilities). The authors' trained models (experiment.Mode.AuthorsModels)
-// change the models, not the rules: their units are told apart by the models' fingerprints and the
-// manifest's ModelSource. 12 (the authors'-code mode, German Credit, circles and the linearly separable
-// set only: every other data set's units are those of 11 byte for byte): the factuals carry the authors'
-// mix of targets, which their published validity pins down (experiment.Mode.AuthorsTargetMix: 39 of 100
-// German Credit targets are class 1, 47 of 100 circles targets class 0, 53 of 100 linearly separable
-// ones class 1); the linearly separable set is
-// the authors' own draw, replayed from Julia's generator (experiment.Mode.AuthorsData), and its models
-// are theirs.
+// units computed under other rules. The authors' trained models (experiment.Mode.AuthorsModels) change
+// the models, not the rules: their units are told apart by the models' fingerprints and the manifest's
+// ModelSource. What each version changed is in the commit history of this constant.
 const ProtocolVersion = 12
 
 // ErrManifest reports a result directory whose units were computed under other settings (seed, factuals,
@@ -247,7 +217,7 @@ type Manifest struct {
 	ModelSource string `json:"model_source,omitempty"`
 	// Backends lists the GoMLX backends that computed units here (compute.Backend.Name: "Go Backend", "xla", …),
 	// sorted. Units of several backends may sit side by side: with the same models (Models) they agree
-	// to DefaultAgreementTolerance in almost every counterfactual (see Agree); the list says where a
+	// to compare.DefaultAgreementTolerance in almost every counterfactual (compare.Agree); the list says where a
 	// result table's numbers came from. Absent in manifests written before it was recorded.
 	Backends []string `json:"backends,omitempty"`
 }
@@ -318,23 +288,39 @@ func (r *Runner) ManifestPath(dataset string) string {
 	return filepath.Join(r.Out, "units", dataset, "experiment.json")
 }
 
-// ManifestModes returns the experiment modes that the manifests of a benchmark directory record
-// (dir/units/*/experiment.json), sorted and without repeats; none when it holds no manifest.
-func ManifestModes(dir string) ([]experiment.Mode, error) {
+// ReadManifests reads the manifests of a benchmark directory's data sets (dir/units/*/experiment.json) in
+// the order of their paths, Mode filled in from Compat where a manifest predates it; none when dir holds
+// no manifest.
+func ReadManifests(dir string) ([]Manifest, error) {
 	paths, err := filepath.Glob(filepath.Join(dir, "units", "*", "experiment.json"))
 	if err != nil {
 		return nil, err
 	}
-	var modes []experiment.Mode
+	slices.Sort(paths)
+	out := make([]Manifest, 0, len(paths))
 	for _, p := range paths {
 		m, err := readManifest(p)
 		if err != nil {
 			return nil, err
 		}
 		m.fill()
+		out = append(out, m)
+	}
+	return out, nil
+}
+
+// ManifestModes returns the experiment modes that the manifests of a benchmark directory record
+// (ReadManifests), sorted and without repeats; none when it holds no manifest.
+func ManifestModes(dir string) ([]experiment.Mode, error) {
+	ms, err := ReadManifests(dir)
+	if err != nil {
+		return nil, err
+	}
+	var modes []experiment.Mode
+	for _, m := range ms {
 		mode, err := experiment.ParseMode(m.Mode)
 		if err != nil {
-			return nil, fmt.Errorf("benchmark: %s: %w", p, err)
+			return nil, fmt.Errorf("benchmark: %s: %w", filepath.Join(dir, "units", m.Dataset, "experiment.json"), err)
 		}
 		if !slices.Contains(modes, mode) {
 			modes = append(modes, mode)

@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
-	"strings"
 	"time"
 
 	"github.com/eccco-go/eccco-go/eccco/internal/atomicfile"
@@ -89,32 +87,4 @@ func (r *Runner) saveTimings(t Timings) error {
 		return err
 	}
 	return atomicfile.WriteFile(r.TimingsPath(t.Dataset), append(raw, '\n'), 0o644)
-}
-
-// TimingsMarkdown renders the stage timings of data sets as a table (minutes), with a total row.
-func TimingsMarkdown(ts []Timings) string {
-	var sb strings.Builder
-	sb.WriteString("| data set | units |")
-	for _, s := range Stages {
-		sb.WriteString(" " + s + " (min) |")
-	}
-	sb.WriteString(" total (min) |\n|---|---|" + strings.Repeat("---|", len(Stages)+1) + "\n")
-	sum := Timings{Dataset: "all", Seconds: map[string]float64{}}
-	for _, t := range slices.SortedFunc(slices.Values(ts), func(a, b Timings) int { return strings.Compare(a.Dataset, b.Dataset) }) {
-		fmt.Fprintf(&sb, "| %s | %d |", t.Dataset, t.Units)
-		for _, s := range Stages {
-			fmt.Fprintf(&sb, " %.1f |", t.Seconds[s]/60)
-			sum.Seconds[s] += t.Seconds[s]
-		}
-		sum.Units += t.Units
-		fmt.Fprintf(&sb, " %.1f |\n", t.Total()/60)
-	}
-	if len(ts) > 1 {
-		fmt.Fprintf(&sb, "| all | %d |", sum.Units)
-		for _, s := range Stages {
-			fmt.Fprintf(&sb, " %.1f |", sum.Seconds[s]/60)
-		}
-		fmt.Fprintf(&sb, " %.1f |\n", sum.Total()/60)
-	}
-	return sb.String()
 }

@@ -3,7 +3,6 @@ package benchmark
 import (
 	"context"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/eccco-go/eccco-go/eccco/experiment"
@@ -36,9 +35,6 @@ func TestTimingsCountComputedUnits(t *testing.T) {
 			if tm.Seconds[s] <= 0 {
 				t.Errorf("stage %s: %v s, want > 0", s, tm.Seconds[s])
 			}
-		}
-		if md := TimingsMarkdown([]Timings{tm}); !strings.Contains(md, "| circles | 4 |") {
-			t.Errorf("timings table lacks the data set's row:\n%s", md)
 		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/eccco-go/eccco-go/eccco/benchmark"
+	"github.com/eccco-go/eccco-go/eccco/compare"
 	"github.com/eccco-go/eccco-go/eccco/data"
 	"github.com/eccco-go/eccco-go/eccco/experiment"
 	"github.com/eccco-go/eccco-go/eccco/models"
@@ -198,7 +199,7 @@ func Catalog() []Spec {
 					if env.Results == nil {
 						return plot.Figure{}, ErrNoResults
 					}
-					return BenchmarkChart(benchmark.Aggregate(env.Results), dataset, metric)
+					return BenchmarkChart(compare.Aggregate(env.Results), dataset, metric)
 				}})
 		}
 	}

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/eccco-go/eccco-go/eccco/benchmark"
+	"github.com/eccco-go/eccco-go/eccco/compare"
 	"github.com/eccco-go/eccco-go/eccco/conformal"
 	"github.com/eccco-go/eccco-go/eccco/counterfactual"
 	"github.com/eccco-go/eccco-go/eccco/data"
@@ -324,7 +324,7 @@ func VAEReconstructions(ctx context.Context, e *experiment.Experiment, n int) (p
 
 // BenchmarkChart draws one metric of a data set's benchmark cells (subset "all") per generator and model,
 // mean ± sd of the run means, as in the paper's tables.
-func BenchmarkChart(cells []benchmark.Cell, dataset, metric string) (plot.Figure, error) {
+func BenchmarkChart(cells []compare.Cell, dataset, metric string) (plot.Figure, error) {
 	var series []plot.MetricSeries
 	index := map[string]int{}
 	var gens []string

@@ -10,7 +10,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/eccco-go/eccco-go/eccco/benchmark"
+	"github.com/eccco-go/eccco-go/eccco/compare"
 	"github.com/eccco-go/eccco-go/eccco/data"
 	"github.com/eccco-go/eccco-go/eccco/figures"
 	"github.com/eccco-go/eccco-go/eccco/models"
@@ -23,12 +23,12 @@ type Inputs struct {
 	// Performance is the model-performance table (Table 5); nil leaves the section saying so.
 	Performance []Perf
 	// Published is the paper's result tables (paper/published-results.csv); nil leaves out the comparison.
-	Published []benchmark.Published
+	Published []compare.Published
 	// FiguresDir holds the figures as NAME.png (or NAME.pdf), as `eccco figures` writes them; "" for none.
 	FiguresDir string
 	// FigureNotes says per figure what matches the paper's (ReadFigureNotes: the gallery's README).
 	FigureNotes map[string]Inline
-	// Differences is the README's text on what differs from the paper and why (ReadDifferences).
+	// Differences is the account of what differs from the paper and why (ReadDifferences).
 	Differences *Differences
 	// Stages are reproduce.sh's stage timings (ReadStages); nil when none were given.
 	Stages []Stage
@@ -84,13 +84,6 @@ func datasetTitle(name string) string {
 	return name
 }
 
-func modelTitle(kind string) string {
-	if k, err := models.ParseKind(kind); err == nil {
-		return k.Title()
-	}
-	return kind
-}
-
 func datasetOrder(name string) int {
 	if i := slices.Index(data.Names(), name); i >= 0 {
 		return i
@@ -99,7 +92,7 @@ func datasetOrder(name string) int {
 }
 
 // ourDatasets lists the data sets of the cells in the paper's order.
-func ourDatasets(cells []benchmark.Cell) []string {
+func ourDatasets(cells []compare.Cell) []string {
 	var ds []string
 	for _, c := range cells {
 		if !slices.Contains(ds, c.Dataset) {
@@ -108,35 +101,6 @@ func ourDatasets(cells []benchmark.Cell) []string {
 	}
 	sort.SliceStable(ds, func(i, j int) bool { return datasetOrder(ds[i]) < datasetOrder(ds[j]) })
 	return ds
-}
-
-func share(k, n int) string {
-	if n == 0 {
-		return "–"
-	}
-	return fmt.Sprintf("%d of %d (%.0f %%)", k, n, 100*float64(k)/float64(n))
-}
-
-func pct(k, n int) string {
-	if n == 0 {
-		return "–"
-	}
-	return fmt.Sprintf("%.0f %%", 100*float64(k)/float64(n))
-}
-
-func rho(r float64) string {
-	if math.IsNaN(r) {
-		return "–"
-	}
-	return strings.Replace(strconv.FormatFloat(r, 'f', 2, 64), "-", "−", 1)
-}
-
-func signed(x float64, prec int) string {
-	s := strconv.FormatFloat(x, 'f', prec, 64)
-	if strings.HasPrefix(s, "-") {
-		return "−" + s[1:]
-	}
-	return "+" + s
 }
 
 func joinWords(ws []string) string {
@@ -166,7 +130,7 @@ func Build(in Inputs) (*Document, error) {
 		b.specs[s.Name] = s
 	}
 	if in.Published != nil {
-		cmp := benchmark.CompareWithBounds(in.Results.Cells, in.Published, in.Results.Bounds)
+		cmp := compare.CompareWithBounds(in.Results.Cells, in.Published, in.Results.Bounds)
 		b.cmp = &cmp
 	}
 	b.abstract()
@@ -181,7 +145,7 @@ func Build(in Inputs) (*Document, error) {
 type builder struct {
 	in    Inputs
 	d     *Document
-	cmp   *benchmark.Comparison
+	cmp   *compare.Comparison
 	specs map[string]figures.Spec
 	// missing lists figures of the paper that the figures directory lacks.
 	missing []string
@@ -199,14 +163,7 @@ func (b *builder) within() (rounding, strict, n int) {
 	if b.cmp == nil {
 		return 0, 0, 0
 	}
-	for _, r := range b.cmp.Rows {
-		if r.Within {
-			rounding++
-		}
-		if r.WithinStrict {
-			strict++
-		}
-	}
+	rounding, strict = compare.WithinCounts(b.cmp.Rows)
 	return rounding, strict, len(b.cmp.Rows)
 }
 
@@ -351,33 +308,33 @@ func (b *builder) performance(s *Section) {
 			continue
 		}
 		dlt := r.Accuracy - r.PaperAccuracy
-		name := fmt.Sprintf("%s %s (%s)", datasetTitle(r.Dataset), modelTitle(r.Model), signed(dlt, 3))
-		if dlt < -benchmark.PerformanceTolerance {
+		name := fmt.Sprintf("%s %s (%s)", datasetTitle(r.Dataset), compare.ModelTitle(r.Model), signed(dlt, 3))
+		if dlt < -compare.PerformanceTolerance {
 			below = append(below, name)
 		}
-		if dlt > benchmark.PerformanceTolerance {
+		if dlt > compare.PerformanceTolerance {
 			above = append(above, name)
 		}
 	}
 	text := fmt.Sprintf("The table below sets our models' test accuracy, macro precision and macro F1 beside the paper's Table 5 (%d models). ", len(rows))
 	if len(below) == 0 {
-		text += fmt.Sprintf("No model is more than %.2f below the published accuracy. ", benchmark.PerformanceTolerance)
+		text += fmt.Sprintf("No model is more than %.2f below the published accuracy. ", compare.PerformanceTolerance)
 	} else {
-		text += fmt.Sprintf("More than %.2f below the published accuracy (✗): %s. ", benchmark.PerformanceTolerance, joinWords(below))
+		text += fmt.Sprintf("More than %.2f below the published accuracy (✗): %s. ", compare.PerformanceTolerance, joinWords(below))
 	}
 	if len(above) > 0 {
-		text += fmt.Sprintf("More than %.2f above it: %s.", benchmark.PerformanceTolerance, joinWords(above))
+		text += fmt.Sprintf("More than %.2f above it: %s.", compare.PerformanceTolerance, joinWords(above))
 	}
 	s.para(T(strings.TrimSpace(text)))
 	t := &Table{Caption: Inline{T("Test performance of the models (the paper's Table 5): ours, and the paper's in the column beside; Δ is our accuracy minus the paper's, ✗ where it is more than " +
-		strconv.FormatFloat(benchmark.PerformanceTolerance, 'f', 2, 64) + " below.")}, Label: "tab:perf",
+		strconv.FormatFloat(compare.PerformanceTolerance, 'f', 2, 64) + " below.")}, Label: "tab:perf",
 		Columns: []Column{{"Data set", "l"}, {"Model", "l"}, {"Accuracy", "r"}, {"paper", "r"}, {"Precision", "r"}, {"paper", "r"}, {"F1", "r"}, {"paper", "r"}, {"Δ accuracy", "r"}, {"Epochs", "r"}}}
 	rows = slices.Clone(rows)
 	sort.SliceStable(rows, func(i, j int) bool {
 		if a, b := datasetOrder(rows[i].Dataset), datasetOrder(rows[j].Dataset); a != b {
 			return a < b
 		}
-		return modelIndex(modelTitle(rows[i].Model)) < modelIndex(modelTitle(rows[j].Model))
+		return modelIndex(compare.ModelTitle(rows[i].Model)) < modelIndex(compare.ModelTitle(rows[j].Model))
 	})
 	last := ""
 	for _, r := range rows {
@@ -391,13 +348,13 @@ func (b *builder) performance(s *Section) {
 			pa, pp, pf = fmt.Sprintf("%.2f", r.PaperAccuracy), fmt.Sprintf("%.2f", r.PaperPrecision), fmt.Sprintf("%.2f", r.PaperF1)
 			dlt := r.Accuracy - r.PaperAccuracy
 			dl = signed(dlt, 3)
-			if dlt < -benchmark.PerformanceTolerance {
+			if dlt < -compare.PerformanceTolerance {
 				dl += " ✗"
 				marked = true
 			}
 		}
 		grey := func(s string) Cell { return Cell{Text: s, Paper: true} }
-		t.Rows = append(t.Rows, Row{Rule: r.Dataset != last, Cells: []Cell{{Text: ds}, {Text: modelTitle(r.Model)},
+		t.Rows = append(t.Rows, Row{Rule: r.Dataset != last, Cells: []Cell{{Text: ds}, {Text: compare.ModelTitle(r.Model)},
 			{Text: fmt.Sprintf("%.3f", r.Accuracy)}, grey(pa), {Text: fmt.Sprintf("%.3f", r.Precision)}, grey(pp),
 			{Text: fmt.Sprintf("%.3f", r.F1)}, grey(pf), {Text: dl, Bold: marked}, {Text: strconv.Itoa(r.Epochs)}}})
 		last = r.Dataset
@@ -417,48 +374,27 @@ func (b *builder) comparison(s *Section) {
 		return
 	}
 	s.para(T(fmt.Sprintf("Of the %d cells (data set × subset × model × generator × metric) that have a published counterpart, %s lie within the paper's mean ± max(3 sd, 0.015) — the rounding-aware rule — and %s within mean ± 3 sd with the published sd as printed (strict). ",
-		n, share(rounding, n), share(strict, n))), T("The rule, as the comparison report states it: "), I(benchmark.ToleranceRule), T("."))
+		n, share(rounding, n), share(strict, n))), T("The rule, as the comparison report states it: "), I(compare.ToleranceRule), T("."))
 	// Per metric and per data set.
-	type group struct {
-		name             string
-		n, round, strict int
-	}
-	tally := func(key func(benchmark.ComparedCell) string) []group {
-		var gs []group
-		idx := map[string]int{}
-		for _, r := range cmp.Rows {
-			k := key(r)
-			i, ok := idx[k]
-			if !ok {
-				i = len(gs)
-				idx[k] = i
-				gs = append(gs, group{name: k})
-			}
-			gs[i].n++
-			if r.Within {
-				gs[i].round++
-			}
-			if r.WithinStrict {
-				gs[i].strict++
-			}
-		}
-		return gs
-	}
-	metricGroups := tally(func(r benchmark.ComparedCell) string { return r.Metric })
-	sort.SliceStable(metricGroups, func(i, j int) bool { return metricIndex(metricGroups[i].name) < metricIndex(metricGroups[j].name) })
-	dsGroups := tally(func(r benchmark.ComparedCell) string { return r.Dataset })
-	sort.SliceStable(dsGroups, func(i, j int) bool { return datasetOrder(dsGroups[i].name) < datasetOrder(dsGroups[j].name) })
+	type group = compare.WithinGroup
+	tally := func(key func(compare.ComparedCell) string) []group { return compare.WithinBy(cmp.Rows, key) }
+	metricGroups := tally(func(r compare.ComparedCell) string { return r.Metric })
+	sort.SliceStable(metricGroups, func(i, j int) bool {
+		return compare.MetricIndex(metricGroups[i].Name) < compare.MetricIndex(metricGroups[j].Name)
+	})
+	dsGroups := tally(func(r compare.ComparedCell) string { return r.Dataset })
+	sort.SliceStable(dsGroups, func(i, j int) bool { return datasetOrder(dsGroups[i].Name) < datasetOrder(dsGroups[j].Name) })
 	best := func(gs []group, name func(string) string) string {
-		g := slices.MaxFunc(gs, func(a, b group) int { return a.round*b.n - b.round*a.n })
-		w := slices.MinFunc(gs, func(a, b group) int { return a.round*b.n - b.round*a.n })
-		return fmt.Sprintf("%s (%s) to %s (%s)", name(w.name), pct(w.round, w.n), name(g.name), pct(g.round, g.n))
+		g := slices.MaxFunc(gs, func(a, b group) int { return a.Rounding*b.Cells - b.Rounding*a.Cells })
+		w := slices.MinFunc(gs, func(a, b group) int { return a.Rounding*b.Cells - b.Rounding*a.Cells })
+		return fmt.Sprintf("%s (%s) to %s (%s)", name(w.Name), pct(w.Rounding, w.Cells), name(g.Name), pct(g.Rounding, g.Cells))
 	}
 	s.para(T("By metric the rounding-aware share ranges from " + best(metricGroups, func(s string) string { return s }) + "; by data set from " + best(dsGroups, datasetTitle) + "."))
 	shareTable := func(title, label, caption string, gs []group, name func(string) string) *Table {
 		t := &Table{Caption: Inline{T(caption)}, Label: label,
 			Columns: []Column{{title, "l"}, {"Cells", "r"}, {"Strict (3 sd)", "r"}, {"Rounding-aware", "r"}}}
 		for _, g := range gs {
-			t.Rows = append(t.Rows, Row{Cells: []Cell{{Text: name(g.name)}, {Text: strconv.Itoa(g.n)}, {Text: share(g.strict, g.n)}, {Text: share(g.round, g.n)}}})
+			t.Rows = append(t.Rows, Row{Cells: []Cell{{Text: name(g.Name)}, {Text: strconv.Itoa(g.Cells)}, {Text: share(g.Strict, g.Cells)}, {Text: share(g.Rounding, g.Cells)}}})
 		}
 		t.Rows = append(t.Rows, Row{Rule: true, Cells: []Cell{{Text: "all", Bold: true}, {Text: strconv.Itoa(n)}, {Text: share(strict, n)}, {Text: share(rounding, n)}}})
 		return t
@@ -473,7 +409,7 @@ func (b *builder) comparison(s *Section) {
 			ms = append(ms, r.Metric)
 		}
 	}
-	sort.SliceStable(ms, func(i, j int) bool { return metricIndex(ms[i]) < metricIndex(ms[j]) })
+	sort.SliceStable(ms, func(i, j int) bool { return compare.MetricIndex(ms[i]) < compare.MetricIndex(ms[j]) })
 	s.para(T("Whether the generators come out in the paper's order matters more than whether each number matches: Spearman's ρ between our ranking of the generators and the paper's, per data set × model × metric (all counterfactuals, the generators both have, ties at average ranks), summarised by its median over the pairs where it is defined."))
 	rt := &Table{Caption: Inline{T("Rank agreement of the generators with the paper's: median Spearman ρ per metric over the data set × model pairs where ρ is defined.")}, Label: "tab:spearman",
 		Columns: []Column{{"Metric", "l"}, {"Pairs with ρ", "r"}, {"Median ρ", "r"}}}
@@ -519,21 +455,7 @@ func (b *builder) comparison(s *Section) {
 	s.add(pt)
 
 	// Signs.
-	var ua, un, ia, in int
-	for _, sg := range cmp.Signs {
-		if sg.UnfaithKnown {
-			un++
-			if sg.UnfaithAgrees {
-				ua++
-			}
-		}
-		if sg.ImplKnown {
-			in++
-			if sg.ImplAgrees {
-				ia++
-			}
-		}
-	}
+	ua, un, ia, in := cmp.SignCounts()
 	s.para(T(fmt.Sprintf("The paper's two central claims, as signs: ECCCo is more faithful than Wachter (ECCCo − Wachter unfaithfulness below zero) and REVISE more plausible than Wachter (REVISE − Wachter implausibility below zero). Our sign of ECCCo − Wachter agrees with the paper's for %d of %d data set × model pairs, that of REVISE − Wachter for %d of %d.", ua, un, ia, in)))
 	st := &Table{Caption: Inline{T("Signs of the paper's central differences, ours and the paper's (all counterfactuals); † where they disagree.")}, Label: "tab:signs",
 		Columns: []Column{{"Data set", "l"}, {"Model", "l"}, {"ECCCo − Wachter unfaith.", "r"}, {"paper", "r"}, {"REVISE − Wachter implaus.", "r"}, {"paper", "r"}}}
@@ -555,7 +477,7 @@ func (b *builder) comparison(s *Section) {
 		last = sg.Dataset
 	}
 	s.add(st)
-	if dis := cmp.Disagreements(); len(dis) > 0 {
+	if dis := Disagreements(*cmp); len(dis) > 0 {
 		s.para(T("Where the signs disagree:"))
 		l := &List{}
 		for _, d := range dis {
@@ -564,7 +486,7 @@ func (b *builder) comparison(s *Section) {
 		s.add(l)
 	}
 	b.spread(s)
-	if causes := benchmark.MissCauses(cmp.Rows); len(causes) > 0 {
+	if causes := compare.MissCauses(cmp.Rows); len(causes) > 0 {
 		misses := 0
 		for _, c := range causes {
 			misses += c.Cells
@@ -573,14 +495,14 @@ func (b *builder) comparison(s *Section) {
 		ct := &Table{Caption: Inline{T("Cells outside max(3 sd, 0.015), by likely cause.")}, Label: "tab:causes",
 			Columns: []Column{{"Likely cause", "p{11cm}"}, {"Cells", "r"}, {"Share", "r"}}}
 		for _, c := range causes {
-			ct.Rows = append(ct.Rows, Row{Cells: []Cell{{Text: c.Cause}, {Text: fmt.Sprint(c.Cells)}, {Text: fmt.Sprintf("%.0f %%", 100*float64(c.Cells)/float64(misses))}}})
+			ct.Rows = append(ct.Rows, Row{Cells: []Cell{{Text: c.Cause}, {Text: fmt.Sprint(c.Cells)}, {Text: pct(c.Cells, misses)}}})
 		}
 		s.add(ct)
 	}
 	b.calibration(s)
 }
 
-// spread compares the spread of our run means with the published one, per metric (benchmark.SpreadRows).
+// spread compares the spread of our run means with the published one, per metric (compare.SpreadRows).
 func (b *builder) spread(s *Section) {
 	rows := b.cmp.SpreadRows()
 	if len(rows) == 0 {
@@ -592,13 +514,13 @@ func (b *builder) spread(s *Section) {
 			unf = r.MedianRatio
 		}
 	}
-	text := fmt.Sprintf("How much our run means vary against how much the published ones do: the median of our sd over the paper's, over the cells whose published sd is at least %.2f.", benchmark.SpreadFloor)
+	text := fmt.Sprintf("How much our run means vary against how much the published ones do: the median of our sd over the paper's, over the cells whose published sd is at least %.2f.", compare.SpreadFloor)
 	if unf >= 0 {
 		text += fmt.Sprintf(" For unfaithfulness it is %.2f: the authors drew the metric's SGLD samples for every counterfactual, ", unf) +
 			"which averages their randomness out within a run; drawn once per class and run instead (eccco bench's default, --sampling per-run), the samples' randomness stays in each run mean (the same holds for the ECCCo-L1 family's own ten samples, which the authors' code also drew for every counterfactual)."
 	}
 	s.para(T(text))
-	t := &Table{Caption: Inline{T(fmt.Sprintf("Spread of the run means: our sd over the published sd (median over the cells with a published sd of at least %.2f), and the cells whose runs vary more than twice as much as the paper's.", benchmark.SpreadFloor))},
+	t := &Table{Caption: Inline{T(fmt.Sprintf("Spread of the run means: our sd over the published sd (median over the cells with a published sd of at least %.2f), and the cells whose runs vary more than twice as much as the paper's.", compare.SpreadFloor))},
 		Label:   "tab:spread",
 		Columns: []Column{{"Metric", "l"}, {"Cells", "r"}, {"Median ours / paper", "r"}, {"Ours > 2 × paper", "r"}}}
 	for _, r := range rows {
@@ -608,9 +530,9 @@ func (b *builder) spread(s *Section) {
 	s.add(t)
 }
 
-// calibration shows the models whose calibration explains uncertainty misses (benchmark.CalibrationRows).
+// calibration shows the models whose calibration explains uncertainty misses (compare.Comparison.CalibrationRows).
 func (b *builder) calibration(s *Section) {
-	var rows []benchmark.CalibrationRow
+	var rows []compare.CalibrationRow
 	put := 0
 	for _, r := range b.cmp.CalibrationRows() {
 		if r.PutDown > 0 {
@@ -622,47 +544,25 @@ func (b *builder) calibration(s *Section) {
 		return
 	}
 	s.para(T(fmt.Sprintf("%d uncertainty cells are out of reach of any search with our models. %s The table below lists the models where it decides cells.",
-		put, benchmark.CalibrationExplained)))
+		put, CalibrationExplained)))
 	t := &Table{Caption: Inline{T("Calibration and the uncertainty metric: q̂, the Ω any valid counterfactual can have, the published and our Ω of valid counterfactuals (least–largest over the generators), and the uncertainty misses it explains.")},
 		Label:   "tab:calibration",
 		Columns: []Column{{"Data set", "l"}, {"Model", "l"}, {"q̂", "r"}, {"Ω possible", "r"}, {"published", "r"}, {"ours", "r"}, {"misses explained", "r"}}}
 	last := ""
-	span := func(lo, hi float64) string {
-		if math.IsNaN(lo) {
-			return "–"
-		}
-		return fmt.Sprintf("%.2f–%.2f", lo, hi)
-	}
 	for _, r := range rows {
 		ds := ""
 		if r.Dataset != last {
 			ds = datasetTitle(r.Dataset)
 		}
-		t.Rows = append(t.Rows, Row{Rule: r.Dataset != last, Cells: []Cell{{Text: ds}, {Text: r.Model}, {Text: r.QHatText()},
+		t.Rows = append(t.Rows, Row{Rule: r.Dataset != last, Cells: []Cell{{Text: ds}, {Text: r.Model}, {Text: qhatText(r.UncertaintyBound)},
 			{Text: span(r.Min, r.Max)}, {Text: span(r.PaperMin, r.PaperMax)}, {Text: span(r.OursMin, r.OursMax)}, {Text: fmt.Sprintf("%d of %d", r.PutDown, r.Misses)}}})
 		last = r.Dataset
 	}
 	s.add(t)
 }
 
-func metricIndex(m string) int {
-	for i, me := range benchmark.Metrics {
-		if me.Name == m {
-			return i
-		}
-	}
-	return len(benchmark.Metrics)
-}
-
-func generatorIndex(g string) int {
-	for i, name := range []string{"ECCCo", "ECCCo+", "ECCCo (no CP)", "ECCCo (no EBM)", "ECCCo-L1", "ECCCo-L1 (no CP)", "ECCCo-L1 (no EBM)", "REVISE", "Schut", "Wachter"} {
-		if name == g {
-			return i
-		}
-	}
-	return 100
-}
-
+// modelIndex orders the document's models as the paper's tables do: MLP, MLP Ensemble, JEM, JEM Ensemble,
+// LeNet-5 (the cell tables, WriteTables, order them by compare.ModelOrder).
 func modelIndex(m string) int {
 	for i, k := range []models.Kind{models.KindMLP, models.KindMLPEnsemble, models.KindJEM, models.KindJEMEnsemble, models.KindLeNet} {
 		if k.Title() == m {
@@ -675,7 +575,7 @@ func modelIndex(m string) int {
 // resultTable is one of the paper's result tables with the published line under each of ours.
 func (b *builder) resultTable(dataset, subset string) *Table {
 	type key struct{ model, gen, metric string }
-	ours := map[key]benchmark.Cell{}
+	ours := map[key]compare.Cell{}
 	type rk struct{ model, gen string }
 	var rows []rk
 	for _, c := range b.in.Results.Cells {
@@ -691,9 +591,9 @@ func (b *builder) resultTable(dataset, subset string) *Table {
 		if a, c := modelIndex(rows[i].model), modelIndex(rows[j].model); a != c {
 			return a < c
 		}
-		return generatorIndex(rows[i].gen) < generatorIndex(rows[j].gen)
+		return compare.GeneratorIndex(rows[i].gen) < compare.GeneratorIndex(rows[j].gen)
 	})
-	paper := map[key]benchmark.Published{}
+	paper := map[key]compare.Published{}
 	for _, p := range b.in.Published {
 		if p.Dataset == dataset && p.Subset == subset {
 			paper[key{p.Model, p.Generator, p.Metric}] = p
@@ -708,7 +608,7 @@ func (b *builder) resultTable(dataset, subset string) *Table {
 	t := &Table{Long: true, Size: `\scriptsize`, Label: label,
 		Caption: Inline{T(fmt.Sprintf("Results for %s (%s): mean ± sd over runs of the per-run means; ours on the first line, the paper's (grey) below. † ours outside the paper's mean ± max(3 sd, 0.015); bold the best per model; * / ** more than 1 / 2 pooled sd better than Wachter.", datasetTitle(dataset), what))},
 		Columns: []Column{{"Model", "l"}, {"Generator", "l"}}}
-	for _, m := range benchmark.Metrics {
+	for _, m := range compare.Metrics {
 		t.Columns = append(t.Columns, Column{m.Title, "r"})
 	}
 	last := ""
@@ -720,14 +620,14 @@ func (b *builder) resultTable(dataset, subset string) *Table {
 		row := Row{Rule: r.model != last, Cells: []Cell{{Text: model}, {Text: r.gen}}}
 		sub := Row{Sub: true, Cells: []Cell{{}, {Text: "paper"}}}
 		hasPaper := false
-		for _, m := range benchmark.Metrics {
+		for _, m := range compare.Metrics {
 			c, ok := ours[key{r.model, r.gen, m.Name}]
 			p, pok := paper[key{r.model, r.gen, m.Name}]
 			cell := Cell{Text: "–"}
 			if ok && !math.IsNaN(c.Mean) {
 				cell = Cell{Text: fmt.Sprintf("%.2f ± %.2f", c.Mean, c.SD), Bold: c.Bold, Stars: c.Stars}
 				if pok {
-					cell.Marked = !benchmark.WithinRounding(c.Mean, p.Mean, p.SD)
+					cell.Marked = !compare.WithinRounding(c.Mean, p.Mean, p.SD)
 				}
 			}
 			row.Cells = append(row.Cells, cell)
@@ -769,7 +669,7 @@ func (b *builder) differences() {
 		s.para(T(fmt.Sprintf("These results do not cover %s, which the paper reports: their benchmarks were not part of the results this report was built from.", joinWords(ts))))
 	}
 	if b.in.Differences == nil {
-		s.para(T("No account of the differences was given (eccco report --differences README.md)."))
+		s.para(T("No account of the differences was given (eccco report --differences paper/differences.md)."))
 		return
 	}
 	if len(b.in.Differences.Switches) > 0 {

@@ -1,13 +1,29 @@
-// Package report writes eccco-go's reproduction report: a LaTeX document (and a Markdown version for the
-// code host) that follows the sections of the ECCCo paper (Altmeyer et al., AAAI-24) and sets every
-// number of ours beside the published one.
+// Package report renders eccco-go's results: every table, the comparisons and the reproduction report.
 //
-// It is the top layer of the library: it reads what the other layers wrote — a benchmark directory
-// (`eccco bench --out DIR`: results.csv and the units' manifests) or its tables (cells.csv and
-// comparison.md, as paper/results/), the model-performance CSV (`eccco perf`), the paper's numbers
-// (paper/published-results.csv), a figures directory (`eccco figures`), the README's account of what
-// differs from the paper, and reproduce.sh's stage timings — and imports benchmark, figures and
-// experiment; nothing in the library imports it. `eccco report` is its command.
+// It is the only renderer of the library and its top layer: it reads what the other layers wrote and
+// imports benchmark, compare, figures and experiment; nothing in the library imports it.
+//
+// # Tables and comparisons
+//
+// WriteTables writes the paper's result tables (Altmeyer et al., AAAI-24, Tables 1–2 and the appendix
+// tables) per data set and subset as LaTeX (booktabs), Markdown and CSV (cells.csv, read back by
+// ReadCells); TableMarkdown renders one. WriteTableSet does what `eccco bench` and `eccco tables` write
+// under tables/: the cells of benchmark rows (joined to Kept cells of other data sets, ReadKept), the
+// parameter tables (WriteParameterTables: the paper's table_params.tex, table_ebm_params.tex and
+// table_gen_params.tex from the values the code uses), the calibration bounds, and comparison.md
+// (ComparisonMarkdown, headed by Headline and the provenance: the commit, ReadRevision, and each data set's
+// manifest). PerformanceMarkdown, PerformanceLaTeX and WritePerformance render Table 5 (`eccco perf`);
+// TimingsMarkdown and WriteTimings the benchmark's stage timings; ModesMarkdown the claims per mode
+// (`eccco modes`, CompareResultDirs) and AgreementMarkdown two benchmarks side by side (`eccco agree`).
+//
+// # The reproduction report
+//
+// Make reads a benchmark directory (`eccco bench --out DIR`: results.csv and the units' manifests) or its
+// tables (cells.csv and comparison.md, as paper/results/), the model-performance CSV (`eccco perf`), the
+// paper's numbers (paper/published-results.csv), a figures directory (`eccco figures`), the account of
+// what differs from the paper (paper/differences.md, ReadDifferences) and reproduce.sh's stage timings,
+// and writes a LaTeX document and a Markdown version that follow the sections of the paper and set every
+// number of ours beside the published one. `eccco report` is its command.
 //
 // # The document
 //
@@ -17,8 +33,8 @@
 // headline (the shares of cells within the paper's mean ± 3 sd strictly and rounding-aware, per metric
 // and per data set, Spearman's ρ of the generators' ranking, the signs of ECCCo − Wachter and REVISE −
 // Wachter), one table per data set with the published line under each of ours and every cell outside
-// the published mean ± max(3 sd, 0.015) (benchmark.WithinRounding) marked; what differs from the paper
-// and why (quoted from the README); and an appendix with the valid-only tables, further figures and the
+// the published mean ± max(3 sd, 0.015) (compare.WithinRounding) marked; what differs from the paper
+// and why (quoted from paper/differences.md); and an appendix with the valid-only tables, further figures and the
 // provenance (commit, mode, seed, backend, machine, Go version, each stage's wall time). Every number
 // comes from the inputs; a quick-profile report carries a banner (QuickBanner) on its title page and in
 // its running header.

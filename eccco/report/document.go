@@ -112,7 +112,7 @@ type Table struct {
 	Size string
 }
 
-// Quote is text quoted from a committed file (the README), set apart.
+// Quote is text quoted from a committed file (paper/differences.md), set apart.
 type Quote struct{ Blocks []Block }
 
 func (*Quote) block()  {}

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/eccco-go/eccco-go/eccco/benchmark"
+	"github.com/eccco-go/eccco-go/eccco/compare"
 	"github.com/eccco-go/eccco-go/eccco/report"
 )
 
@@ -12,11 +12,11 @@ import (
 // ReadPerformance read them) and the paper's numbers; LaTeX and Markdown render it. Our cell outside the
 // published mean ± max(3 sd, 0.015) carries a dagger, the published line sits under ours.
 func ExampleBuild() {
-	cells := []benchmark.Cell{
+	cells := []compare.Cell{
 		{Dataset: "moons", Subset: "all", Model: "MLP", Generator: "ECCCo", Metric: "unfaithfulness", Mean: 1.25, SD: 0.05, Runs: 50},
 		{Dataset: "moons", Subset: "all", Model: "MLP", Generator: "Wachter", Metric: "unfaithfulness", Mean: 1.90, SD: 0.04, Runs: 50},
 	}
-	published := []benchmark.Published{
+	published := []compare.Published{
 		{Dataset: "moons", Subset: "all", Model: "MLP", Generator: "ECCCo", Metric: "unfaithfulness", Mean: 1.20, SD: 0.05},
 		{Dataset: "moons", Subset: "all", Model: "MLP", Generator: "Wachter", Metric: "unfaithfulness", Mean: 1.50, SD: 0.05},
 	}

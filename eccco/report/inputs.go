@@ -3,11 +3,9 @@ package report
 import (
 	"bufio"
 	"encoding/csv"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"runtime"
@@ -16,7 +14,7 @@ import (
 	"strings"
 
 	"github.com/eccco-go/eccco-go/eccco/benchmark"
-	"github.com/eccco-go/eccco-go/eccco/experiment"
+	"github.com/eccco-go/eccco-go/eccco/compare"
 )
 
 // ErrNoResults reports a results directory that holds neither a benchmark's results.csv nor its tables'
@@ -26,7 +24,7 @@ var ErrNoResults = errors.New("report: no benchmark results")
 // Results are the aggregated benchmark cells and where they came from.
 type Results struct {
 	Dir   string
-	Cells []benchmark.Cell
+	Cells []compare.Cell
 	// Counterfactuals is the number of result rows (0 when only the aggregated cells were found).
 	Counterfactuals int
 	// Manifests are the data sets' unit manifests (a benchmark directory's units/*/experiment.json).
@@ -43,26 +41,10 @@ type Results struct {
 func LoadResults(dir string) (*Results, error) {
 	res := &Results{Dir: dir}
 	if rows, err := benchmark.ReadCSV(filepath.Join(dir, "results.csv")); err == nil {
-		res.Cells = benchmark.Aggregate(rows)
+		res.Cells = compare.Aggregate(rows)
 		res.Counterfactuals = len(rows)
-		paths, _ := filepath.Glob(filepath.Join(dir, "units", "*", "experiment.json"))
-		slices.Sort(paths)
-		for _, p := range paths {
-			raw, err := os.ReadFile(p)
-			if err != nil {
-				return nil, fmt.Errorf("report: reading the manifest %s: %w", p, err)
-			}
-			var m benchmark.Manifest
-			if err := json.Unmarshal(raw, &m); err != nil {
-				return nil, fmt.Errorf("report: reading the manifest %s: %w", p, err)
-			}
-			if m.Mode == "" {
-				m.Mode = experiment.Paper.String()
-				if m.Compat {
-					m.Mode = experiment.AuthorsCode.String()
-				}
-			}
-			res.Manifests = append(res.Manifests, m)
+		if res.Manifests, err = benchmark.ReadManifests(dir); err != nil {
+			return nil, fmt.Errorf("report: %w", err)
 		}
 		res.Recorded = recordedProvenance(filepath.Join(dir, "tables", "comparison.md"))
 		if res.Bounds, err = readBounds(filepath.Join(dir, "tables")); err != nil {
@@ -116,8 +98,8 @@ func recordedProvenance(path string) string {
 	return ""
 }
 
-// ReadCells reads the cells.csv that benchmark.WriteTables writes.
-func ReadCells(path string) ([]benchmark.Cell, error) {
+// ReadCells reads the cells.csv that WriteTables writes.
+func ReadCells(path string) ([]compare.Cell, error) {
 	recs, err := readCSV(path)
 	if err != nil {
 		return nil, err
@@ -126,7 +108,7 @@ func ReadCells(path string) ([]benchmark.Cell, error) {
 	if len(recs) == 0 || !slices.Equal(recs[0], want) {
 		return nil, fmt.Errorf("report: %s is not a benchmark cells table (header %v)", path, want)
 	}
-	cells := make([]benchmark.Cell, 0, len(recs)-1)
+	cells := make([]compare.Cell, 0, len(recs)-1)
 	for i, r := range recs[1:] {
 		mean, err1 := strconv.ParseFloat(r[5], 64)
 		sd, err2 := strconv.ParseFloat(r[6], 64)
@@ -135,7 +117,7 @@ func ReadCells(path string) ([]benchmark.Cell, error) {
 		if err := errors.Join(err1, err2, err3, err4); err != nil || (r[9] != "0" && r[9] != "1") {
 			return nil, fmt.Errorf("report: %s, line %d: bad number (%v)", path, i+2, err)
 		}
-		cells = append(cells, benchmark.Cell{Dataset: r[0], Subset: r[1], Model: r[2], Generator: r[3], Metric: r[4],
+		cells = append(cells, compare.Cell{Dataset: r[0], Subset: r[1], Model: r[2], Generator: r[3], Metric: r[4],
 			Mean: mean, SD: sd, Runs: runs, Stars: stars, Bold: r[9] == "1"})
 	}
 	return cells, nil
@@ -263,21 +245,6 @@ func ThisMachine() Machine {
 	return m
 }
 
-// Commit returns the checkout's commit at root (12 hex digits) and whether tracked files differ from it;
-// "" when it cannot be told (no git, not a checkout).
-func Commit(root string) (rev string, dirty bool) {
-	out, err := exec.Command("git", "-C", root, "rev-parse", "HEAD").Output()
-	if err != nil {
-		return "", false
-	}
-	rev = strings.TrimSpace(string(out))
-	if len(rev) > 12 {
-		rev = rev[:12]
-	}
-	st, err := exec.Command("git", "-C", root, "status", "--porcelain", "--untracked-files=no").Output()
-	return rev, err == nil && len(strings.TrimSpace(string(st))) > 0
-}
-
 // mdInline parses the inline Markdown of a committed file (code, bold, italic, links) into spans; local
 // link targets are resolved against base (the file's directory) to absolute paths.
 func mdInline(s, base string) Inline {
@@ -389,23 +356,25 @@ func mdBlocks(lines []string, base string) []Block {
 	return blocks
 }
 
-// Differences are the parts of the README that say how the results differ from the paper and why.
+// Differences say how the results differ from the paper and why (paper/differences.md).
 type Differences struct {
-	// Known is the README's "Known differences from the paper" section.
+	// Known is the "Known differences from the paper" section.
 	Known []Block
-	// Switches is the README's paragraph on the one mode and its list of the authors'-code switches.
+	// Switches is the paragraph on the one mode and its list of the authors'-code switches.
 	Switches []Block
 }
 
-// ReadDifferences extracts, from the repository's README.md, the section whose heading starts with
-// "Known differences" and the "**One mode.**" paragraph with its list of the authors'-code switches.
-// It is an error when the README has neither.
-func ReadDifferences(readme string) (*Differences, error) {
-	raw, err := os.ReadFile(readme)
+// ReadDifferences reads a Markdown file (paper/differences.md) for the section whose heading contains
+// "Known differences" (up to the next heading or "**One mode.**" paragraph) and the paragraph starting
+// "**One mode.**" with its list of the authors'-code switches (up to the blank line after the list or the
+// next heading). Local links are resolved against the file's directory. It is an error when the file has
+// neither.
+func ReadDifferences(path string) (*Differences, error) {
+	raw, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("report: reading the known differences: %w", err)
 	}
-	abs, err := filepath.Abs(filepath.Dir(readme))
+	abs, err := filepath.Abs(filepath.Dir(path))
 	if err != nil {
 		return nil, fmt.Errorf("report: %w", err)
 	}
@@ -414,7 +383,7 @@ func ReadDifferences(readme string) (*Differences, error) {
 	for i := 0; i < len(lines); i++ {
 		if h, ok := strings.CutPrefix(lines[i], "#"); ok && strings.Contains(h, "Known differences") {
 			j := i + 1
-			for j < len(lines) && !strings.HasPrefix(lines[j], "#") {
+			for j < len(lines) && !strings.HasPrefix(lines[j], "#") && !strings.HasPrefix(lines[j], "**One mode.**") {
 				j++
 			}
 			d.Known = mdBlocks(lines[i+1:j], abs)
@@ -436,7 +405,7 @@ func ReadDifferences(readme string) (*Differences, error) {
 		}
 	}
 	if len(d.Known) == 0 && len(d.Switches) == 0 {
-		return nil, fmt.Errorf("report: %s has no \"Known differences\" section and no \"**One mode.**\" paragraph", readme)
+		return nil, fmt.Errorf("report: %s has no \"Known differences\" section and no \"**One mode.**\" paragraph", path)
 	}
 	return d, nil
 }

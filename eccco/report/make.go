@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/eccco-go/eccco-go/eccco/backend"
-	"github.com/eccco-go/eccco-go/eccco/benchmark"
+	"github.com/eccco-go/eccco-go/eccco/compare"
 	"github.com/eccco-go/eccco-go/eccco/data"
 )
 
@@ -19,15 +19,16 @@ type Config struct {
 	Results string
 	// Perf is the model-performance CSV (paper/model-performance.csv, or perf.csv of `eccco perf`); "" for none.
 	Perf string
-	// Published is the paper's numbers (paper/published-results.csv); "" for benchmark.DefaultPublished().
+	// Published is the paper's numbers (paper/published-results.csv); "" for compare.DefaultPublished().
 	Published string
 	// Figures is a directory of NAME.png files (`eccco figures`, figures/gallery); "" for none.
 	Figures string
 	// FigureNotes is the gallery's README with a note per figure; "" to use the figures directory's parent's
 	// README.md when Figures is a "gallery" folder (the notes describe those images), else none.
 	FigureNotes string
-	// Readme holds the "Known differences" section and the authors'-code switches ("" for none).
-	Readme string
+	// Differences holds the "Known differences" section and the authors'-code switches (paper/differences.md;
+	// ReadDifferences; "" for none).
+	Differences string
 	// Stages is reproduce.sh's stages.tsv ("" for none).
 	Stages string
 	// Quick labels the report as the quick profile's (title page and running header).
@@ -76,9 +77,9 @@ func Make(ctx context.Context, cfg Config) (*Outcome, error) {
 	}
 	published := cfg.Published
 	if published == "" {
-		published = benchmark.DefaultPublished()
+		published = compare.DefaultPublished()
 	}
-	if in.Published, err = benchmark.ReadPublished(published); err != nil {
+	if in.Published, err = compare.ReadPublished(published); err != nil {
 		if cfg.Published != "" || !errors.Is(err, os.ErrNotExist) {
 			return nil, fmt.Errorf("report: %w", err)
 		}
@@ -104,11 +105,11 @@ func Make(ctx context.Context, cfg Config) (*Outcome, error) {
 			sources = append(sources, [2]string{"figure notes", notes})
 		}
 	}
-	if cfg.Readme != "" {
-		if in.Differences, err = ReadDifferences(cfg.Readme); err != nil {
+	if cfg.Differences != "" {
+		if in.Differences, err = ReadDifferences(cfg.Differences); err != nil {
 			return nil, err
 		}
-		sources = append(sources, [2]string{"known differences", cfg.Readme})
+		sources = append(sources, [2]string{"known differences", cfg.Differences})
 	}
 	if cfg.Stages != "" {
 		if in.Stages, err = ReadStages(cfg.Stages); err != nil {
@@ -124,7 +125,8 @@ func Make(ctx context.Context, cfg Config) (*Outcome, error) {
 		}
 	}
 	in.Provenance = Provenance{Backend: backend.Config(), Machine: ThisMachine(), Profile: "full protocol", Sources: sources}
-	in.Provenance.Commit, in.Provenance.Dirty = Commit(root)
+	rv := ReadRevision(root)
+	in.Provenance.Commit, in.Provenance.Dirty = rv.Rev, rv.Dirty
 	if cfg.Quick {
 		in.Banner = QuickBanner(in.Performance)
 		in.Provenance.Profile = "quick profile (reproduce.sh --quick): " + in.Banner

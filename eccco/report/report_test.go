@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/eccco-go/eccco-go/eccco/benchmark"
+	"github.com/eccco-go/eccco-go/eccco/compare"
 )
 
 // tiny is a hand-made benchmark of one data set, model and two generators, with published numbers
@@ -23,18 +23,18 @@ import (
 //	Wachter cost          ours 0.512, paper 0.50 ± 0.00: |Δ| 0.012 ≤ 0.015 inside (rounding floor)
 //	Wachter validity      ours 0.98, paper 1.00 ± 0.00: |Δ| 0.02 > 0.015  outside
 func tiny() Inputs {
-	cell := func(gen, metric string, mean, sd float64) benchmark.Cell {
-		return benchmark.Cell{Dataset: "moons", Subset: "all", Model: "MLP", Generator: gen, Metric: metric, Mean: mean, SD: sd, Runs: 5}
+	cell := func(gen, metric string, mean, sd float64) compare.Cell {
+		return compare.Cell{Dataset: "moons", Subset: "all", Model: "MLP", Generator: gen, Metric: metric, Mean: mean, SD: sd, Runs: 5}
 	}
-	pub := func(gen, metric string, mean, sd float64) benchmark.Published {
-		return benchmark.Published{Dataset: "moons", Subset: "all", Model: "MLP", Generator: gen, Metric: metric, Mean: mean, SD: sd}
+	pub := func(gen, metric string, mean, sd float64) compare.Published {
+		return compare.Published{Dataset: "moons", Subset: "all", Model: "MLP", Generator: gen, Metric: metric, Mean: mean, SD: sd}
 	}
-	cells := []benchmark.Cell{
+	cells := []compare.Cell{
 		cell("ECCCo", "unfaithfulness", 1.25, 0.05), cell("ECCCo", "cost", 1.40, 0.02),
 		cell("Wachter", "cost", 0.512, 0.01), cell("Wachter", "validity", 0.98, 0.01),
 		cell("Wachter", "unfaithfulness", 1.50, 0.03),
 	}
-	published := []benchmark.Published{
+	published := []compare.Published{
 		pub("ECCCo", "unfaithfulness", 1.00, 0.10), pub("ECCCo", "cost", 1.00, 0.10),
 		pub("Wachter", "cost", 0.50, 0.00), pub("Wachter", "validity", 1.00, 0.00),
 		pub("Wachter", "unfaithfulness", 1.40, 0.05),
@@ -297,7 +297,7 @@ func TestCompiles(t *testing.T) {
 func TestReadCellsRoundTrip(t *testing.T) {
 	dir := t.TempDir()
 	cells := tiny().Results.Cells
-	if err := benchmark.WriteTables(dir, cells); err != nil {
+	if err := WriteTables(dir, cells); err != nil {
 		t.Fatal(err)
 	}
 	res, err := LoadResults(dir)
@@ -329,7 +329,7 @@ func TestReadStagesAndDifferences(t *testing.T) {
 	if _, err := ReadStages(p); err == nil {
 		t.Error("a line without tabs was accepted")
 	}
-	readme := filepath.Join(dir, "README.md")
+	readme := filepath.Join(dir, "differences.md")
 	_ = os.WriteFile(readme, []byte("# x\n\n### Known differences from the paper\n\nIntro with `code` and **bold** [a link](docs/x.md).\n\n- one\n  continued\n- two\n\n## Next\n\n**One mode.** The switches:\n\n- first\n- second\n\nAfter.\n"), 0o644)
 	d, err := ReadDifferences(readme)
 	if err != nil {
@@ -345,9 +345,14 @@ func TestReadStagesAndDifferences(t *testing.T) {
 	if para[1].Kind != Code || para[3].Kind != Bold || para[5].Kind != Link || para[5].URL != filepath.Join(dir, "docs", "x.md") {
 		t.Errorf("inline %+v", para)
 	}
+	// The switches right after the known differences, without a heading between: each keeps its own.
+	_ = os.WriteFile(readme, []byte("### Known differences from the paper\n\nText.\n\n**One mode.** The switches:\n\n- first\n\nAfter.\n"), 0o644)
+	if d, err := ReadDifferences(readme); err != nil || len(d.Known) != 1 || len(d.Switches) != 2 {
+		t.Errorf("known and switches without a heading between: %+v, %v", d, err)
+	}
 	_ = os.WriteFile(readme, []byte("# nothing\n"), 0o644)
 	if _, err := ReadDifferences(readme); err == nil {
-		t.Error("a README without the sections was accepted")
+		t.Error("a file without the sections was accepted")
 	}
 }
 
@@ -361,7 +366,7 @@ func TestCommittedResults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pub, err := benchmark.ReadPublished(filepath.Join("..", "..", "paper", "published-results.csv"))
+	pub, err := compare.ReadPublished(filepath.Join("..", "..", "paper", "published-results.csv"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,9 @@ import (
 	"path/filepath"
 
 	"github.com/eccco-go/eccco-go/eccco/benchmark"
+	"github.com/eccco-go/eccco-go/eccco/compare"
 	"github.com/eccco-go/eccco-go/eccco/internal/atomicfile"
+	"github.com/eccco-go/eccco-go/eccco/report"
 )
 
 // runAgree compares two benchmarks counterfactual by counterfactual, e.g. the same protocol and models
@@ -16,7 +18,7 @@ func runAgree(_ context.Context, args []string, stdout, stderr io.Writer) error 
 	fs := newFlagSet("agree", "agree --in DIR,DIR [--names A,B] [--tol T] [--out FILE.md]", stderr)
 	in := fs.String("in", "", "two benchmark directories (or results.csv files), e.g. the same protocol run on two backends")
 	names := fs.String("names", "", "comma-separated names of the two (default: the paths)")
-	tol := fs.Float64("tol", benchmark.DefaultAgreementTolerance, "values a and b agree when |a − b| ≤ tol · max(1, |a|, |b|)")
+	tol := fs.Float64("tol", compare.DefaultAgreementTolerance, "values a and b agree when |a − b| ≤ tol · max(1, |a|, |b|)")
 	out := fs.String("out", "", "write the Markdown there too (atomically)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -48,11 +50,11 @@ func runAgree(_ context.Context, args []string, stdout, stderr io.Writer) error 
 		}
 		rows[i] = r
 	}
-	ag := benchmark.Agree([2]string{labels[0], labels[1]}, rows[0], rows[1], *tol)
+	ag := compare.Agree([2]string{labels[0], labels[1]}, rows[0], rows[1], *tol)
 	if ag.Matched == 0 {
 		return fmt.Errorf("agree: %s and %s have no counterfactual in common (same data sets, models, generators, runs?)", paths[0], paths[1])
 	}
-	md := ag.Markdown()
+	md := report.AgreementMarkdown(ag)
 	fmt.Fprint(stdout, md)
 	if *out != "" {
 		if err := atomicfile.WriteFile(*out, []byte(md), 0o644); err != nil {

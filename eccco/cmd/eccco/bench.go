@@ -7,15 +7,13 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 
 	"github.com/eccco-go/eccco-go/eccco/benchmark"
-	"github.com/eccco-go/eccco-go/eccco/data"
+	"github.com/eccco-go/eccco-go/eccco/compare"
 	"github.com/eccco-go/eccco-go/eccco/experiment"
-	"github.com/eccco-go/eccco-go/eccco/internal/atomicfile"
 	"github.com/eccco-go/eccco-go/eccco/internal/progress"
-	"github.com/eccco-go/eccco-go/eccco/models"
+	"github.com/eccco-go/eccco-go/eccco/report"
 )
 
 func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -56,30 +54,10 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return fmt.Errorf("bench: %w", err)
 	}
-	if !explicit {
-		*skipMissing = true
-	}
-	if *skipMissing {
-		var present []string
-		for _, n := range names {
-			ok, err := data.Present(n, ef.dataDir)
-			if err != nil {
-				return fmt.Errorf("bench: %w", err)
-			}
-			if ok {
-				present = append(present, n)
-			} else {
-				fmt.Fprintf(stderr, "skipping %s: not available here (eccco data fetch %s)\n", n, n)
-			}
-		}
-		if len(present) == 0 {
-			return fmt.Errorf("bench: none of %v is available here (eccco data fetch NAME)", names)
-		}
-		names = present
-	}
-	var genList []experiment.Generator // nil: each data set's paper generators (benchmark.PaperProtocol)
+	plan := benchmark.PlanOptions{Datasets: names, SkipMissing: *skipMissing || !explicit, DataDir: ef.dataDir,
+		Runs: *runs, Factuals: *factuals, Overrides: splitList(*set)}
 	if *gens != "" {
-		if genList, err = experiment.ParseGenerators(splitList(*gens)...); err != nil {
+		if plan.Generators, err = experiment.ParseGenerators(splitList(*gens)...); err != nil {
 			return fmt.Errorf("bench: %w", err)
 		}
 	}
@@ -87,40 +65,18 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return fmt.Errorf("bench: %w", err)
 	}
-	var kindSel []models.Kind
+	plan.Seed, plan.Mode, plan.Sampling = opts.Seed, opts.Mode, opts.Sampling
 	if *kinds != "" {
-		if kindSel, err = kindList(*kinds); err != nil {
+		if plan.Models, err = kindList(*kinds); err != nil {
 			return fmt.Errorf("bench: %w", err)
 		}
 	}
-	var ps []benchmark.Protocol
-	for _, name := range names {
-		p, err := benchmark.PaperProtocol(name)
-		if err != nil {
-			return err
-		}
-		p.Seed, p.Mode, p.Sampling = opts.Seed, opts.Mode, opts.Sampling
-		if genList != nil {
-			p.Generators = genList
-		}
-		if *set != "" {
-			if p.Generators, err = withOverrides(p.Generators, *set); err != nil {
-				return fmt.Errorf("bench: %w", err)
-			}
-		}
-		if *runs > 0 {
-			p.Runs = *runs
-		}
-		if *factuals > 0 {
-			p.Factuals = *factuals
-		}
-		if kindSel != nil {
-			p.Models = kindSel
-		}
-		if err := p.Validate(); err != nil {
-			return fmt.Errorf("bench: %w", err)
-		}
-		ps = append(ps, p)
+	ps, skipped, err := benchmark.Plan(plan)
+	for _, n := range skipped {
+		fmt.Fprintf(stderr, "skipping %s: not available here (eccco data fetch %s)\n", n, n)
+	}
+	if err != nil {
+		return fmt.Errorf("bench: %w", err)
 	}
 	r := &benchmark.Runner{Backend: opts.Backend, DataDir: ef.dataDir, ModelsDir: ef.modelsDir, OwnModels: ef.ownModels,
 		AuthorsModelsDir: ef.authorsModels, Training: opts.Training, Out: *out,
@@ -145,9 +101,9 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		bar.Describe(what)
 		bar.Add(1)
 	}
-	names = names[:0]
-	for _, p := range ps {
-		names = append(names, p.Dataset)
+	names = make([]string, len(ps))
+	for i, p := range ps {
+		names[i] = p.Dataset
 	}
 	lanes, err := ef.lanes(opts, names)
 	if err != nil {
@@ -187,28 +143,24 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 	}
 	if len(ts) > 0 {
-		md := benchmark.TimingsMarkdown(ts)
 		path := filepath.Join(*out, "timings.md")
-		head := "Benchmark wall time by stage (this shard's invocations; model training included in models):\n\n"
-		if ef.jobs > 1 && len(ps) > 1 {
-			head = fmt.Sprintf("Benchmark wall time by stage (this shard's invocations; model training included in models; %d data sets at a time, so each row is that data set's own wall time while it shared the machine, and the rows add up to more than the run took):\n\n", min(ef.jobs, len(ps)))
-		}
-		if err := atomicfile.WriteFile(path, []byte(head+md), 0o644); err != nil {
+		md, err := report.WriteTimings(path, ts, min(ef.jobs, len(ps)))
+		if err != nil {
 			return err
 		}
 		fmt.Fprintf(stdout, "time by stage (%s):\n%s", path, md)
 	}
-	bounds, err := uncertaintyBounds(stderr, r, ps[0].Mode, ps[0].Seed, benchmark.Aggregate(rows))
+	bounds, err := uncertaintyBounds(stderr, r, ps[0].Mode, ps[0].Seed, compare.BoundRuns(compare.Aggregate(rows)))
 	if err != nil {
 		return err
 	}
-	return writeTablesWith(stdout, stderr, rows, filepath.Join(*out, "tables"), benchmark.ReportOptions{Published: *published, Bounds: bounds})
+	return writeTableSet(stdout, stderr, rows, filepath.Join(*out, "tables"), report.TableSetOptions{Published: *published, Bounds: bounds})
 }
 
 // uncertaintyBounds computes the calibration bounds of the comparison from the saved models, saying on
 // stderr which models it could not read.
-func uncertaintyBounds(stderr io.Writer, r *benchmark.Runner, mode experiment.Mode, seed uint64, cells []benchmark.Cell) (benchmark.UncertaintyBounds, error) {
-	bounds, notes, err := r.UncertaintyBounds(mode, seed, cells)
+func uncertaintyBounds(stderr io.Writer, r *benchmark.Runner, mode experiment.Mode, seed uint64, runs map[benchmark.BoundKey]int) (benchmark.UncertaintyBounds, error) {
+	bounds, notes, err := r.UncertaintyBounds(mode, seed, runs)
 	for _, n := range notes {
 		fmt.Fprintln(stderr, "tables: "+n)
 	}
@@ -218,42 +170,18 @@ func uncertaintyBounds(stderr io.Writer, r *benchmark.Runner, mode experiment.Mo
 	return bounds, nil
 }
 
-// withOverrides applies "k=v,k=v" to every generator and renames it "NAME [k=v …]".
-func withOverrides(gens []experiment.Generator, spec string) ([]experiment.Generator, error) {
-	set := map[string]float64{}
-	for _, kv := range splitList(spec) {
-		k, v, ok := strings.Cut(kv, "=")
-		f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
-		if !ok || err != nil {
-			return nil, fmt.Errorf("%w: --set %q: want key=number", experiment.ErrInvalid, kv)
-		}
-		set[strings.TrimSpace(k)] = f
-	}
-	out := make([]experiment.Generator, len(gens))
-	for i, g := range gens {
-		g.Paper, g.Set = g.Name, set
-		g.Name = fmt.Sprintf("%s [%s]", g.Name, strings.Join(splitList(spec), " "))
-		out[i] = g
-	}
-	return out, experiment.CheckGenerators(out)
-}
-
-// writeTables writes the tables and the comparison with the published numbers and says what it wrote.
-func writeTables(stdout, stderr io.Writer, rows []benchmark.Row, outDir, published string) error {
-	return writeTablesWith(stdout, stderr, rows, outDir, benchmark.ReportOptions{Published: published})
-}
-
-func writeTablesWith(stdout, stderr io.Writer, rows []benchmark.Row, outDir string, o benchmark.ReportOptions) error {
-	rep, err := benchmark.WriteReportWith(outDir, rows, o)
+// writeTableSet writes the tables and the comparison with the published numbers and says what it wrote.
+func writeTableSet(stdout, stderr io.Writer, rows []benchmark.Row, outDir string, o report.TableSetOptions) error {
+	ts, err := report.WriteTableSet(outDir, rows, o)
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "wrote the tables to %s\n", outDir)
-	if rep.Comparison == nil {
-		fmt.Fprintf(stderr, "no comparison with the paper: its numbers are not at %s (pass --published FILE)\n", rep.Published)
+	if ts.Comparison == nil {
+		fmt.Fprintf(stderr, "no comparison with the paper: its numbers are not at %s (pass --published FILE)\n", ts.Published)
 		return nil
 	}
-	fmt.Fprintf(stdout, "against the paper: %s (%s)\n", rep.Comparison.Headline(), filepath.Join(outDir, "comparison.md"))
+	fmt.Fprintf(stdout, "against the paper: %s (%s)\n", report.Headline(*ts.Comparison), filepath.Join(outDir, "comparison.md"))
 	return nil
 }
 
@@ -280,15 +208,13 @@ func runTables(_ context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return fmt.Errorf("tables: %w (run 'eccco bench --out %s' first)", err, *in)
 	}
-	var kept []benchmark.Cell
-	keptFrom := *keep
+	var o report.TableSetOptions
+	o.Published = *published
 	if *keep != "" {
-		if kept, err = benchmark.ReadCells(*keep); err != nil {
+		if o.Kept, err = report.ReadKept(*keep); err != nil {
 			return fmt.Errorf("tables: --keep-cells: %w", err)
 		}
-		keptFrom = keptProvenance(*keep)
 	}
-	o := benchmark.ReportOptions{Kept: kept, KeptFrom: keptFrom, Published: *published}
 	if *modelsDir == "" {
 		// The bounds that bench wrote beside these very results (their manifests fix the models) still hold.
 		if o.Bounds, err = benchmark.ReadBounds(filepath.Join(*in, "tables", benchmark.BoundsFile)); err != nil && !errors.Is(err, os.ErrNotExist) {
@@ -300,30 +226,15 @@ func runTables(_ context.Context, args []string, stdout, stderr io.Writer) error
 			return err
 		}
 		r := &benchmark.Runner{DataDir: *dataDir, ModelsDir: *modelsDir, Out: *in}
-		if o.Bounds, err = uncertaintyBounds(stderr, r, mode, *seed, append(benchmark.Aggregate(rows), kept...)); err != nil {
+		cells := compare.Aggregate(rows)
+		if o.Kept != nil {
+			cells = append(cells, o.Kept.Cells...)
+		}
+		if o.Bounds, err = uncertaintyBounds(stderr, r, mode, *seed, compare.BoundRuns(cells)); err != nil {
 			return fmt.Errorf("tables: %w", err)
 		}
 	}
-	if *keep != "" {
-		// The kept data sets keep their calibration bounds too, unless --models-dir gave fresh ones.
-		keptBounds, err := benchmark.ReadBounds(filepath.Join(filepath.Dir(*keep), benchmark.BoundsFile))
-		if err != nil && !errors.Is(err, os.ErrNotExist) {
-			return fmt.Errorf("tables: --keep-cells: %w", err)
-		}
-		fresh := map[string]bool{}
-		for _, r := range rows {
-			fresh[r.Dataset] = true
-		}
-		for k, b := range keptBounds {
-			if _, ok := o.Bounds[k]; !ok && !fresh[k.Dataset] {
-				if o.Bounds == nil {
-					o.Bounds = benchmark.UncertaintyBounds{}
-				}
-				o.Bounds[k] = b
-			}
-		}
-	}
-	return writeTablesWith(stdout, stderr, rows, *out, o)
+	return writeTableSet(stdout, stderr, rows, *out, o)
 }
 
 // tablesMode is --mode, or else the one mode that the manifests under in record.
@@ -339,27 +250,4 @@ func tablesMode(name, in string) (experiment.Mode, error) {
 		return "", fmt.Errorf("%w: tables: --models-dir needs the results' mode; the manifests under %s record %v: pass --mode", experiment.ErrInvalid, in, modes)
 	}
 	return modes[0], nil
-}
-
-// keptQuote joins kept cells' file to the provenance its comparison quoted.
-const keptQuote = ", whose comparison said: "
-
-// keptProvenance names kept cells by their file and, when a comparison.md lies beside it, by what that
-// comparison says they were computed from (its "Results from:" line), so that the provenance survives
-// when the new tables replace that comparison.
-func keptProvenance(cells string) string {
-	raw, err := os.ReadFile(filepath.Join(filepath.Dir(cells), "comparison.md"))
-	if err != nil {
-		return cells
-	}
-	for line := range strings.SplitSeq(string(raw), "\n") {
-		if from, ok := strings.CutPrefix(line, "Results from: "); ok {
-			// Cells kept more than once: the innermost quote says where the kept cells were computed.
-			if i := strings.LastIndex(from, keptQuote); i >= 0 {
-				from = from[i+len(keptQuote):]
-			}
-			return fmt.Sprintf("%s%s%s", cells, keptQuote, strings.TrimSpace(from))
-		}
-	}
-	return cells
 }

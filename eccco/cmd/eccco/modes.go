@@ -6,8 +6,9 @@ import (
 	"io"
 	"strings"
 
-	"github.com/eccco-go/eccco-go/eccco/benchmark"
+	"github.com/eccco-go/eccco-go/eccco/compare"
 	"github.com/eccco-go/eccco-go/eccco/internal/atomicfile"
+	"github.com/eccco-go/eccco-go/eccco/report"
 )
 
 // runModes sets benchmark results side by side (e.g. the paper's equations and the authors' code) and
@@ -35,15 +36,15 @@ func runModes(_ context.Context, args []string, stdout, stderr io.Writer) error 
 	pub := *published
 	switch strings.ToLower(pub) {
 	case "":
-		pub = benchmark.DefaultPublished()
+		pub = compare.DefaultPublished()
 	case "none":
 		pub = ""
 	}
-	mc, err := benchmark.CompareResultDirs(labels, dirs, pub)
+	mc, err := report.CompareResultDirs(labels, dirs, pub)
 	if err != nil {
 		return fmt.Errorf("modes: %w", err)
 	}
-	md := mc.Markdown()
+	md := report.ModesMarkdown(mc)
 	fmt.Fprint(stdout, md)
 	if *out != "" {
 		if err := atomicfile.WriteFile(*out, []byte(md), 0o644); err != nil {

@@ -8,9 +8,11 @@ import (
 	"strings"
 
 	"github.com/eccco-go/eccco-go/eccco/benchmark"
+	"github.com/eccco-go/eccco-go/eccco/compare"
 	"github.com/eccco-go/eccco-go/eccco/data"
 	"github.com/eccco-go/eccco-go/eccco/experiment"
 	"github.com/eccco-go/eccco-go/eccco/models"
+	"github.com/eccco-go/eccco-go/eccco/report"
 )
 
 func runPerf(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -68,19 +70,19 @@ func runPerf(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return fmt.Errorf("perf: %w", err)
 	}
-	fmt.Fprintln(stdout, benchmark.PerformanceMarkdown(rows))
+	fmt.Fprintln(stdout, report.PerformanceMarkdown(rows))
 	if len(skipped) > 0 {
 		fmt.Fprintf(stdout, "Not available here (run 'eccco data fetch NAME'): %s\n", strings.Join(skipped, ", "))
 	}
 	if *out != "none" {
-		if err := benchmark.WritePerformance(*out, rows); err != nil {
+		if err := report.WritePerformance(*out, rows); err != nil {
 			return fmt.Errorf("perf: %w", err)
 		}
 		fmt.Fprintf(stdout, "wrote %s, %s and %s\n", filepath.Join(*out, "perf.csv"), filepath.Join(*out, "perf.md"), filepath.Join(*out, "perf.tex"))
 	}
 	if *strict {
-		if below := benchmark.BelowPaper(rows); len(below) > 0 {
-			return fmt.Errorf("perf: accuracy below the paper's by more than %.2f: %s", benchmark.PerformanceTolerance, strings.Join(below, "; "))
+		if below := compare.BelowPaper(rows); len(below) > 0 {
+			return fmt.Errorf("perf: accuracy below the paper's by more than %.2f: %s", compare.PerformanceTolerance, strings.Join(below, "; "))
 		}
 	}
 	return nil

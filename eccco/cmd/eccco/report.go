@@ -20,14 +20,14 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		}
 	}
 	at := func(p string) string { return filepath.Join(root, p) }
-	fs := newFlagSet("report", "report [--results DIR] [--perf FILE] [--figures DIR] [--stages FILE] [--out DIR] [--markdown FILE] [--pdf FILE] [--quick] [--replace]", stderr)
+	fs := newFlagSet("report", "report [--results DIR] [--perf FILE] [--figures DIR] [--stages FILE] [--differences FILE] [--out DIR] [--markdown FILE] [--pdf FILE] [--quick] [--replace]", stderr)
 	var cfg report.Config
 	fs.StringVar(&cfg.Results, "results", at("paper/results"), "benchmark results: a directory of `eccco bench --out` (results.csv, units/) or of its tables (cells.csv, comparison.md)")
 	fs.StringVar(&cfg.Perf, "perf", at("paper/model-performance.csv"), "model-performance CSV of `eccco perf` (\"\" for none)")
 	fs.StringVar(&cfg.Published, "published", "", "the paper's numbers (default paper/published-results.csv)")
 	fs.StringVar(&cfg.Figures, "figures", at("figures/gallery"), "directory of the figures as NAME.png (`eccco figures`; \"\" for none)")
 	fs.StringVar(&cfg.FigureNotes, "figure-notes", "", "Markdown with a note per figure (default: README.md beside a figures/gallery folder)")
-	fs.StringVar(&cfg.Readme, "readme", at("README.md"), "README with the \"Known differences\" section and the authors'-code switches (\"\" for none)")
+	fs.StringVar(&cfg.Differences, "differences", at("paper/differences.md"), "Markdown with the \"Known differences\" section and the authors'-code switches (\"\" for none)")
 	fs.StringVar(&cfg.Stages, "stages", "", "stage timings of reproduce.sh (stages.tsv: stage, seconds, status) for the provenance")
 	fs.BoolVar(&cfg.Quick, "quick", false, "label the report as the quick profile's (title page and running header)")
 	fs.StringVar(&cfg.Out, "out", at("paper/report"), "directory for the LaTeX sources (NAME.tex and figures/)")

@@ -1,10 +1,8 @@
-package benchmark
+package compare
 
 import (
-	"fmt"
 	"math"
 	"sort"
-	"strings"
 )
 
 // SpreadFloor is the least published sd a cell needs to enter the spread comparison (SpreadRows): the
@@ -40,7 +38,7 @@ func (c Comparison) SpreadRows() []SpreadRow {
 	row := func(m string, v []float64) SpreadRow {
 		s := SpreadRow{Metric: m, Cells: len(v), MedianRatio: median(v)}
 		for _, x := range v {
-			if x > spreadRatio {
+			if x > SpreadRatio {
 				s.Wider++
 			}
 		}
@@ -51,8 +49,8 @@ func (c Comparison) SpreadRows() []SpreadRow {
 		names = append(names, m)
 	}
 	sort.Slice(names, func(i, j int) bool {
-		if metricRank(names[i]) != metricRank(names[j]) {
-			return metricRank(names[i]) < metricRank(names[j])
+		if MetricIndex(names[i]) != MetricIndex(names[j]) {
+			return MetricIndex(names[i]) < MetricIndex(names[j])
 		}
 		return names[i] < names[j]
 	})
@@ -64,16 +62,4 @@ func (c Comparison) SpreadRows() []SpreadRow {
 		out = append(out, row("all", all))
 	}
 	return out
-}
-
-// spreadSection writes the spread table (nothing when no cell qualifies).
-func (c Comparison) spreadSection(sb *strings.Builder) {
-	rows := c.SpreadRows()
-	if len(rows) == 0 {
-		return
-	}
-	fmt.Fprintf(sb, "\n## Spread of the run means\n\nOur sd of the run means against the published sd, over the cells whose published sd is at least %.2f (smaller ones are rounded too coarsely for a ratio): the median ratio, and the cells whose runs vary more than %g × the paper's. The authors drew the unfaithfulness metric's SGLD samples (and the ECCCo-L1 family's own) for every counterfactual; `--sampling per-run` (the default) draws one set per class and run, whose randomness the run means keep (`eccco bench --sampling per-counterfactual` draws both for every counterfactual, as the authors did).\n\n| Metric | Cells | Median ours / paper | Ours > %g × paper |\n|---|---|---|---|\n", SpreadFloor, spreadRatio, spreadRatio)
-	for _, r := range rows {
-		fmt.Fprintf(sb, "| %s | %d | %.2f | %s |\n", r.Metric, r.Cells, r.MedianRatio, share(r.Wider, r.Cells))
-	}
 }

@@ -1,11 +1,9 @@
-package benchmark
+package compare
 
 import (
-	"maps"
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
+
+	"github.com/eccco-go/eccco-go/eccco/benchmark"
 )
 
 // MissCause on hand-made cells: a cell within the tolerance has no cause; a wide spread that covers the
@@ -56,7 +54,7 @@ func TestSignsAtTwoDecimals(t *testing.T) {
 // Ω — down to the calibration; a published Ω inside the bound (4.40, missed by 0.1) stays unexplained,
 // and the other metrics of the model are untouched. The calibration section names both counts.
 func TestCalibrationCause(t *testing.T) {
-	bounds := UncertaintyBounds{{"fashion-mnist", "MLP"}: {QHatMin: 0.9926, QHatMax: 0.9926, Min: 4.3335, Max: 5.5558, Runs: 1}}
+	bounds := benchmark.UncertaintyBounds{{Dataset: "fashion-mnist", Model: "MLP"}: {QHatMin: 0.9926, QHatMax: 0.9926, Min: 4.3335, Max: 5.5558, Runs: 1}}
 	cells := []Cell{
 		{Dataset: "fashion-mnist", Subset: "valid", Model: "MLP", Generator: "ECCCo", Metric: "uncertainty", Mean: 4.33, SD: 0.001, Runs: 10},
 		{Dataset: "fashion-mnist", Subset: "all", Model: "MLP", Generator: "ECCCo", Metric: "uncertainty", Mean: 4.33, SD: 0.001, Runs: 10},
@@ -84,38 +82,5 @@ func TestCalibrationCause(t *testing.T) {
 		if got := MissCause(r); got != want[k] {
 			t.Errorf("%s: cause %q, want %q", k, got, want[k])
 		}
-	}
-	md := cmp.Markdown()
-	if !strings.Contains(md, "| fashion-mnist | MLP | 0.9926 | 4.33–5.56 | 2.91–4.40 | 4.33–4.50 | 2 of 3 |") {
-		t.Errorf("calibration section missing or wrong:\n%s", md)
-	}
-	if strings.Contains(Compare(cells, pub).Markdown(), "## Calibration") {
-		t.Error("a comparison without bounds has a calibration section")
-	}
-}
-
-// The bounds survive a round trip through calibration.csv, and a file that is not one is refused.
-func TestBoundsFileRoundTrip(t *testing.T) {
-	dir := t.TempDir()
-	want := UncertaintyBounds{
-		{"fashion-mnist", "MLP"}:  {QHatMin: 0.9926, QHatMax: 0.9926, Min: 4.333527, Max: 5.555833, Runs: 1},
-		{"moons", "JEM Ensemble"}: {QHatMin: 0.1, QHatMax: 0.25, Min: 0, Max: 0.97, Runs: 50},
-	}
-	path := filepath.Join(dir, BoundsFile)
-	if err := WriteBounds(path, want); err != nil {
-		t.Fatal(err)
-	}
-	got, err := ReadBounds(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !maps.Equal(got, want) {
-		t.Errorf("read back %v, want %v", got, want)
-	}
-	if err := os.WriteFile(path, []byte("dataset,subset\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := ReadBounds(path); err == nil {
-		t.Error("a file with another header was read as bounds")
 	}
 }

@@ -1,34 +1,37 @@
-package benchmark
+package report
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/eccco-go/eccco-go/eccco/benchmark"
+	"github.com/eccco-go/eccco-go/eccco/compare"
 	"github.com/eccco-go/eccco-go/eccco/metrics"
 )
 
-// Cells written by WriteTables read back as they were, and WriteReportKeeping joins kept cells of other
+// Cells written by WriteTables read back as they were, and WriteTableSet joins kept cells of other
 // data sets to fresh ones while a data set in the rows replaces its kept cells.
 func TestReadCellsAndKeepOtherDataSets(t *testing.T) {
 	dir := t.TempDir()
-	rows := []Row{
+	rows := []benchmark.Row{
 		{Dataset: "moons", Model: "mlp", Generator: "Wachter", Run: 1, Factual: 1, Target: 1, Scores: metrics.Scores{Cost: 2, Valid: true}},
 		{Dataset: "moons", Model: "mlp", Generator: "Wachter", Run: 2, Factual: 2, Target: 0, Scores: metrics.Scores{Cost: 4, Valid: true}},
 	}
-	first, err := WriteReport(filepath.Join(dir, "a"), rows, "none-such.csv")
+	first, err := WriteTableSet(filepath.Join(dir, "a"), rows, TableSetOptions{Published: "none-such.csv"})
 	if err == nil || first != nil {
 		t.Fatalf("an explicit published file that does not exist: err = %v", err)
 	}
-	if err := WriteTables(filepath.Join(dir, "a"), Aggregate(rows)); err != nil {
+	if err := WriteTables(filepath.Join(dir, "a"), compare.Aggregate(rows)); err != nil {
 		t.Fatal(err)
 	}
 	cells, err := ReadCells(filepath.Join(dir, "a", "cells.csv"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Aggregate(rows)
+	want := compare.Aggregate(rows)
 	if len(cells) != len(want) {
 		t.Fatalf("%d cells read back, %d written", len(cells), len(want))
 	}
@@ -38,7 +41,7 @@ func TestReadCellsAndKeepOtherDataSets(t *testing.T) {
 		}
 	}
 	// Kept: a circles cell (joins) and a moons cell (replaced by the rows' moons cells).
-	kept := []Cell{
+	kept := []compare.Cell{
 		{Dataset: "circles", Subset: "all", Model: "MLP", Generator: "Wachter", Metric: "cost", Mean: 7, SD: 1, Runs: 50},
 		{Dataset: "moons", Subset: "all", Model: "MLP", Generator: "Wachter", Metric: "cost", Mean: 99, Runs: 50},
 	}
@@ -46,7 +49,7 @@ func TestReadCellsAndKeepOtherDataSets(t *testing.T) {
 	if err := os.WriteFile(pub, []byte("dataset,subset,model,generator,metric,mean,std,stars,bold\ncircles,all,MLP,Wachter,cost,7.1,0.2,0,0\nmoons,all,MLP,Wachter,cost,3,0.1,0,0\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	rep, err := WriteReportKeeping(filepath.Join(dir, "b"), rows, kept, "old/cells.csv", pub)
+	rep, err := WriteTableSet(filepath.Join(dir, "b"), rows, TableSetOptions{Kept: &Kept{Cells: kept, From: "old/cells.csv"}, Published: pub})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,10 +71,27 @@ func TestReadCellsAndKeepOtherDataSets(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "b", "table-circles.md")); err != nil {
 		t.Errorf("no table for the kept data set: %v", err)
 	}
-	if rep.Comparison == nil || !strings.Contains(rep.Comparison.Provenance, "the cells of circles kept from old/cells.csv") {
-		t.Errorf("provenance does not name the kept cells: %+v", rep.Comparison)
+	if rep.Comparison == nil || !strings.Contains(rep.Provenance, "the cells of circles kept from old/cells.csv") {
+		t.Errorf("provenance does not name the kept cells: %q", rep.Provenance)
 	}
 	if _, err := ReadCells(filepath.Join(dir, "published.csv")); err == nil {
 		t.Error("a file that is not cells.csv read without error")
+	}
+}
+
+// A test binary carries no VCS stamp, so ReadRevision falls back to the checkout's HEAD (git).
+func TestReadRevisionFallsBackToTheCheckout(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	rv := ReadRevision(".")
+	if rv.Rev == "" {
+		t.Skip("not inside a git checkout")
+	}
+	if !rv.Checkout || len(rv.Rev) != 12 || strings.Trim(rv.Rev, "0123456789abcdef") != "" {
+		t.Errorf("revision %+v, want the checkout's HEAD as 12 hex digits", rv)
+	}
+	if got := ReadRevision(t.TempDir()); got.Rev != "" {
+		t.Errorf("outside a checkout: %+v, want none", got)
 	}
 }

@@ -1,12 +1,9 @@
-package benchmark
+package compare
 
 import (
 	"fmt"
 	"math"
-	"path/filepath"
-	"slices"
 	"sort"
-	"strings"
 )
 
 // Claims are the paper's headline claims about ECCCo, checked per data set × model on the "all" subset:
@@ -87,21 +84,11 @@ func CheckClaims(cells []Cell, dataset, model string) *ClaimCheck {
 	return ch
 }
 
-// PublishedCells turns the published numbers into cells, so that CompareModes can set them beside ours.
-func PublishedCells(pub []Published) []Cell {
-	out := make([]Cell, 0, len(pub))
-	for _, p := range pub {
-		out = append(out, Cell{Dataset: p.Dataset, Subset: p.Subset, Model: p.Model, Generator: p.Generator,
-			Metric: p.Metric, Mean: p.Mean, SD: p.SD})
-	}
-	return out
-}
-
 // CompareModes checks the claims in each source (named by names, cells by sets) for every data set ×
 // model that the first source holds.
 func CompareModes(names []string, sets ...[]Cell) (ModeComparison, error) {
 	if len(names) != len(sets) || len(sets) < 2 {
-		return ModeComparison{}, fmt.Errorf("benchmark: comparing modes needs at least two named result sets (%d names, %d sets)", len(names), len(sets))
+		return ModeComparison{}, fmt.Errorf("compare: comparing modes needs at least two named result sets (%d names, %d sets)", len(names), len(sets))
 	}
 	mc := ModeComparison{Sources: names}
 	seen := map[[2]string]bool{}
@@ -124,7 +111,7 @@ func CompareModes(names []string, sets ...[]Cell) (ModeComparison, error) {
 		if a.Dataset != b.Dataset {
 			return a.Dataset < b.Dataset
 		}
-		return modelOrder(a.Model) < modelOrder(b.Model)
+		return ModelOrder(a.Model) < ModelOrder(b.Model)
 	})
 	return mc, nil
 }
@@ -140,78 +127,4 @@ func (mc ModeComparison) Tally(s, k int) (holds, known int) {
 		}
 	}
 	return holds, known
-}
-
-// Markdown renders the comparison: a summary of each claim per source, then one line per data set ×
-// model with ECCCo − Wachter unfaithfulness and implausibility, ECCCo's faithfulness rank and validity.
-func (mc ModeComparison) Markdown() string {
-	var sb strings.Builder
-	sb.WriteString("# ECCCo's claims under each source\n\nWhere the paper's text and the authors' code disagree (eccco-go's two modes), does ECCCo's claim survive? Each claim is checked per data set × model on all counterfactuals of each source (`eccco modes`; benchmark.Claims); a source lacking a pair or a metric leaves it out of the count.\n\n")
-	sb.WriteString("| claim |")
-	for _, s := range mc.Sources {
-		sb.WriteString(" " + s + " |")
-	}
-	sb.WriteString("\n|---|" + strings.Repeat("---|", len(mc.Sources)) + "\n")
-	for k, claim := range Claims {
-		sb.WriteString("| " + claim + " |")
-		for s := range mc.Sources {
-			h, n := mc.Tally(s, k)
-			sb.WriteString(" " + share(h, n) + " |")
-		}
-		sb.WriteString("\n")
-	}
-	sb.WriteString("\nPer data set × model (all counterfactuals): ECCCo − Wachter unfaithfulness / implausibility, ECCCo's unfaithfulness rank among the generators, ECCCo's validity.\n\n")
-	sb.WriteString("| data set | model |")
-	for _, s := range mc.Sources {
-		sb.WriteString(" " + s + " |")
-	}
-	sb.WriteString("\n|---|---|" + strings.Repeat("---|", len(mc.Sources)) + "\n")
-	for _, r := range mc.Rows {
-		fmt.Fprintf(&sb, "| %s | %s |", r.Dataset, r.Model)
-		for _, c := range r.Checks {
-			if c == nil {
-				sb.WriteString(" – |")
-				continue
-			}
-			fmt.Fprintf(&sb, " %s / %s, rank %d of %d, valid %s |", withSign(c.UnfaithDiff, 2), fmtOrDash(c.ImplDiff, true), c.Rank, c.Generators, fmtOrDash(c.Validity, false))
-		}
-		sb.WriteString("\n")
-	}
-	return sb.String()
-}
-
-func fmtOrDash(v float64, sign bool) string {
-	switch {
-	case math.IsNaN(v):
-		return "–"
-	case sign:
-		return withSign(v, 2)
-	}
-	return fmt.Sprintf("%.2f", v)
-}
-
-// CompareResultDirs reads the results.csv of each benchmark directory (named by names) and compares the
-// claims in them and, when published is not "", in the published tables (added as a last source named
-// "paper").
-func CompareResultDirs(names, dirs []string, published string) (ModeComparison, error) {
-	if len(names) != len(dirs) {
-		return ModeComparison{}, fmt.Errorf("benchmark: %d names for %d result directories", len(names), len(dirs))
-	}
-	var sets [][]Cell
-	for _, d := range dirs {
-		rows, err := ReadCSV(filepath.Join(d, "results.csv"))
-		if err != nil {
-			return ModeComparison{}, fmt.Errorf("benchmark: comparing modes: %w", err)
-		}
-		sets = append(sets, Aggregate(rows))
-	}
-	if published != "" {
-		pub, err := ReadPublished(published)
-		if err != nil {
-			return ModeComparison{}, err
-		}
-		names = append(slices.Clone(names), "paper")
-		sets = append(sets, PublishedCells(pub))
-	}
-	return CompareModes(names, sets...)
 }

@@ -1,4 +1,4 @@
-package benchmark
+package report
 
 import (
 	"bytes"
@@ -9,27 +9,13 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/eccco-go/eccco-go/eccco/compare"
 	"github.com/eccco-go/eccco-go/eccco/experiment"
 	"github.com/eccco-go/eccco-go/eccco/internal/atomicfile"
 )
 
-// PerformanceTolerance is how far below the paper's accuracy a model may land and still count as
-// reproduced (Table 5).
-const PerformanceTolerance = 0.03
-
-// BelowPaper lists the models more than PerformanceTolerance below the paper's accuracy.
-func BelowPaper(rows []*experiment.Performance) []string {
-	var below []string
-	for _, r := range rows {
-		if r.HasPublished && r.Accuracy < r.Published.Accuracy-PerformanceTolerance {
-			below = append(below, fmt.Sprintf("%s/%s %.3f < %.2f−%.2f", r.Dataset, r.Kind, r.Accuracy, r.Published.Accuracy, PerformanceTolerance))
-		}
-	}
-	return below
-}
-
 // PerformanceMarkdown renders our Table 5 (test accuracy, macro precision, macro F1 per data set and
-// model) beside the paper's accuracy; ✗ marks a model more than PerformanceTolerance below it.
+// model) beside the paper's accuracy; ✗ marks a model more than compare.PerformanceTolerance below it.
 func PerformanceMarkdown(rows []*experiment.Performance) string {
 	var sb strings.Builder
 	sb.WriteString("| Dataset | Model | Accuracy | Precision | F1 | Paper accuracy | Δ accuracy | Train rows | Epochs | Train time (s) |\n")
@@ -40,7 +26,7 @@ func PerformanceMarkdown(rows []*experiment.Performance) string {
 			paper = fmt.Sprintf("%.2f", r.Published.Accuracy)
 			d := r.Accuracy - r.Published.Accuracy
 			delta = fmt.Sprintf("%+.3f", d)
-			if d < -PerformanceTolerance {
+			if d < -compare.PerformanceTolerance {
 				delta += " ✗"
 			}
 		}

@@ -1,4 +1,4 @@
-package benchmark
+package compare
 
 import (
 	"cmp"
@@ -6,7 +6,8 @@ import (
 	"maps"
 	"math"
 	"slices"
-	"strings"
+
+	"github.com/eccco-go/eccco-go/eccco/benchmark"
 )
 
 // DefaultAgreementTolerance is the tolerance of Agree that two backends are held to: two values agree
@@ -51,17 +52,17 @@ type agreeKey struct {
 // agreeColumns are the compared columns: name and value of a row.
 var agreeColumns = []struct {
 	name string
-	get  func(Row) float64
+	get  func(benchmark.Row) float64
 }{
-	{"unfaithfulness", func(r Row) float64 { return r.Unfaithfulness }},
-	{"implausibility", func(r Row) float64 { return r.Implausibility }},
-	{"uncertainty", func(r Row) float64 { return r.Uncertainty }},
-	{"cost", func(r Row) float64 { return r.Cost }},
-	{"redundancy", func(r Row) float64 { return r.Redundancy }},
-	{"validity", func(r Row) float64 { return b2f(r.Valid) }},
-	{"probability", func(r Row) float64 { return r.Probability }},
-	{"iterations", func(r Row) float64 { return float64(r.Iterations) }},
-	{"converged", func(r Row) float64 { return b2f(r.Converged) }},
+	{"unfaithfulness", func(r benchmark.Row) float64 { return r.Unfaithfulness }},
+	{"implausibility", func(r benchmark.Row) float64 { return r.Implausibility }},
+	{"uncertainty", func(r benchmark.Row) float64 { return r.Uncertainty }},
+	{"cost", func(r benchmark.Row) float64 { return r.Cost }},
+	{"redundancy", func(r benchmark.Row) float64 { return r.Redundancy }},
+	{"validity", func(r benchmark.Row) float64 { return b2f(r.Valid) }},
+	{"probability", func(r benchmark.Row) float64 { return r.Probability }},
+	{"iterations", func(r benchmark.Row) float64 { return float64(r.Iterations) }},
+	{"converged", func(r benchmark.Row) float64 { return b2f(r.Converged) }},
 }
 
 func b2f(b bool) float64 {
@@ -72,8 +73,8 @@ func b2f(b bool) float64 {
 }
 
 // keyed maps each row to its key, and returns the keys in the rows' order.
-func keyed(rows []Row) (map[agreeKey]Row, []agreeKey) {
-	out := make(map[agreeKey]Row, len(rows))
+func keyed(rows []benchmark.Row) (map[agreeKey]benchmark.Row, []agreeKey) {
+	out := make(map[agreeKey]benchmark.Row, len(rows))
 	order := make([]agreeKey, 0, len(rows))
 	for _, r := range rows {
 		k := agreeKey{r.Dataset, r.Model, r.Generator, r.Run, r.Factual, r.Target, 0}
@@ -110,7 +111,7 @@ func agrees(a, b, tol float64) bool {
 
 // Agree compares two benchmarks' rows counterfactual by counterfactual with tolerance tol (0:
 // DefaultAgreementTolerance). names label a and b in the Markdown.
-func Agree(names [2]string, a, b []Row, tol float64) Agreement {
+func Agree(names [2]string, a, b []benchmark.Row, tol float64) Agreement {
 	if tol <= 0 {
 		tol = DefaultAgreementTolerance
 	}
@@ -148,7 +149,7 @@ func Agree(names [2]string, a, b []Row, tol float64) Agreement {
 			}
 			if d := absDiff(va, vb); d > m.MaxAbs {
 				m.MaxAbs = d
-				m.Worst = fmt.Sprintf("%s %s %s, run %d, factual %d → %d: %s vs %s", k.dataset, k.model, k.generator, k.run, k.factual, k.target, ff(va), ff(vb))
+				m.Worst = fmt.Sprintf("%s %s %s, run %d, factual %d → %d: %s vs %s", k.dataset, k.model, k.generator, k.run, k.factual, k.target, benchmark.FormatFloat(va), benchmark.FormatFloat(vb))
 			}
 			if i < 6 { // the six metrics' cell means
 				ck := cellKey{k.dataset, k.model, k.generator, c.name}
@@ -182,32 +183,4 @@ func Agree(names [2]string, a, b []Row, tol float64) Agreement {
 		}
 	}
 	return ag
-}
-
-// Markdown reports the agreement: one line per column, the cell means, and what was not matched.
-func (ag Agreement) Markdown() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "# %s against %s, counterfactual by counterfactual\n\n", ag.Names[0], ag.Names[1])
-	fmt.Fprintf(&b, "%d counterfactuals in both (%d only in %s, %d only in %s). Two values agree when "+
-		"|a − b| ≤ %g · max(1, |a|, |b|).\n\n", ag.Matched, ag.OnlyA, ag.Names[0], ag.OnlyB, ag.Names[1], ag.Tolerance)
-	b.WriteString("| column | compared | identical | within tolerance | largest difference | where |\n|---|---|---|---|---|---|\n")
-	for _, m := range ag.Metrics {
-		fmt.Fprintf(&b, "| %s | %d | %d (%s) | %d (%s) | %.3g | %s |\n", m.Metric, m.Compared, m.Exact, pct(m.Exact, m.Compared),
-			m.Within, pct(m.Within, m.Compared), m.MaxAbs, m.Worst)
-	}
-	fmt.Fprintf(&b, "\nCell means (data set × model × generator × metric, over the matched counterfactuals): %d of %d (%s) "+
-		"agree within the tolerance", ag.Cells, ag.CellsCompared, pct(ag.Cells, ag.CellsCompared))
-	if ag.WorstCell != "" {
-		fmt.Fprintf(&b, "; the largest relative difference is %s: %s vs %s", ag.WorstCell, ff(ag.WorstCellA), ff(ag.WorstCellB))
-	}
-	b.WriteString(".\n")
-	return b.String()
-}
-
-func pct(k, n int) string {
-	if n == 0 {
-		return "–"
-	}
-	// Rounded down, so that a share short of all never reads 100 %.
-	return fmt.Sprintf("%.2f %%", math.Floor(1e4*float64(k)/float64(n))/100)
 }

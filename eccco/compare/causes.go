@@ -1,0 +1,73 @@
+package compare
+
+import (
+	"sort"
+)
+
+// Likely causes of the cells outside the paper's tolerance, as far as they are known (paper/differences.md).
+// MissCause tries them in this order.
+const (
+	CauseSpread         = "spread: our run means vary more than the published ones and cover the difference (for unfaithfulness the authors drew samples per counterfactual: eccco bench --sampling per-counterfactual)"
+	CauseCalibration    = "calibration: no valid counterfactual of the model can have the published Ω under its q̂, the 95 % quantile of its calibration scores (see the calibration table); where eccco trained the model, its q̂ differs from the authors' model's"
+	CauseJEMValidity    = "JEM validity: the JEMs reach lower validity than the published 0.95–1.00 (unexplained)"
+	CauseREVISECollapse = "REVISE: the authors' VAE objective collapses this set's VAE to the training mean"
+	CauseREVISEImages   = "REVISE on images: our VAE is trained as CE.jl's pretrained one that the authors loaded was (architecture, loss, all official training images) but is not it, and the authors' search through posterior samples carries its noise into the counterfactuals"
+	CauseUnexplained    = "unexplained"
+	// SpreadRatio is how many times the published sd our sd of the run means must exceed for CauseSpread
+	// (SpreadRow.Wider counts those cells).
+	SpreadRatio          = 2.0
+	spreadTolerance      = 3.0
+	validityFloorForJEMs = 0.95
+)
+
+// MissCause returns the likely cause of a cell outside the paper's tolerance (rounding-aware), or "" for
+// a cell within it.
+func MissCause(r ComparedCell) string {
+	if r.Within {
+		return ""
+	}
+	diff := r.Mean - r.Paper
+	if diff < 0 {
+		diff = -diff
+	}
+	switch {
+	case r.SD > SpreadRatio*r.PaperSD && diff <= spreadTolerance*r.SD:
+		return CauseSpread
+	case r.OmegaImpossible:
+		return CauseCalibration
+	case (r.Model == "JEM" || r.Model == "JEM Ensemble") && r.Metric == "validity" && r.Paper >= validityFloorForJEMs && r.Mean < r.Paper:
+		return CauseJEMValidity
+	case r.Generator == "REVISE" && (r.Dataset == "linearly-separable" || r.Dataset == "circles"):
+		return CauseREVISECollapse
+	case r.Generator == "REVISE" && (r.Dataset == "mnist" || r.Dataset == "fashion-mnist"):
+		return CauseREVISEImages
+	}
+	return CauseUnexplained
+}
+
+// CauseCount is how many cells outside the tolerance share a likely cause.
+type CauseCount struct {
+	Cause string
+	Cells int
+}
+
+// MissCauses counts the misses of rows per likely cause (MissCause), most frequent first.
+func MissCauses(rows []ComparedCell) []CauseCount {
+	count := map[string]int{}
+	for _, r := range rows {
+		if c := MissCause(r); c != "" {
+			count[c]++
+		}
+	}
+	out := make([]CauseCount, 0, len(count))
+	for c, n := range count {
+		out = append(out, CauseCount{c, n})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Cells != out[j].Cells {
+			return out[i].Cells > out[j].Cells
+		}
+		return out[i].Cause < out[j].Cause
+	})
+	return out
+}

@@ -1,0 +1,241 @@
+package report
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/eccco-go/eccco-go/eccco/benchmark"
+	"github.com/eccco-go/eccco-go/eccco/compare"
+)
+
+import ()
+
+// Headline summarises the comparison: cells within the tolerance (rounding-aware and strict), and sign
+// agreements.
+func Headline(c compare.Comparison) string {
+	ua, un, ia, in := c.SignCounts()
+	if len(c.Rows) == 0 {
+		return "no cell of these results has a published counterpart (data sets, models or generators that are not in the paper's tables)"
+	}
+	rounding, strict := compare.WithinCounts(c.Rows)
+	n := float64(len(c.Rows))
+	return fmt.Sprintf("%d of %d cells (%.0f %%) within the paper's mean ± max(3 sd, 0.015) (rounding-aware), %d (%.0f %%) within mean ± 3 sd strictly; sign of ECCCo − Wachter (unfaithfulness) agrees for %d of %d data set × model pairs, sign of REVISE − Wachter (implausibility) for %d of %d",
+		rounding, len(c.Rows), 100*float64(rounding)/n, strict, 100*float64(strict)/n, ua, un, ia, in)
+}
+
+// summaryTable writes the within-tolerance shares grouped by group(row), in the order of less.
+func summaryTable(sb *strings.Builder, title string, rows []compare.ComparedCell, group func(compare.ComparedCell) string, less func(a, b string) bool) {
+	gs := compare.WithinBy(rows, group)
+	sort.Slice(gs, func(i, j int) bool { return less(gs[i].Name, gs[j].Name) })
+	fmt.Fprintf(sb, "| %s | Cells | Strict (3 sd) | Rounding-aware (max(3 sd, 0.015)) |\n|---|---|---|---|\n", title)
+	for _, g := range gs {
+		fmt.Fprintf(sb, "| %s | %d | %s | %s |\n", g.Name, g.Cells, share(g.Strict, g.Cells), share(g.Rounding, g.Cells))
+	}
+	rounding, strict := compare.WithinCounts(rows)
+	fmt.Fprintf(sb, "| all | %d | %s | %s |\n\n", len(rows), share(strict, len(rows)), share(rounding, len(rows)))
+}
+
+// ComparisonMarkdown renders the comparison with the published numbers (comparison.md); provenance says
+// where the results came from ("" for not recorded) and is printed at the top.
+func ComparisonMarkdown(c compare.Comparison, provenance string) string {
+	var sb strings.Builder
+	sb.WriteString("# Ours against the published results\n\n")
+	if provenance != "" {
+		sb.WriteString("Results from: " + provenance + "\n\n")
+	} else {
+		sb.WriteString("Results from: not recorded (the caller passed no settings or commit).\n\n")
+	}
+	sb.WriteString(Headline(c) + ".\n\n")
+	sb.WriteString("## Summary\n\nA cell is within the paper's numbers when, rounding-aware, " + compare.ToleranceRule +
+		"; strictly, when " + compare.StrictRule + ". The headline's first share and the column \"Within\" of the cells use the rounding-aware rule.\n\n")
+	summaryTable(&sb, "Metric", c.Rows, func(r compare.ComparedCell) string { return r.Metric }, func(a, b string) bool {
+		if compare.MetricIndex(a) != compare.MetricIndex(b) {
+			return compare.MetricIndex(a) < compare.MetricIndex(b)
+		}
+		return a < b
+	})
+	summaryTable(&sb, "Dataset", c.Rows, func(r compare.ComparedCell) string { return r.Dataset }, func(a, b string) bool { return a < b })
+
+	metrics := c.RankMetrics()
+	sb.WriteString("## Rank agreement of the generators\n\nSpearman ρ between ours and the paper's ordering of the generators (all counterfactuals, the generators both have; ties take average ranks), per data set × model × metric; – where ρ is undefined (fewer than three generators, or one side all tied).\n\n")
+	sb.WriteString("| Metric | Pairs with ρ | Median ρ |\n|---|---|---|\n")
+	for _, m := range metrics {
+		r, n := c.MedianRho(m)
+		fmt.Fprintf(&sb, "| %s | %d | %s |\n", m, n, rho(r))
+	}
+	if len(metrics) > 0 {
+		sb.WriteString("\n| Dataset | Model | Generators |")
+		for _, m := range metrics {
+			sb.WriteString(" " + m + " |")
+		}
+		sb.WriteString("\n|---|---|---|" + strings.Repeat("---|", len(metrics)) + "\n")
+		type pair struct{ d, m string }
+		byPair := map[pair]map[string]compare.RankAgreement{}
+		var pairs []pair
+		for _, r := range c.Ranks {
+			p := pair{r.Dataset, r.Model}
+			if byPair[p] == nil {
+				byPair[p] = map[string]compare.RankAgreement{}
+				pairs = append(pairs, p)
+			}
+			byPair[p][r.Metric] = r
+		}
+		for _, p := range pairs {
+			n := 0
+			for _, r := range byPair[p] {
+				n = max(n, r.Generators)
+			}
+			fmt.Fprintf(&sb, "| %s | %s | %d |", p.d, p.m, n)
+			for _, m := range metrics {
+				r, ok := byPair[p][m]
+				if !ok {
+					sb.WriteString(" – |")
+					continue
+				}
+				sb.WriteString(" " + rho(r.Rho) + " |")
+			}
+			sb.WriteString("\n")
+		}
+	}
+
+	sb.WriteString("\n## Signs\n\n| Dataset | Model | ECCCo − Wachter unfaithfulness: ours | paper | agree | REVISE − Wachter implausibility: ours | paper | agree |\n|---|---|---|---|---|---|---|---|\n")
+	yn := func(ok, app bool) string {
+		if !app {
+			return "–"
+		}
+		if ok {
+			return "yes"
+		}
+		return "**no**"
+	}
+	for _, s := range c.Signs {
+		fmt.Fprintf(&sb, "| %s | %s | %+.3f | %+.3f | %s | %+.3f | %+.3f | %s |\n", s.Dataset, s.Model, s.OursUnfaith, s.PaperUnfaith,
+			yn(s.UnfaithAgrees, s.UnfaithKnown), s.OursImpl, s.PaperImpl, yn(s.ImplAgrees, s.ImplKnown))
+	}
+	if d := Disagreements(c); len(d) > 0 {
+		sb.WriteString("\nWhere the signs disagree:\n\n")
+		for _, line := range d {
+			sb.WriteString("- " + line + "\n")
+		}
+	}
+	spreadSection(&sb, c)
+	if lines := missesByCause(c.Rows); len(lines) > 0 {
+		sb.WriteString("\n## Misses by likely cause\n\nEvery cell outside the rounding-aware tolerance, by its likely cause (benchmark.MissCause, in this order: a spread of our run means wider than twice the published sd that covers the difference; a known difference of the authors' code or of our models; otherwise unexplained). The column \"Likely cause\" of the cells names it per cell.\n\n| Likely cause | Cells | Share of the misses |\n|---|---|---|\n")
+		for _, l := range lines {
+			sb.WriteString(l + "\n")
+		}
+	}
+	calibrationSection(&sb, c)
+	sb.WriteString("\n## Cells\n\n| Dataset | Subset | Model | Generator | Metric | Ours | Paper | Within (rounding-aware) | Within 3 sd (strict) | Likely cause |\n|---|---|---|---|---|---|---|---|---|---|\n")
+	yesNo := func(b bool) string {
+		if b {
+			return "yes"
+		}
+		return "no"
+	}
+	for _, r := range c.Rows {
+		fmt.Fprintf(&sb, "| %s | %s | %s | %s | %s | %.3f ± %.3f | %.2f ± %.2f | %s | %s | %s |\n", r.Dataset, r.Subset, r.Model, r.Generator, r.Metric, r.Mean, r.SD, r.Paper, r.PaperSD, yesNo(r.Within), yesNo(r.WithinStrict), compare.MissCause(r))
+	}
+	return sb.String()
+}
+
+// Disagreements gives one sentence per data set × model whose sign of ECCCo − Wachter (unfaithfulness)
+// or REVISE − Wachter (implausibility) differs from the paper's.
+func Disagreements(c compare.Comparison) []string {
+	var out []string
+	for _, s := range c.Signs {
+		if s.UnfaithKnown && !s.UnfaithAgrees {
+			out = append(out, disagreement(s.Dataset, s.Model, "ECCCo", "faithful", s.OursUnfaith, s.PaperUnfaith))
+		}
+		if s.ImplKnown && !s.ImplAgrees {
+			out = append(out, disagreement(s.Dataset, s.Model, "REVISE", "plausible", s.OursImpl, s.PaperImpl))
+		}
+	}
+	return out
+}
+
+// disagreement words one sign disagreement; diff is generator − Wachter of a lower-is-better metric, so a
+// positive difference makes the generator less `quality` than Wachter.
+func disagreement(dataset, model, gen, quality string, ours, paper float64) string {
+	rel := func(d float64) string {
+		switch {
+		case d > 0:
+			return "less " + quality + " than"
+		case d < 0:
+			return "more " + quality + " than"
+		}
+		return "as " + quality + " as"
+	}
+	has := signed(paper, 2)
+	if paper == 0 {
+		has = "them equal (0.00)"
+	}
+	return fmt.Sprintf("%s %s: %s is %s Wachter here (%s) where the paper has %s.", dataset, model, gen, rel(ours), signed(ours, 3), has)
+}
+
+// qhatText renders q̂: one value, or the range over the runs that were read.
+func qhatText(b benchmark.UncertaintyBound) string {
+	if b.QHatMax != b.QHatMin {
+		return fmt.Sprintf("%.4f–%.4f (%d runs)", b.QHatMin, b.QHatMax, b.Runs)
+	}
+	return fmt.Sprintf("%.4f", b.QHatMin)
+}
+
+// calibrationSection renders CalibrationRows: the evidence behind CauseCalibration.
+func calibrationSection(sb *strings.Builder, c compare.Comparison) {
+	rows := c.CalibrationRows()
+	if len(rows) == 0 {
+		return
+	}
+	sb.WriteString("\n## Calibration and the uncertainty metric\n\n" + CalibrationExplained + "\n\n" +
+		"| Dataset | Model | q̂ | Ω of any valid counterfactual | published Ω (valid) | ours (valid) | uncertainty misses put down to q̂ |\n|---|---|---|---|---|---|---|\n")
+	for _, r := range rows {
+		fmt.Fprintf(sb, "| %s | %s | %s | %.2f–%.2f | %s | %s | %d of %d |\n", r.Dataset, r.Model, qhatText(r.UncertaintyBound), r.Min, r.Max,
+			span(r.PaperMin, r.PaperMax), span(r.OursMin, r.OursMax), r.PutDown, r.Misses)
+	}
+}
+
+// CalibrationExplained says what the calibration table shows (the comparison and the report print it).
+const CalibrationExplained = "Ω depends on a counterfactual only through its class probabilities, and on the model only through q̂, the (1 − α) quantile of its " +
+	"calibration scores. For each model the table gives q̂ and the least and largest Ω that any valid counterfactual (p(y⁺|x′) ≥ 0.5) " +
+	"can have with it (conformal.ValidOmegaRange, over every probability vector), beside the published and our Ω of valid counterfactuals " +
+	"(the generators' cells, least–largest). A published Ω outside our range cannot be reached by any search with our model: " +
+	"those cells, and their \"all\" twins, name the calibration as their likely cause. q̂ is read from the saved models " +
+	"(never retrained; checked against the weights' fingerprints wherever a manifest recorded them) on the calibration rows each run used; " +
+	"for the authors' trained models (the data sets whose manifest names them) it is the quantile of the calibration scores stored with them."
+
+// span renders lo–hi, or – when nothing was seen.
+func span(lo, hi float64) string {
+	if math.IsNaN(lo) {
+		return "–"
+	}
+	return fmt.Sprintf("%.2f–%.2f", lo, hi)
+}
+
+// spreadSection writes the spread table (nothing when no cell qualifies).
+func spreadSection(sb *strings.Builder, c compare.Comparison) {
+	rows := c.SpreadRows()
+	if len(rows) == 0 {
+		return
+	}
+	fmt.Fprintf(sb, "\n## Spread of the run means\n\nOur sd of the run means against the published sd, over the cells whose published sd is at least %.2f (smaller ones are rounded too coarsely for a ratio): the median ratio, and the cells whose runs vary more than %g × the paper's. The authors drew the unfaithfulness metric's SGLD samples (and the ECCCo-L1 family's own) for every counterfactual; `--sampling per-run` (the default) draws one set per class and run, whose randomness the run means keep (`eccco bench --sampling per-counterfactual` draws both for every counterfactual, as the authors did).\n\n| Metric | Cells | Median ours / paper | Ours > %g × paper |\n|---|---|---|---|\n", compare.SpreadFloor, compare.SpreadRatio, compare.SpreadRatio)
+	for _, r := range rows {
+		fmt.Fprintf(sb, "| %s | %d | %.2f | %s |\n", r.Metric, r.Cells, r.MedianRatio, share(r.Wider, r.Cells))
+	}
+}
+
+// missesByCause renders MissCauses as Markdown table rows.
+func missesByCause(rows []compare.ComparedCell) []string {
+	causes := compare.MissCauses(rows)
+	misses := 0
+	for _, c := range causes {
+		misses += c.Cells
+	}
+	out := make([]string, 0, len(causes))
+	for _, c := range causes {
+		out = append(out, fmt.Sprintf("| %s | %d | %.0f %% |", c.Cause, c.Cells, 100*float64(c.Cells)/float64(misses)))
+	}
+	return out
+}

@@ -1,0 +1,48 @@
+package report
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/eccco-go/eccco-go/eccco/benchmark"
+	"github.com/eccco-go/eccco-go/eccco/compare"
+)
+
+// Kept are cells written earlier (a committed cells.csv) that join a table set: a data set's cells come
+// from the rows when the rows have it, from Kept otherwise (TableSetOptions.Kept).
+type Kept struct {
+	Cells []compare.Cell
+	// From names them in the comparison's provenance.
+	From string
+	// Bounds are the calibration bounds written beside them (benchmark.BoundsFile; nil where none).
+	Bounds benchmark.UncertaintyBounds
+}
+
+// keptQuote joins kept cells' file to the provenance its comparison quoted.
+const keptQuote = ", whose comparison said: "
+
+// ReadKept reads a cells.csv written earlier (ReadCells) and the calibration bounds beside it. From names
+// the file and, when a comparison.md lies beside it, what that comparison says the cells were computed
+// from (its "Results from:" line; for cells kept more than once, the innermost quote), so that their
+// provenance survives when the new tables replace that comparison.
+func ReadKept(cellsPath string) (*Kept, error) {
+	cells, err := ReadCells(cellsPath)
+	if err != nil {
+		return nil, err
+	}
+	k := &Kept{Cells: cells, From: cellsPath}
+	if from := recordedProvenance(filepath.Join(filepath.Dir(cellsPath), "comparison.md")); from != "" {
+		if i := strings.LastIndex(from, keptQuote); i >= 0 {
+			from = from[i+len(keptQuote):]
+		}
+		k.From = cellsPath + keptQuote + strings.TrimSpace(from)
+	}
+	k.Bounds, err = benchmark.ReadBounds(filepath.Join(filepath.Dir(cellsPath), benchmark.BoundsFile))
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("report: %w", err)
+	}
+	return k, nil
+}

@@ -1,0 +1,181 @@
+package report
+
+import (
+	"errors"
+	"fmt"
+	"maps"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime/debug"
+	"slices"
+	"strings"
+
+	"github.com/eccco-go/eccco-go/eccco/benchmark"
+	"github.com/eccco-go/eccco-go/eccco/compare"
+	"github.com/eccco-go/eccco-go/eccco/data"
+	"github.com/eccco-go/eccco-go/eccco/internal/atomicfile"
+)
+
+// TableSet is what WriteTableSet wrote.
+type TableSet struct {
+	Cells []compare.Cell
+	// Comparison is nil when the published numbers were not found at Published (the default path).
+	Comparison *compare.Comparison
+	// Provenance is the comparison's "Results from:" line ("" without a comparison).
+	Provenance string
+	Published  string
+}
+
+// TableSetOptions are WriteTableSet's. Kept are cells written earlier (ReadKept; nil for none): a data
+// set's cells come from the rows when the rows have it, from Kept otherwise, so that a new data set's
+// benchmark joins the committed tables of the others without their per-counterfactual rows; the kept data
+// sets keep their calibration bounds unless Bounds has the model. Published names the paper's numbers
+// ("" for compare.DefaultPublished(), which may be missing). Bounds are the calibration bounds that
+// explain uncertainty misses (benchmark.Runner.UncertaintyBounds; compare.CompareWithBounds).
+type TableSetOptions struct {
+	Kept      *Kept
+	Published string
+	Bounds    benchmark.UncertaintyBounds
+}
+
+// WriteTableSet aggregates result rows into the paper's tables (WriteTables: LaTeX, Markdown, CSV), writes
+// its parameter tables (WriteParameterTables) and the calibration bounds (benchmark.BoundsFile) under dir,
+// and compares the cells with the published numbers in comparison.md (ComparisonMarkdown). The default
+// published file may be missing (TableSet.Comparison is then nil); an explicit one that cannot be read is
+// an error: the comparison is never skipped silently.
+func WriteTableSet(dir string, rows []benchmark.Row, o TableSetOptions) (*TableSet, error) {
+	cells := compare.Aggregate(rows)
+	fresh := map[string]bool{}
+	for _, c := range cells {
+		fresh[c.Dataset] = true
+	}
+	var keptSets []string
+	bounds := maps.Clone(o.Bounds)
+	if o.Kept != nil {
+		for _, c := range o.Kept.Cells {
+			if !fresh[c.Dataset] {
+				cells = append(cells, c)
+				if !slices.Contains(keptSets, c.Dataset) {
+					keptSets = append(keptSets, c.Dataset)
+				}
+			}
+		}
+		for k, b := range o.Kept.Bounds {
+			if _, ok := bounds[k]; !ok && !fresh[k.Dataset] {
+				if bounds == nil {
+					bounds = benchmark.UncertaintyBounds{}
+				}
+				bounds[k] = b
+			}
+		}
+	}
+	slices.Sort(keptSets)
+	ts := &TableSet{Cells: cells, Published: o.Published}
+	if err := WriteTables(dir, ts.Cells); err != nil {
+		return nil, err
+	}
+	if err := WriteParameterTables(dir); err != nil {
+		return nil, err
+	}
+	if err := benchmark.WriteBounds(filepath.Join(dir, benchmark.BoundsFile), bounds); err != nil {
+		return nil, fmt.Errorf("writing the calibration bounds: %w", err)
+	}
+	explicit := o.Published != ""
+	if !explicit {
+		ts.Published = compare.DefaultPublished()
+	}
+	pub, err := compare.ReadPublished(ts.Published)
+	if err != nil {
+		if explicit || !errors.Is(err, os.ErrNotExist) {
+			return nil, fmt.Errorf("reading the published numbers: %w", err)
+		}
+		return ts, nil
+	}
+	cmp := compare.CompareWithBounds(ts.Cells, pub, bounds)
+	ts.Provenance = tablesProvenance(dir, len(rows))
+	if len(keptSets) > 0 {
+		ts.Provenance += fmt.Sprintf("; the cells of %s kept from %s", strings.Join(keptSets, ", "), o.Kept.From)
+	}
+	if err := atomicfile.WriteFile(filepath.Join(dir, "comparison.md"), []byte(ComparisonMarkdown(cmp, ts.Provenance)), 0o644); err != nil {
+		return nil, fmt.Errorf("writing the comparison: %w", err)
+	}
+	ts.Comparison = &cmp
+	return ts, nil
+}
+
+// tablesProvenance describes where the results behind a table set came from: the commit (ReadRevision),
+// the protocol version, the number of counterfactuals, and the settings of each data set's units (their
+// manifests, when the tables sit in a benchmark directory's tables/ folder).
+func tablesProvenance(tablesDir string, counterfactuals int) string {
+	commit := "unknown commit"
+	root := "."
+	if wd, err := os.Getwd(); err == nil {
+		if r, ok := data.ModuleRoot(wd); ok {
+			root = r
+		}
+	}
+	switch rv := ReadRevision(root); {
+	case rv.Rev == "":
+	case rv.Checkout:
+		commit = "commit " + rv.Rev + " (the checkout's HEAD)"
+	case rv.Dirty:
+		commit = "commit " + rv.Rev + " (with uncommitted changes)"
+	default:
+		commit = "commit " + rv.Rev
+	}
+	parts := []string{fmt.Sprintf("tables written by eccco-go %s (protocol %d) from %d counterfactuals", commit, benchmark.ProtocolVersion, counterfactuals)}
+	manifests, _ := benchmark.ReadManifests(filepath.Dir(tablesDir))
+	for _, m := range manifests {
+		part := fmt.Sprintf("%s: mode %s, seed %d, %d factuals per run, units of protocol %d", m.Dataset, m.Mode, m.Seed, m.Factuals, m.Protocol)
+		if m.ModelSource == "authors" {
+			part += ", the authors' trained models (ECCCo.jl models/)"
+		}
+		if len(m.Backends) > 0 {
+			part += " computed on " + strings.Join(m.Backends, " and ")
+		}
+		parts = append(parts, part)
+	}
+	return strings.Join(parts, "; ")
+}
+
+// Revision is the commit that a program's outputs come from.
+type Revision struct {
+	// Rev is the commit's first 12 hex digits; "" when it cannot be told.
+	Rev string
+	// Dirty reports uncommitted changes: in the build's tree (vcs.modified), or in tracked files of the
+	// checkout.
+	Dirty bool
+	// Checkout is true when Rev is the checkout's HEAD (git), not the commit stamped into the build.
+	Checkout bool
+}
+
+// ReadRevision returns the commit stamped into the build (runtime/debug.ReadBuildInfo: vcs.revision and
+// vcs.modified) or, when the build carries none (go run, go test, -buildvcs=false), the HEAD of the git
+// checkout at root and whether its tracked files differ from it (git rev-parse, git status); the zero
+// Revision when neither can be told.
+func ReadRevision(root string) Revision {
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		var rv Revision
+		for _, s := range bi.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				rv.Rev = s.Value[:min(12, len(s.Value))]
+			case "vcs.modified":
+				rv.Dirty = s.Value == "true"
+			}
+		}
+		if rv.Rev != "" {
+			return rv
+		}
+	}
+	out, err := exec.Command("git", "-C", root, "rev-parse", "HEAD").Output()
+	if err != nil {
+		return Revision{}
+	}
+	rv := Revision{Rev: strings.TrimSpace(string(out)), Checkout: true}
+	rv.Rev = rv.Rev[:min(12, len(rv.Rev))]
+	st, err := exec.Command("git", "-C", root, "status", "--porcelain", "--untracked-files=no").Output()
+	rv.Dirty = err == nil && len(strings.TrimSpace(string(st))) > 0
+	return rv
+}
