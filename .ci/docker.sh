@@ -58,7 +58,7 @@ for p in .notebooks .xla bin runs data/cache; do
   grep -qxF "$p" .dockerignore || fail ".dockerignore does not exclude $p (the host's would overwrite the image's)"
 done
 grep -q '^ENTRYPOINT \["/usr/bin/tini", "--", "/eccco/docker/entrypoint.sh"\]' Dockerfile ||
-  fail "the ENTRYPOINT is not tini + docker/entrypoint.sh (update this check and the README together)"
+  fail "the ENTRYPOINT is not tini + docker/entrypoint.sh (update this check and docker/README.md together)"
 echo "   ok"
 took
 

@@ -17,7 +17,7 @@ import (
 // counterfactuals must have a lower mean energy E(x′|y⁺) than Wachter's. The moons JEM is trained with
 // first-label conditioning and softmax energies (energy.JEMOptions FirstLabelEnergy, SoftmaxEnergy), for
 // 100 epochs to keep the test short; with the paper's text objective and 500 epochs every generator
-// reaches only about 40 % validity on it (see the known gaps in the README), with the authors' −logit
+// reaches only about 40 % validity on it (see paper/differences.md), with the authors' −logit
 // energies 75–79 % (energy.JEMOptions.SoftmaxEnergy).
 func TestSyntheticValidity(t *testing.T) {
 	if testing.Short() {
