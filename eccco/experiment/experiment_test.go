@@ -569,7 +569,7 @@ func TestAuthorsTargetMix(t *testing.T) {
 	}
 }
 
-// In the authors'-code mode the linearly separable set is the authors' own draw (Mode.AuthorsData,
+// In the authors'-code mode the linearly separable set is the authors' own draw (Settings.AuthorsData,
 // data.AuthorsLinearlySeparable) and its models are theirs. A fact from outside eccco checks the draw:
 // the authors' MLP and JEM, scored on the second half of that training split (their calibration rows),
 // give the nonconformity scores 1 − p̂(y|x) that ConformalPrediction.jl stored in their model file, row
