@@ -40,6 +40,9 @@ func runSample(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	kind := m.Spec().Kind
 	train := e.Split().Train
+	if *class < 0 || *class >= train.K() {
+		return fmt.Errorf("sample: --class %d: %w: not a class of %s (0 … %d)", *class, experiment.ErrInvalid, e.Dataset(), train.K()-1)
+	}
 	if *out == "" {
 		*out = filepath.Join("runs", "samples", fmt.Sprintf("%s-%s-class%d.csv", e.Dataset(), kind, *class))
 	}
