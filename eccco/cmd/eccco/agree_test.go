@@ -199,7 +199,7 @@ func writeOneRow(t *testing.T, dir string, s metrics.Scores) {
 	}
 }
 
-// --authors-models is refused where it would be ignored: in the paper mode and with --own-models.
+// --set authors-models-dir is refused where it would be ignored: in the paper mode and with authors-models=false.
 func TestAuthorsModelsFlagNeedsAuthorsCode(t *testing.T) {
 	for _, args := range [][]string{
 		{"perf", "--data", "moons", "--set", "authors-models-dir=" + t.TempDir()},
