@@ -148,14 +148,14 @@ fi
 if [ "$profile" = quick ]; then
   out=runs/quick
   [ "$mode" = paper ] && out=runs/quick-paper-mode
-  common=(--mode "$mode" --epochs 5 --models-dir "$out/models")
+  common=(--mode "$mode" --set epochs=5 --models-dir "$out/models")
   # German Credit is left out: in the authors'-code mode its models are fitted on a class-sorted half of the
   # data, and 5-epoch models predict a single class, so no factual of the other one can be drawn (the
   # authors' benchmark stops there too).
   perf_args=(--data linearly-separable,moons,circles --skip-missing --models mlp,mlp-ensemble,jem,jem-ensemble --jobs "$jobs" "${common[@]}")
   bench_args=(--data linearly-separable,moons,circles --skip-missing --runs 2 --factuals 20 --jobs "$jobs" "${common[@]}")
   models_dir="$out/models"
-  figures_args=(--mode paper --epochs 5 --lenet-epochs 1 --models-dir "$models_dir")
+  figures_args=(--mode paper --set epochs=5,lenet-epochs=1 --models-dir "$models_dir")
   perf_out="$out/perf" bench_out="$out/bench" publish=no
   report_args=(--quick --results "$bench_out" --perf "$perf_out/perf.csv" --figures figures
     --out "$out/report" --markdown "$out/report/eccco-go.md")

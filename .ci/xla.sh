@@ -41,7 +41,7 @@ smoke="$(mktemp -d)"
 trap 'rm -rf "$smoke"' EXIT
 data=moons
 if bin/eccco-xla data list 2>/dev/null | grep -q '^ *mnist .*yes'; then data=moons,mnist; fi
-bin/eccco-xla bench --data "$data" --models mlp --generators Wachter,ECCCo --runs 1 --factuals 3 --epochs 1 \
+bin/eccco-xla bench --data "$data" --models mlp --generators Wachter,ECCCo --runs 1 --factuals 3 --set epochs=1 \
   --mode authors-code --image-backend xla:cpu --models-dir "$smoke/models" --out "$smoke/bench" >"$smoke/log" 2>&1 ||
   { cat "$smoke/log"; exit 1; }
 grep -q '"Go Backend"' "$smoke/bench/units/moons/experiment.json" || { echo "moons did not run on pure Go"; cat "$smoke/bench/units/moons/experiment.json"; exit 1; }
@@ -52,7 +52,7 @@ else
   echo "(MNIST is not fetched here: only moons checked)"
 fi
 echo "== XLA (CPU): eccco bench --tabular-backend xla:cpu (moons on XLA; two runs share each model's graphs)"
-bin/eccco-xla bench --data moons --models mlp --generators Wachter,ECCCo-L1 --runs 2 --factuals 3 --epochs 1 \
+bin/eccco-xla bench --data moons --models mlp --generators Wachter,ECCCo-L1 --runs 2 --factuals 3 --set epochs=1 \
   --mode authors-code --tabular-backend xla:cpu --models-dir "$smoke/models" --out "$smoke/bench-tab" >"$smoke/log" 2>&1 ||
   { cat "$smoke/log"; exit 1; }
 grep -q '"xla"' "$smoke/bench-tab/units/moons/experiment.json" || { echo "moons did not run on XLA"; cat "$smoke/bench-tab/units/moons/experiment.json"; exit 1; }

@@ -2,8 +2,6 @@ package benchmark
 
 import (
 	"fmt"
-	"strconv"
-	"strings"
 
 	"github.com/eccco-go/eccco-go/eccco/data"
 	"github.com/eccco-go/eccco-go/eccco/experiment"
@@ -24,7 +22,7 @@ type PlanOptions struct {
 	// Generators replaces the paper's generators of every data set (nil keeps them).
 	Generators []experiment.Generator
 	// Overrides are "key=value" items (keys experiment.ParamKeys) applied to every generator
-	// (WithOverrides); empty keeps the generators as they are.
+	// (experiment.WithOverrides); empty keeps the generators as they are.
 	Overrides []string
 	// Runs and Factuals replace the paper's numbers where positive.
 	Runs, Factuals int
@@ -66,7 +64,7 @@ func Plan(o PlanOptions) (ps []Protocol, skipped []string, err error) {
 			p.Generators = o.Generators
 		}
 		if len(o.Overrides) > 0 {
-			if p.Generators, err = WithOverrides(p.Generators, o.Overrides); err != nil {
+			if p.Generators, err = experiment.WithOverrides(p.Generators, o.Overrides); err != nil {
 				return nil, skipped, err
 			}
 		}
@@ -87,24 +85,3 @@ func Plan(o PlanOptions) (ps []Protocol, skipped []string, err error) {
 	return ps, skipped, nil
 }
 
-// WithOverrides applies "key=value" items (numbers; keys experiment.ParamKeys) to every generator and
-// names each "NAME [k=v …]" with the items as given, so that an ablation's units never mix with the
-// paper generator's.
-func WithOverrides(gens []experiment.Generator, items []string) ([]experiment.Generator, error) {
-	set := map[string]float64{}
-	for _, kv := range items {
-		k, v, ok := strings.Cut(kv, "=")
-		f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
-		if !ok || err != nil {
-			return nil, fmt.Errorf("%w: --set %q: want key=number", experiment.ErrInvalid, kv)
-		}
-		set[strings.TrimSpace(k)] = f
-	}
-	out := make([]experiment.Generator, len(gens))
-	for i, g := range gens {
-		g.Paper, g.Set = g.Name, set
-		g.Name = fmt.Sprintf("%s [%s]", g.Name, strings.Join(items, " "))
-		out[i] = g
-	}
-	return out, experiment.CheckGenerators(out)
-}

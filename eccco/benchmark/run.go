@@ -202,10 +202,14 @@ type Manifest struct {
 	Dataset  string `json:"dataset"`
 	Seed     uint64 `json:"seed"`
 	Factuals int    `json:"factuals"`
-	// Compat is true in the authors'-code mode (its name predates Mode).
-	Compat bool `json:"compat"`
+	// Compat is read from manifests written before Mode was recorded (true: the authors'-code mode); it is
+	// no longer written.
+	Compat bool `json:"compat,omitempty"`
 	// Mode is the experiment mode ("" in manifests written before it was recorded: read from Compat).
 	Mode string `json:"mode,omitempty"`
+	// Settings are the experiment's switches (experiment.Settings: the mode resolved for the data set);
+	// nil in manifests written before they were recorded, which read them as their mode's.
+	Settings *experiment.Settings `json:"settings,omitempty"`
 	// Sampling is how the unfaithfulness samples were drawn (experiment.Sampling; "" is per-run).
 	Sampling string `json:"sampling,omitempty"`
 	// Generators maps each generator name to its definition (experiment.Generator.Describe).
@@ -213,7 +217,7 @@ type Manifest struct {
 	// Models maps each model kind to the fingerprint of its weights (experiment.Fingerprint).
 	Models map[string]string `json:"models,omitempty"`
 	// ModelSource says where the models came from when eccco did not train them: "authors" for the
-	// authors' trained models (experiment.Mode.AuthorsModels); "" for models eccco trained.
+	// authors' trained models (experiment.Settings.AuthorsModels); "" for models eccco trained.
 	ModelSource string `json:"model_source,omitempty"`
 	// Backends lists the GoMLX backends that computed units here (compute.Backend.Name: "Go Backend", "xla", …),
 	// sorted. Units of several backends may sit side by side: with the same models (Models) they agree
@@ -222,6 +226,8 @@ type Manifest struct {
 	Backends []string `json:"backends,omitempty"`
 }
 
+// fill completes a manifest read from an older eccco: its Mode from Compat, its Settings from its mode
+// (and model source).
 func (m *Manifest) fill() {
 	if m.Mode == "" {
 		m.Mode = experiment.Paper.String()
@@ -229,6 +235,27 @@ func (m *Manifest) fill() {
 			m.Mode = experiment.AuthorsCode.String()
 		}
 	}
+	m.Compat = false
+	if m.Settings == nil {
+		if s, err := manifestSettings(m.Mode, m.Dataset, m.ModelSource); err == nil {
+			m.Settings = &s
+		}
+	}
+}
+
+// manifestSettings resolves a mode's settings for a data set; the runner's only override is
+// Runner.OwnModels, recorded as the model source ("authors" where the authors' models were explained).
+func manifestSettings(mode, dataset, source string) (experiment.Settings, error) {
+	m, err := experiment.ParseMode(mode)
+	if err != nil {
+		return experiment.Settings{}, err
+	}
+	s, err := m.Settings(dataset)
+	if err != nil {
+		return s, err
+	}
+	s.AuthorsModels = source == "authors"
+	return s, nil
 }
 
 // merge adds o's generators and models to m, failing with ErrManifest where the two disagree.
@@ -242,6 +269,10 @@ func (m *Manifest) merge(o Manifest, where string) (changed bool, err error) {
 	if m.Protocol != o.Protocol || m.Dataset != o.Dataset || m.Seed != o.Seed || m.Factuals != o.Factuals || m.Mode != o.Mode {
 		return false, fmt.Errorf("%w: %s holds %s units of protocol %d, seed %d, %d factuals, mode %s; this would add protocol %d, seed %d, %d factuals, mode %s; choose another --out",
 			ErrManifest, where, m.Dataset, m.Protocol, m.Seed, m.Factuals, m.Mode, o.Protocol, o.Seed, o.Factuals, o.Mode)
+	}
+	if m.Settings != nil && o.Settings != nil && !onlyModelSource(*m.Settings, *o.Settings) {
+		return false, fmt.Errorf("%w: %s holds %s units computed with the settings %s; this would add ones with %s; choose another --out",
+			ErrManifest, where, m.Dataset, m.Settings.Describe(), o.Settings.Describe())
 	}
 	union := func(dst *map[string]string, src map[string]string, what string) error {
 		for _, k := range slices.Sorted(maps.Keys(src)) {
@@ -330,6 +361,24 @@ func ManifestModes(dir string) ([]experiment.Mode, error) {
 	return modes, nil
 }
 
+// onlyModelSource reports whether two settings differ at most in AuthorsModels (the manifests' model
+// sources are compared on their own).
+func onlyModelSource(a, b experiment.Settings) bool {
+	a.AuthorsModels = b.AuthorsModels
+	return a == b
+}
+
+// ReadManifest reads a manifest (Out/units/DATASET/experiment.json); one written by an older eccco reads
+// with its Mode and Settings filled in from what it recorded.
+func ReadManifest(path string) (Manifest, error) {
+	m, err := readManifest(path)
+	if err != nil {
+		return m, err
+	}
+	m.fill()
+	return m, nil
+}
+
 func readManifest(path string) (Manifest, error) {
 	var m Manifest
 	raw, err := os.ReadFile(path)
@@ -353,8 +402,12 @@ func writeManifest(path string, m Manifest) error {
 // claim writes the protocol's manifest (with model fingerprints, if given), or checks that the one
 // already there agrees with it and adds what is new.
 func (r *Runner) claim(p Protocol, fingerprints map[string]string, source string) error {
+	settings, err := manifestSettings(p.Mode.String(), p.Dataset, source)
+	if err != nil {
+		return err
+	}
 	want := Manifest{ModelSource: source, Protocol: ProtocolVersion, Dataset: p.Dataset, Seed: p.Seed, Factuals: p.Factuals,
-		Compat: p.Mode.IsAuthorsCode(), Mode: p.Mode.String(), Generators: map[string]string{}, Models: fingerprints,
+		Mode: p.Mode.String(), Settings: &settings, Generators: map[string]string{}, Models: fingerprints,
 		Backends: []string{r.Backend.Name()}}
 	if p.Sampling == experiment.PerCounterfactual {
 		want.Sampling = p.Sampling.String()

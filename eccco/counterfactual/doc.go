@@ -81,7 +81,7 @@
 //     energy.TargetSamples.Lowest(1) of energy.AuthorsL1ClassOptions' samples, and the penalty is
 //     ‖x′ − s₀‖₁/10, a tenth of Algorithm 3's. ECCCo-L1 (no EBM) carries that penalty with weight 0: CE.jl
 //     evaluates every penalty whatever its λ (src/generators/complexity.jl:55), so the sampler was built
-//     and the metric reused it (experiment.Mode.UnfaithfulnessAgainstOwnSamples).
+//     and the metric reused it (experiment.Settings.UnfaithfulnessAgainstOwnSamples).
 //   - GeneratorConditionsAll (a Request's Rule) stops Schut's JSMA search only when p(y⁺|x′) ≥ 0.5 and
 //     every |∂objective/∂x′| < 0.01, or after 100 steps, as CE.jl's generic conditions did for its
 //     GreedyGenerator (src/counterfactuals/convergence.jl:33-34, gradient_based/utils.jl:61-70).

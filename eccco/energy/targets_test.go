@@ -20,11 +20,11 @@ func TestTargetSampleOptions(t *testing.T) {
 	train := &data.Dataset{Name: "t", FeatureNames: []string{"a", "b"}, ClassNames: []string{"0", "1"},
 		X: []float32{0, 1, 2, 3, 4, 5}, Y: []int{0, 1, 0}}
 	for _, c := range []struct {
-		dataset   string
+		dataset     string
 		authorsCode bool
-		chains    int
-		keep      int
-		shared    float64
+		chains      int
+		keep        int
+		shared      float64
 	}{
 		{"moons", false, 50, 25, 0},
 		{"german-credit", false, 10, 10, 0},

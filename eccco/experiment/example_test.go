@@ -195,26 +195,30 @@ func ExampleParseGenerators() {
 	// 10 generators in the paper
 }
 
-// A Mode is the one switch between the paper's equations and what the authors' code computed; each
-// package's compatibility switches follow from it. Models and results of the two modes are kept apart.
+// A Mode names the paper's equations or the authors' code; Mode.Settings resolves it for a data set into
+// the switches an experiment reads, and Settings.Set overrides one of them. Models and results of the two
+// modes are kept apart.
 func ExampleMode() {
-	for _, s := range []string{"", "paper", "compat", "authors-code"} {
+	for _, s := range []string{"", "paper", "authors-code"} {
 		m, err := experiment.ParseMode(s)
-		fmt.Printf("%q → %s (authors' code: %v) %v\n", s, m, m.IsAuthorsCode(), err)
+		fmt.Printf("%q → %s %v\n", s, m, err)
 	}
 	for _, m := range experiment.Modes() {
-		fmt.Printf("%-12s MLP: %-14s JEM: %s\n", m, m.Objective(models.KindMLP), m.Objective(models.KindJEM))
+		s, _ := m.Settings("moons")
+		fmt.Printf("%-12s JEM: %-70s decay %g\n", m, s.Objective(models.KindJEM), s.EnergyDecayRate)
 	}
+	s, _ := experiment.AuthorsCode.Settings("circles")
+	fmt.Println(s.TargetMix, s.Set("energy-decay-rate", "0"), s.EnergyDecayRate)
 	_, err := experiment.ParseMode("julia")
-	fmt.Println(errors.Is(err, experiment.ErrInvalid))
+	fmt.Println(errors.Is(err, experiment.ErrInvalid), errors.Is(s.Set("decay", "1"), experiment.ErrInvalid))
 	// Output:
-	// "" → paper (authors' code: false) <nil>
-	// "paper" → paper (authors' code: false) <nil>
-	// "compat" → authors-code (authors' code: true) <nil>
-	// "authors-code" → authors-code (authors' code: true) <nil>
-	// paper        MLP: cross-entropy  JEM: jem
-	// authors-code MLP: cross-entropy  JEM: jem (authors' code: −logit energies, first-label conditioning)
-	// true
+	// "" → paper <nil>
+	// "paper" → paper <nil>
+	// "authors-code" → authors-code <nil>
+	// paper        JEM: jem                                                                    decay 0
+	// authors-code JEM: jem (authors' code: −logit energies, first-label conditioning)         decay 0.01
+	// 0:47/100 <nil> 0
+	// true true
 }
 
 // Experiment.Model trains a model on first use and saves it with its provenance under

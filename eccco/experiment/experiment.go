@@ -4,8 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/eccco-go/eccco-go/eccco/backend"
 	"github.com/eccco-go/eccco-go/eccco/counterfactual"
@@ -37,8 +39,12 @@ const DefaultSeed = 42
 type Options struct {
 	// Backend runs every graph; nil uses backend.Shared() (GOMLX_BACKEND, else pure Go).
 	Backend compute.Backend
-	// Mode chooses the paper's equations (the default) or the authors' code.
+	// Mode chooses the paper's equations (the default) or the authors' code: Open resolves it for the data
+	// set into the experiment's Settings (Mode.Settings).
 	Mode Mode
+	// Set overrides switches of the resolved Settings by key (Settings.Set, SettingKeys), e.g.
+	// {"energy-decay-rate": "0"}.
+	Set map[string]string
 	// Sampling chooses how the unfaithfulness samples are drawn: PerRun ("", the default) or
 	// PerCounterfactual (as the authors' code did; costlier).
 	Sampling Sampling
@@ -50,9 +56,8 @@ type Options struct {
 	// ModelsDir holds saved models as ModelsDir/MODE/seed-SEED/DATA/KIND (and …/DATA/vae); models that
 	// are missing there are trained with the paper's settings and saved. "" means DefaultModelsDir().
 	ModelsDir string
-	// OwnModels, in the authors'-code mode, trains eccco's own models with the mode's recipe even for the
-	// data sets whose trained models the authors published (Mode.AuthorsModels): the behaviour before
-	// those were read. The paper mode always trains its own.
+	// OwnModels trains eccco's own models even for the data sets whose trained models the authors
+	// published: the same as Set {"authors-models": "false"} (Settings.AuthorsModels).
 	OwnModels bool
 	// AuthorsModelsDir holds the authors' model files (models.AuthorsModelFile), e.g. the models/ folder
 	// of an ECCCo.jl checkout; "" means the copies built into eccco (eccco/models/authors).
@@ -109,13 +114,14 @@ func DefaultModelsDir() string {
 // generators, explanations and metrics. Everything it trains or loads is cached, so asking twice costs
 // nothing. An Experiment is not safe for concurrent use.
 type Experiment struct {
-	dataset string
-	opts    Options
-	split   *data.Split
-	backend compute.Backend
+	dataset  string
+	opts     Options
+	settings Settings
+	split    *data.Split
+	backend  compute.Backend
 
 	models map[models.Kind]*models.Model
-	// authored holds the authors' trained models, once read (Mode.AuthorsModels).
+	// authored holds the authors' trained models, once read (Settings.AuthorsModels).
 	authored map[models.Kind]models.Authored
 	vae      *vae.VAE
 	pca      *counterfactual.PCA
@@ -162,11 +168,15 @@ func Open(dataset string, opts Options) (*Experiment, error) {
 			return nil, err
 		}
 	}
-	split, err := data.Load(dataset, data.Options{Dir: opts.DataDir, Seed: opts.Seed, AuthorsDraw: opts.Mode.AuthorsData(dataset)})
+	settings, err := resolve(opts, dataset)
 	if err != nil {
 		return nil, err
 	}
-	return &Experiment{dataset: dataset, opts: opts, split: split, backend: b,
+	split, err := data.Load(dataset, data.Options{Dir: opts.DataDir, Seed: opts.Seed, AuthorsDraw: settings.AuthorsData})
+	if err != nil {
+		return nil, err
+	}
+	return &Experiment{dataset: dataset, opts: opts, settings: settings, split: split, backend: b,
 		models: map[models.Kind]*models.Model{}, runs: map[runKey]*Run{}, graphs: &models.Graphs{},
 		classes: &metrics.ClassRows{}}, nil
 }
@@ -180,6 +190,9 @@ func (e *Experiment) Dataset() string { return e.dataset }
 
 // Mode is the experiment's mode.
 func (e *Experiment) Mode() Mode { return e.opts.Mode }
+
+// Settings are the experiment's switches: its mode resolved for the data set, with Options.Set applied.
+func (e *Experiment) Settings() Settings { return e.settings }
 
 // Seed is the experiment's seed.
 func (e *Experiment) Seed() uint64 { return e.opts.Seed }
@@ -201,7 +214,7 @@ func (e *Experiment) Params() counterfactual.Params {
 
 // splitDescription records how the training rows were chosen, for provenance.
 func (e *Experiment) splitDescription() string {
-	if e.opts.Mode.AuthorsData(e.dataset) {
+	if e.settings.AuthorsData {
 		return fmt.Sprintf("%s: %d train / %d test rows, the authors' draw (Julia seed %d)", e.dataset, e.split.Train.N(), e.split.Test.N(), data.AuthorsLinearlySeparableSeed)
 	}
 	return fmt.Sprintf("%s: %d train / %d test rows, seed %d", e.dataset, e.split.Train.N(), e.split.Test.N(), e.opts.Seed)
@@ -211,4 +224,22 @@ func (e *Experiment) logf(format string, args ...any) {
 	if e.opts.Log != nil {
 		fmt.Fprintf(e.opts.Log, format+"\n", args...)
 	}
+}
+
+// resolve returns the settings of the options' mode for a data set with Options.Set and OwnModels
+// applied.
+func resolve(opts Options, dataset string) (Settings, error) {
+	s, err := opts.Mode.Settings(dataset)
+	if err != nil {
+		return s, err
+	}
+	for _, k := range slices.Sorted(maps.Keys(opts.Set)) {
+		if err := s.Set(k, opts.Set[k]); err != nil {
+			return s, err
+		}
+	}
+	if opts.OwnModels {
+		s.AuthorsModels = false
+	}
+	return s, nil
 }

@@ -499,12 +499,19 @@ func TestAuthorsModels(t *testing.T) {
 		}
 		e.Close()
 	}
-	if !AuthorsCode.AuthorsModels("linearly-separable") || AuthorsCode.AuthorsModels("mnist") || !AuthorsCode.AuthorsModels("moons") {
+	authors := func(dataset string) Settings {
+		s, err := AuthorsCode.Settings(dataset)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	if !authors("linearly-separable").AuthorsModels || authors("mnist").AuthorsModels || !authors("moons").AuthorsModels {
 		t.Error("the authors' models: want moons and the linearly separable blobs (on the authors' draw), not MNIST")
 	}
 }
 
-// Where the published validity pins down the authors' mix of targets (Mode.AuthorsTargetMix), the
+// Where the published validity pins down the authors' mix of targets (Settings.TargetMix), the
 // authors'-code factuals carry exactly that mix: 47 of 100 circles targets are class 0 (REVISE's 0.47),
 // 39 of 100 German Credit targets class 1 (0.39), 53 of 100 linearly separable ones class 1; 30 factuals take 47·30/100 = 14.1 → 14 of them; the
 // mix is the same for every run and model, each factual's label is the other class, and the order is
@@ -513,10 +520,10 @@ func TestAuthorsTargetMix(t *testing.T) {
 	if got := (TargetMix{Class: 1, Count: 39, Of: 100}).Targets(30); got != 12 { // 11.7
 		t.Errorf("39 of 100 over 30 factuals: %d, want 12", got)
 	}
-	if _, ok := AuthorsCode.AuthorsTargetMix("moons"); ok {
+	if s, _ := AuthorsCode.Settings("moons"); !s.TargetMix.IsZero() {
 		t.Error("moons has a target mix")
 	}
-	if _, ok := Paper.AuthorsTargetMix("german-credit"); ok {
+	if s, _ := Paper.Settings("german-credit"); !s.TargetMix.IsZero() {
 		t.Error("the paper mode has a target mix")
 	}
 	ctx := context.Background()
@@ -562,7 +569,7 @@ func TestAuthorsTargetMix(t *testing.T) {
 	}
 }
 
-// In the authors'-code mode the linearly separable set is the authors' own draw (Mode.AuthorsData,
+// In the authors'-code mode the linearly separable set is the authors' own draw (Settings.AuthorsData,
 // data.AuthorsLinearlySeparable) and its models are theirs. A fact from outside eccco checks the draw:
 // the authors' MLP and JEM, scored on the second half of that training split (their calibration rows),
 // give the nonconformity scores 1 − p̂(y|x) that ConformalPrediction.jl stored in their model file, row

@@ -165,3 +165,25 @@ func CheckGenerators(gens []Generator) error {
 	}
 	return nil
 }
+
+// WithOverrides applies "key=value" items (numbers; keys ParamKeys) to every generator and
+// names each "NAME [k=v …]" with the items as given, so that an ablation's units never mix with the
+// paper generator's.
+func WithOverrides(gens []Generator, items []string) ([]Generator, error) {
+	set := map[string]float64{}
+	for _, kv := range items {
+		k, v, ok := strings.Cut(kv, "=")
+		f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+		if !ok || err != nil {
+			return nil, fmt.Errorf("%w: --set %q: want key=number", ErrInvalid, kv)
+		}
+		set[strings.TrimSpace(k)] = f
+	}
+	out := make([]Generator, len(gens))
+	for i, g := range gens {
+		g.Paper, g.Set = g.Name, set
+		g.Name = fmt.Sprintf("%s [%s]", g.Name, strings.Join(items, " "))
+		out[i] = g
+	}
+	return out, CheckGenerators(out)
+}

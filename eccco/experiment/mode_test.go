@@ -26,7 +26,7 @@ import (
 func TestUnfaithfulnessAgainstOwnSamples(t *testing.T) {
 	own := &energy.TargetSamples{Samples: [][]float32{{0, 0}, {1, 1}}, D: 2}
 	cal := &conformal.Calibrated{QHat: 0.1, Opts: conformal.DefaultOptions()}
-	in := AuthorsCode.Ingredients(counterfactual.Ingredients{Calibrated: cal, Samples: own})
+	in := sf(AuthorsCode, nil).Ingredients(counterfactual.Ingredients{Calibrated: cal, Samples: own})
 	p, err := counterfactual.PaperParams("moons")
 	if err != nil {
 		t.Fatal(err)
@@ -40,21 +40,21 @@ func TestUnfaithfulnessAgainstOwnSamples(t *testing.T) {
 			t.Fatal(err)
 		}
 		wantOwn := name == "ECCCo-L1" || name == "ECCCo-L1 (no CP)" || name == "ECCCo-L1 (no EBM)"
-		if got := AuthorsCode.UnfaithfulnessAgainstOwnSamples(gen); got != wantOwn {
+		if got := sf(AuthorsCode, nil).UnfaithfulnessAgainstOwnSamples(gen); got != wantOwn {
 			t.Errorf("%s in the authors'-code mode: against its own samples = %v, want %v", name, got, wantOwn)
 		}
-		paperGen, err := counterfactual.ByName(name, p, Paper.Ingredients(counterfactual.Ingredients{Calibrated: cal, Samples: own}))
+		paperGen, err := counterfactual.ByName(name, p, sf(Paper, nil).Ingredients(counterfactual.Ingredients{Calibrated: cal, Samples: own}))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if Paper.UnfaithfulnessAgainstOwnSamples(paperGen) || Paper.UnfaithfulnessAgainstOwnSamples(gen) {
+		if sf(Paper, nil).UnfaithfulnessAgainstOwnSamples(paperGen) || sf(Paper, nil).UnfaithfulnessAgainstOwnSamples(gen) {
 			t.Errorf("%s in the paper mode: scored against its own samples", name)
 		}
 	}
-	if got := AuthorsCode.OwnSamplesMetrics(metrics.Options{}).UnfaithfulnessDivisor; got != 50 {
+	if got := sf(AuthorsCode, nil).OwnSamplesMetrics(metrics.Options{}).UnfaithfulnessDivisor; got != 50 {
 		t.Errorf("authors' code: the own samples' unfaithfulness is divided by %d, want 50", got)
 	}
-	if got := Paper.OwnSamplesMetrics(metrics.Options{}).UnfaithfulnessDivisor; got != 0 {
+	if got := sf(Paper, nil).OwnSamplesMetrics(metrics.Options{}).UnfaithfulnessDivisor; got != 0 {
 		t.Errorf("paper: divisor %d, want 0 (the mean)", got)
 	}
 }
@@ -71,7 +71,7 @@ func TestAuthorsCodeWachterCostIsPlainL1(t *testing.T) {
 		return MulScalar(Slice(x, AxisRange(), AxisRange(0, 2)), 0)
 	}, 2, 2)
 	for _, mode := range Modes() {
-		in := mode.Ingredients(counterfactual.Ingredients{})
+		in := sf(mode, nil).Ingredients(counterfactual.Ingredients{})
 		if in.MADWeights != nil {
 			t.Errorf("%s: MAD weights set", mode)
 		}
@@ -93,40 +93,40 @@ func TestAuthorsCodeWachterCostIsPlainL1(t *testing.T) {
 
 // Each switch of the mode: Schut's stopping rule, the fitting and calibration rows, the ensembles' bags.
 func TestModeSwitches(t *testing.T) {
-	if Paper.SearchRule() != counterfactual.GeneratorConditions || AuthorsCode.SearchRule() != counterfactual.GeneratorConditionsAll {
-		t.Errorf("search rules %v, %v", Paper.SearchRule(), AuthorsCode.SearchRule())
+	if sf(Paper, nil).SearchRule() != counterfactual.GeneratorConditions || sf(AuthorsCode, nil).SearchRule() != counterfactual.GeneratorConditionsAll {
+		t.Errorf("search rules %v, %v", sf(Paper, nil).SearchRule(), sf(AuthorsCode, nil).SearchRule())
 	}
 	train := &data.Dataset{FeatureNames: []string{"i"}, ClassNames: []string{"a", "b"}}
 	for i := range 6 {
 		train.X = append(train.X, float32(i))
 		train.Y = append(train.Y, i/4)
 	}
-	fit, cal, err := Paper.FitCalibration(train)
+	fit, cal, err := sf(Paper, nil).FitCalibration(train)
 	if err != nil || fit != train || cal != nil {
 		t.Errorf("paper: fit on %v, calibrate on %v (%v); want the whole split and a random half", fit, cal, err)
 	}
-	fit, cal, err = AuthorsCode.FitCalibration(train)
+	fit, cal, err = sf(AuthorsCode, nil).FitCalibration(train)
 	if err != nil || !slices.Equal(fit.X, []float32{0, 1, 2}) || !slices.Equal(cal.X, []float32{3, 4, 5}) {
 		t.Errorf("authors' code: fit on %v, calibrate on %v (%v); want the halves in file order", fit, cal, err)
 	}
-	if d, _ := Paper.FitDescription(train); d != "" {
+	if d, _ := sf(Paper, nil).FitDescription(train); d != "" {
 		t.Errorf("paper: fit description %q", d)
 	}
-	if d, _ := AuthorsCode.FitDescription(train); !strings.Contains(d, "first 3") {
+	if d, _ := sf(AuthorsCode, nil).FitDescription(train); !strings.Contains(d, "first 3") {
 		t.Errorf("authors' code: fit description %q", d)
 	}
-	if o := AuthorsCode.JEMOptions(energy.JEMOptions{SoftmaxEnergy: true}); !o.FirstLabelEnergy || o.SoftmaxEnergy {
+	if o := sf(AuthorsCode, nil).JEMOptions(energy.JEMOptions{SoftmaxEnergy: true}); !o.FirstLabelEnergy || o.SoftmaxEnergy {
 		t.Errorf("authors' code JEM training: first label %v, softmax energy %v; want −logit energies of the first label", o.FirstLabelEnergy, o.SoftmaxEnergy)
 	}
-	if o := Paper.JEMOptions(energy.JEMOptions{}); o.FirstLabelEnergy || o.SoftmaxEnergy {
+	if o := sf(Paper, nil).JEMOptions(energy.JEMOptions{}); o.FirstLabelEnergy || o.SoftmaxEnergy {
 		t.Errorf("paper JEM training changed: %+v", o)
 	}
 	for _, k := range []models.Kind{models.KindMLP, models.KindJEM, models.KindMLPEnsemble, models.KindJEMEnsemble} {
 		ens := k == models.KindMLPEnsemble || k == models.KindJEMEnsemble
-		if got := AuthorsCode.BaggingFraction(k); (got == 0.8) != ens {
+		if got := sf(AuthorsCode, nil).BaggingFraction(k); (got == 0.8) != ens {
 			t.Errorf("authors' code, %s: bagging fraction %v", k, got)
 		}
-		if got := Paper.BaggingFraction(k); got != 0 {
+		if got := sf(Paper, nil).BaggingFraction(k); got != 0 {
 			t.Errorf("paper, %s: bagging fraction %v", k, got)
 		}
 	}
@@ -258,14 +258,14 @@ func TestFitCalibrationHalves(t *testing.T) {
 		}
 		return d
 	}
-	fit, cal, err := AuthorsCode.FitCalibration(mk(true))
+	fit, cal, err := sf(AuthorsCode, nil).FitCalibration(mk(true))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got := fit.ClassCounts(); slices.Contains(got, 0) || fit.N() != 50 || cal.N() != 50 {
 		t.Errorf("images: fitting half has class counts %v (%d rows), calibration %d rows; want every class, 50/50", got, fit.N(), cal.N())
 	}
-	fit, _, err = AuthorsCode.FitCalibration(mk(false))
+	fit, _, err = sf(AuthorsCode, nil).FitCalibration(mk(false))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -274,7 +274,7 @@ func TestFitCalibrationHalves(t *testing.T) {
 			t.Fatalf("tabular: fitting row %d is file row %v, want file order", i, fit.X[i])
 		}
 	}
-	if fit, cal, _ := Paper.FitCalibration(mk(true)); fit.N() != 100 || cal != nil {
+	if fit, cal, _ := sf(Paper, nil).FitCalibration(mk(true)); fit.N() != 100 || cal != nil {
 		t.Errorf("paper mode: fit on %d rows, cal %v; want all 100 and none", fit.N(), cal)
 	}
 }
@@ -287,39 +287,39 @@ func TestAuthorsVisionSwitches(t *testing.T) {
 		FeatureNames: []string{"a", "b"}, ClassNames: []string{"0", "1"}, Image: &data.ImageShape{Height: 1, Width: 2, Channels: 1}}
 	tab := &data.Dataset{Name: "tab", X: img.X, Y: img.Y, FeatureNames: img.FeatureNames, ClassNames: img.ClassNames}
 	mlp := models.Spec{Kind: models.KindJEMEnsemble, NumFeatures: 2, NumClasses: 2, Hidden: 32, Layers: 1, Activation: "relu", Members: 5}
-	if got := AuthorsCode.Spec(mlp, img); got.Hidden != 128 || got.Layers != 1 || got.Activation != "swish" || got.Members != 5 {
+	if got := sf(AuthorsCode, img).Spec(mlp, img); got.Hidden != 128 || got.Layers != 1 || got.Activation != "swish" || got.Members != 5 {
 		t.Errorf("authors' vision JEM ensemble: %+v, want 128 × 1 swish, 5 members", got)
 	}
 	for _, c := range []struct {
 		m Mode
 		d *data.Dataset
 	}{{Paper, img}, {AuthorsCode, tab}} {
-		if got := c.m.Spec(mlp, c.d); got != mlp {
+		if got := sf(c.m, c.d).Spec(mlp, c.d); got != mlp {
 			t.Errorf("%s on %s changed the spec: %+v", c.m, c.d.Name, got)
 		}
 	}
 	lenet := models.Spec{Kind: models.KindLeNet, NumFeatures: 784, NumClasses: 10, Members: 1}
-	if got := AuthorsCode.Spec(lenet, img); got.Conv2Padding != models.PaddingSame || got.Hidden != 0 {
+	if got := sf(AuthorsCode, img).Spec(lenet, img); got.Conv2Padding != models.PaddingSame || got.Hidden != 0 {
 		t.Errorf("authors' LeNet-5: %+v, want same padding and nothing else", got)
 	}
 	split := &data.Split{Train: img, Lower: []float32{-1, -1}, Upper: []float32{1, 1}}
-	lo, hi := AuthorsCode.SearchBounds(split)
+	lo, hi := sf(AuthorsCode, img).SearchBounds(split)
 	if !slices.Equal(lo, []float32{-1.02, -1.02}) || !slices.Equal(hi, []float32{1.04, 1.04}) {
 		t.Errorf("authors' vision bounds %v %v, want [-1.02 -1.02] [1.04 1.04]", lo, hi)
 	}
-	lo, hi = Paper.SearchBounds(split) // the split's domain, [−1, 1] for images (not the noisy pixels' range)
+	lo, hi = sf(Paper, img).SearchBounds(split) // the split's domain, [−1, 1] for images (not the noisy pixels' range)
 	if !slices.Equal(lo, []float32{-1, -1}) || !slices.Equal(hi, []float32{1, 1}) {
 		t.Errorf("paper bounds %v %v, want the split's [-1 -1] [1 1]", lo, hi)
 	}
 	tsplit := data.NewSplit(tab, tab, nil) // tabular: the training rows' per-feature range in both modes
 	for _, m := range Modes() {
-		lo, hi = m.SearchBounds(tsplit)
+		lo, hi = sf(m, tab).SearchBounds(tsplit)
 		if !slices.Equal(lo, []float32{-1.02, -0.5}) || !slices.Equal(hi, []float32{0.99, 1.04}) {
 			t.Errorf("%s tabular bounds %v %v, want per-feature [-1.02 -0.5] [0.99 1.04]", m, lo, hi)
 		}
 	}
 	p := counterfactual.Params{StepSize: 0.05}
-	if got := AuthorsCode.GeneratorParams("Schut", p, img).StepSize; got != 0.1 {
+	if got := sf(AuthorsCode, img).GeneratorParams("Schut", p).StepSize; got != 0.1 {
 		t.Errorf("authors' vision Schut η = %g, want 0.1", got)
 	}
 	for _, c := range []struct {
@@ -327,19 +327,33 @@ func TestAuthorsVisionSwitches(t *testing.T) {
 		base string
 		d    *data.Dataset
 	}{{Paper, "Schut", img}, {AuthorsCode, "Schut", tab}, {AuthorsCode, "Wachter", img}} {
-		if got := c.m.GeneratorParams(c.base, p, c.d).StepSize; got != 0.05 {
+		if got := sf(c.m, c.d).GeneratorParams(c.base, p).StepSize; got != 0.05 {
 			t.Errorf("%s %s on %s: η = %g, want 0.05", c.m, c.base, c.d.Name, got)
 		}
 	}
 	// ECCCo's energy decays as exp(−0.01·t) in the authors'-code mode only.
-	if q := AuthorsCode.GeneratorParams("ECCCo", p, tab); q.DecayRate != 0.01 || q.DecayEvery != 1 {
+	if q := sf(AuthorsCode, tab).GeneratorParams("ECCCo", p); q.DecayRate != 0.01 || q.DecayEvery != 1 {
 		t.Errorf("authors' ECCCo decay (%g, %d), want (0.01, 1)", q.DecayRate, q.DecayEvery)
 	}
-	if q := Paper.GeneratorParams("ECCCo", p, tab); q.DecayRate != 0 {
+	if q := sf(Paper, tab).GeneratorParams("ECCCo", p); q.DecayRate != 0 {
 		t.Errorf("the paper's ECCCo decays its energy at rate %g", q.DecayRate)
 	}
 	// The authors' image VAEs were CE.jl's pretrained ones, trained on the whole official training file.
-	if !AuthorsCode.VAEOnOfficialTraining(img) || AuthorsCode.VAEOnOfficialTraining(tab) || Paper.VAEOnOfficialTraining(img) {
+	if !sf(AuthorsCode, img).VAEOnOfficialTraining || sf(AuthorsCode, tab).VAEOnOfficialTraining || sf(Paper, img).VAEOnOfficialTraining {
 		t.Error("only the authors'-code image VAEs train on the official training images")
 	}
+}
+
+// sf resolves a mode's settings for data shaped like d: an image data set (mnist) when d holds images,
+// else a tabular one (moons).
+func sf(m Mode, d *data.Dataset) Settings {
+	name := "moons"
+	if d != nil && d.Image != nil {
+		name = "mnist"
+	}
+	s, err := m.Settings(name)
+	if err != nil {
+		panic(err)
+	}
+	return s
 }

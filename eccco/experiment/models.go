@@ -47,7 +47,7 @@ func (e *Experiment) ModelTraining(kind models.Kind) (models.Training, error) {
 	if err != nil {
 		return models.Training{}, err
 	}
-	t := models.Training{Epochs: s.Epochs, BatchSize: s.BatchSize, LearningRate: s.LearningRate, Objective: e.opts.Mode.Objective(kind)}
+	t := models.Training{Epochs: s.Epochs, BatchSize: s.BatchSize, LearningRate: s.LearningRate, Objective: e.settings.Objective(kind)}
 	o := e.opts.Training
 	switch {
 	case kind == models.KindLeNet && o.LeNetEpochs > 0:
@@ -71,18 +71,18 @@ func (e *Experiment) Provenance(kind models.Kind) (models.Provenance, error) {
 	if err != nil {
 		return models.Provenance{}, err
 	}
-	fitDesc, err := e.opts.Mode.FitDescription(e.split.Train)
+	fitDesc, err := e.settings.FitDescription(e.split.Train)
 	if err != nil {
 		return models.Provenance{}, err
 	}
 	return models.Provenance{Dataset: e.dataset, Seed: e.opts.Seed, Split: e.splitDescription() + fitDesc,
-		Mode: e.opts.Mode.String(), Kind: kind, Training: t}, nil
+		Mode: e.opts.Mode.String(), Settings: e.settings.Describe(modelKeys...), Kind: kind, Training: t}, nil
 }
 
 // FitRows are the rows the experiment's models are fitted on: the training split (the paper), or its
-// first half in file order (the authors' code; Mode.FitCalibration).
+// first half (Settings.FitCalibration).
 func (e *Experiment) FitRows() (*data.Dataset, error) {
-	fit, _, err := e.opts.Mode.FitCalibration(e.split.Train)
+	fit, _, err := e.settings.FitCalibration(e.split.Train)
 	return fit, err
 }
 
@@ -144,10 +144,8 @@ func (e *Experiment) SavedModel(kind models.Kind) (*models.Model, error) {
 }
 
 // UsesAuthorsModels reports whether the experiment explains the authors' trained models
-// (Mode.AuthorsModels, unless Options.OwnModels) rather than its own.
-func (e *Experiment) UsesAuthorsModels() bool {
-	return !e.opts.OwnModels && e.opts.Mode.AuthorsModels(e.dataset)
-}
+// (Settings.AuthorsModels) rather than its own.
+func (e *Experiment) UsesAuthorsModels() bool { return e.settings.AuthorsModels }
 
 // authorsModel returns the authors' trained model of a kind, reading their file once for all kinds.
 func (e *Experiment) authorsModel(kind models.Kind) (*models.Model, error) {
@@ -166,7 +164,7 @@ func (e *Experiment) authorsModel(kind models.Kind) (*models.Model, error) {
 		dir := e.opts.AuthorsModelsDir
 		a, err := models.LoadAuthors(e.backend, dir, e.dataset, specs)
 		if err != nil {
-			return nil, fmt.Errorf("the authors' trained models of %s (Options.OwnModels or --own-models trains eccco's own): %w", e.dataset, err)
+			return nil, fmt.Errorf("the authors' trained models of %s (the setting authors-models=false trains eccco's own): %w", e.dataset, err)
 		}
 		e.authored = a
 		if dir == "" {
@@ -226,7 +224,7 @@ func (e *Experiment) plan(kind models.Kind) (models.Provenance, models.Spec, err
 	if err != nil {
 		return prov, spec, err
 	}
-	spec = e.opts.Mode.Spec(spec, e.split.Train)
+	spec = e.settings.Spec(spec, e.split.Train)
 	return prov, spec, spec.Validate()
 }
 
@@ -295,7 +293,7 @@ func (e *Experiment) TrainModel(ctx context.Context, kind models.Kind) (*Trained
 	if err != nil {
 		return nil, err
 	}
-	bagging := e.opts.Mode.BaggingFraction(kind)
+	bagging := e.settings.BaggingFraction(kind)
 	desc := fmt.Sprintf("%s %s", e.dataset, kind)
 	bar := progress.New(e.opts.Progress, t.Epochs, desc, "epochs")
 	onEpoch := func(s models.EpochStats) {
@@ -310,7 +308,7 @@ func (e *Experiment) TrainModel(ctx context.Context, kind models.Kind) (*Trained
 		}
 		jo.Epochs, jo.BatchSize, jo.LearningRate, jo.OnEpoch = t.Epochs, t.BatchSize, t.LearningRate, onEpoch
 		jo.BaggingFraction = bagging // the prior stays that of the whole training split, as in the authors' code
-		hist, err = energy.TrainJEM(ctx, e.backend, m, fit, e.opts.Mode.JEMOptions(jo))
+		hist, err = energy.TrainJEM(ctx, e.backend, m, fit, e.settings.JEMOptions(jo))
 		bar.Finish()
 		if err != nil {
 			return nil, fmt.Errorf("training the %s %s: %w", e.dataset, kind, err)
@@ -341,7 +339,7 @@ type Performance struct {
 	Epochs       int
 	// TrainSeconds is how long training took when the model was trained (0 if unknown).
 	TrainSeconds float64
-	// Authors is true for the authors' trained models (Mode.AuthorsModels): Epochs and TrainSeconds are
+	// Authors is true for the authors' trained models (Settings.AuthorsModels): Epochs and TrainSeconds are
 	// then unknown (0), and TrainRows are this split's fitting rows, not theirs.
 	Authors bool
 }
@@ -415,7 +413,7 @@ func (e *Experiment) UseModel(dir string) (*models.Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	spec = e.opts.Mode.Spec(spec, e.split.Train)
+	spec = e.settings.Spec(spec, e.split.Train)
 	have := m.Provenance()
 	want.Training = have.Training // the caller chose this model: its training settings are its own
 	if err := checkSaved(dir, "model", want, have, specDiff(spec, m.Spec())); err != nil {

@@ -36,7 +36,7 @@ type Factuals struct {
 	// Rows are indices into the test split, or into the training split when Train is set.
 	Rows []int
 	// Train reports that Rows index the training split: the factuals of the authors'-code mode
-	// (Mode.FactualsFromTraining).
+	// (Settings.FactualsFromTraining).
 	Train bool
 	// X holds the rows' features, row-major.
 	X []float32
@@ -54,16 +54,16 @@ func (f *Factuals) N() int { return len(f.Rows) }
 // larger than the test split takes all of it.
 //
 // In the authors'-code mode the factuals are drawn as CE.jl's benchmark drew them instead
-// (Mode.FactualsFromTraining): n factual labels, each with a target among the other classes, drawn once
+// (Settings.FactualsFromTraining): n factual labels, each with a target among the other classes, drawn once
 // for every run and model (seeded by (seed, data set, n)); then for each run and model, factual i is a
 // training row drawn uniformly (with replacement) among those the model predicts as label i (seeded by
-// (seed, data set, kind, run)). Where the authors' mix of targets is known (Mode.AuthorsTargetMix: German
+// (seed, data set, kind, run)). Where a mix of targets is set (Settings.TargetMix: the authors' for German
 // Credit, circles, linearly separable), the labels are that mix in a seeded order instead.
 func (e *Experiment) Factuals(ctx context.Context, kind models.Kind, run, n int) (*Factuals, error) {
 	if run < 1 || n < 1 {
 		return nil, fmt.Errorf("%w: run %d with %d factuals (both must be at least 1)", ErrInvalid, run, n)
 	}
-	if e.opts.Mode.FactualsFromTraining() {
+	if e.settings.FactualsFromTraining {
 		return e.trainingFactuals(ctx, kind, run, n)
 	}
 	test := e.split.Test
@@ -93,9 +93,9 @@ func (e *Experiment) trainingFactuals(ctx context.Context, kind models.Kind, run
 	lrng := data.NewRand(SeedFor(e.opts.Seed, e.dataset, "factual labels", fmt.Sprint(n)))
 	rng := data.NewRand(SeedFor(e.opts.Seed, e.dataset, string(kind), "factuals", fmt.Sprint(run)))
 	labels, targets := make([]int, n), make([]int, n)
-	if mix, ok := e.opts.Mode.AuthorsTargetMix(e.dataset); ok {
-		// The authors' mix (Mode.AuthorsTargetMix): exactly its share of targets of mix.Class, in an order
-		// drawn once for all runs.
+	if mix := e.settings.TargetMix; !mix.IsZero() {
+		// The mix (Settings.TargetMix): exactly its share of targets of mix.Class, in an order drawn once
+		// for all runs.
 		if k != 2 || mix.Class < 0 || mix.Class > 1 || mix.Of < 1 || mix.Count < 0 || mix.Count > mix.Of {
 			return nil, fmt.Errorf("%w: target mix %+v for %s with %d classes (a mix needs two classes and 0 ≤ Count ≤ Of)", ErrInvalid, mix, e.dataset, k)
 		}
@@ -202,7 +202,7 @@ type Run struct {
 	// OwnSamples are, in the authors'-code mode, every sample of the ECCCo-L1 family's own sampler (10
 	// per class, lowest energy first; Ingredients.Samples holds the lowest one, which its penalty pulled
 	// towards), against which that family's unfaithfulness is measured
-	// (Mode.UnfaithfulnessAgainstOwnSamples). nil otherwise, and with PerCounterfactual sampling, where
+	// (Settings.UnfaithfulnessAgainstOwnSamples). nil otherwise, and with PerCounterfactual sampling, where
 	// each factual has 10 of its own (Ingredients.Samples then holds each row's lowest, PerRow).
 	OwnSamples *energy.TargetSamples
 	// SkipMetrics makes Explain return the counterfactuals unscored (Explanation.Scores nil), so that the
@@ -324,8 +324,8 @@ func (e *Experiment) RunFor(ctx context.Context, kind models.Kind, run int, f *F
 	}
 	// In the authors'-code mode the ECCCo-L1 family's samples come from its own sampler (below), not from
 	// PaperIngredients.
-	mode := e.opts.Mode
-	l1Opts, l1Own, err := mode.L1SampleOptions(train)
+	settings := e.settings
+	l1Opts, l1Own, err := settings.L1SampleOptions(train)
 	if err != nil {
 		return nil, err
 	}
@@ -358,7 +358,7 @@ func (e *Experiment) RunFor(ctx context.Context, kind models.Kind, run int, f *F
 		return nil, fmt.Errorf("preparing run %d of the %s %s: %w", run, e.dataset, kind, err)
 	}
 	in.PCA = e.pca
-	in = mode.Ingredients(in)
+	in = settings.Ingredients(in)
 	switch {
 	case needL1 && e.opts.Sampling == PerCounterfactual:
 		// As the authors' code did, a sampler for every counterfactual (ECCCo.jl src/penalties.jl:93-134:
@@ -385,7 +385,7 @@ func (e *Experiment) RunFor(ctx context.Context, kind models.Kind, run int, f *F
 		}
 	}
 	// The unfaithfulness samples, drawn on first use.
-	opts, err := mode.SampleOptions(e.dataset, train)
+	opts, err := settings.SampleOptions(e.dataset, train)
 	if err != nil {
 		return nil, err
 	}
@@ -393,7 +393,7 @@ func (e *Experiment) RunFor(ctx context.Context, kind models.Kind, run int, f *F
 	r.Ingredients = in
 	r.sampleOpts, r.sampleSeed = opts, SeedFor(e.opts.Seed, e.dataset, string(kind), "unfaithfulness", runName)
 	r.evaluator = &metrics.Evaluator{Backend: e.backend, Model: m, Calibrated: in.Calibrated, Train: train,
-		Options: e.opts.Mode.MetricsOptions(train), Graphs: e.graphs, Classes: e.classes}
+		Options: settings.MetricsOptions(train), Graphs: e.graphs, Classes: e.classes}
 	clear(e.runs) // keep one prepared run: a benchmark walks through many
 	e.runs[key] = r
 	return r, nil
@@ -406,11 +406,11 @@ func (e *Experiment) ingredientSeed(kind models.Kind, run int) uint64 {
 }
 
 // calibrationRows returns the rows run r calibrates a model of the kind on: the mode's fixed calibration
-// half (Mode.FitCalibration) in the authors'-code mode, the same for every run; in the paper mode a random
+// half (Settings.FitCalibration) in the authors'-code mode, the same for every run; in the paper mode a random
 // half of the training split, seeded by the run (what counterfactual.PaperIngredients draws).
 func (e *Experiment) calibrationRows(kind models.Kind, run int) (*data.Dataset, error) {
 	train := e.split.Train
-	_, cal, err := e.opts.Mode.FitCalibration(train)
+	_, cal, err := e.settings.FitCalibration(train)
 	if err != nil || cal != nil {
 		return cal, err
 	}
@@ -443,13 +443,13 @@ func (e *Experiment) Calibrated(kind models.Kind, run int) (*conformal.Calibrate
 	if err != nil {
 		return nil, fmt.Errorf("calibrating the %s %s: %w", e.dataset, kind, err)
 	}
-	return e.opts.Mode.Ingredients(counterfactual.Ingredients{Calibrated: c}).Calibrated, nil
+	return e.settings.Ingredients(counterfactual.Ingredients{Calibrated: c}).Calibrated, nil
 }
 
 // FixedCalibration reports whether every run calibrates a model on the same rows (the authors'-code
 // mode), so that Calibrated gives the same q̂ for every run.
 func (e *Experiment) FixedCalibration() bool {
-	_, cal, err := e.opts.Mode.FitCalibration(e.split.Train)
+	_, cal, err := e.settings.FitCalibration(e.split.Train)
 	return err == nil && cal != nil
 }
 
@@ -482,7 +482,7 @@ func (r *Run) Generator(g Generator) (*counterfactual.Generator, error) {
 	}
 	base, _ := g.paper()
 	e := r.Experiment
-	p, err := g.Params(e.opts.Mode.GeneratorParams(base, e.Params(), e.split.Train))
+	p, err := g.Params(e.settings.GeneratorParams(base, e.Params()))
 	if err != nil {
 		return nil, err
 	}
@@ -512,7 +512,7 @@ func (r *Run) searcher(g Generator, gen *counterfactual.Generator) (*counterfact
 	graphs := e.graphs
 	var key any
 	if base, err := g.paper(); err == nil && g.Build == nil {
-		p, err := g.Params(e.opts.Mode.GeneratorParams(base, e.Params(), e.split.Train))
+		p, err := g.Params(e.settings.GeneratorParams(base, e.Params()))
 		if err != nil {
 			return nil, nil, err
 		}
@@ -557,7 +557,7 @@ func (r *Run) Explain(ctx context.Context, g Generator) (*Explanation, error) {
 	if r.MaxIterations < 0 {
 		return nil, fmt.Errorf("%w: max iterations %d must not be negative", ErrInvalid, r.MaxIterations)
 	}
-	lo, hi := e.opts.Mode.SearchBounds(e.split)
+	lo, hi := e.settings.SearchBounds(e.split)
 	start := time.Now()
 	searcher, done, err := r.searcher(g, gen)
 	if err != nil {
@@ -565,7 +565,7 @@ func (r *Run) Explain(ctx context.Context, g Generator) (*Explanation, error) {
 	}
 	res, err := searcher.SearchWith(ctx, gen, counterfactual.Request{Factuals: r.Factuals.X,
 		Targets: r.Factuals.Targets, Lower: lo, Upper: hi, MaxIterations: r.MaxIterations, RecordPath: r.RecordPath,
-		Rule: e.opts.Mode.SearchRule(), Seed: SeedFor(e.opts.Seed, e.dataset, string(r.Kind), "search", g.Name, fmt.Sprint(r.Index))})
+		Rule: e.settings.SearchRule(), Seed: SeedFor(e.opts.Seed, e.dataset, string(r.Kind), "search", g.Name, fmt.Sprint(r.Index))})
 	done()
 	if err != nil {
 		return nil, fmt.Errorf("explaining the %s %s with %s: %w", e.dataset, r.Kind, g.Name, err)
@@ -575,7 +575,7 @@ func (r *Run) Explain(ctx context.Context, g Generator) (*Explanation, error) {
 	if r.SkipMetrics {
 		return x, nil
 	}
-	own := e.opts.Mode.UnfaithfulnessAgainstOwnSamples(gen) && (r.OwnSamples != nil || r.ownEach != nil)
+	own := e.settings.UnfaithfulnessAgainstOwnSamples(gen) && (r.OwnSamples != nil || r.ownEach != nil)
 	var ev *metrics.Evaluator
 	var each [][]float32
 	start = time.Now()
@@ -583,7 +583,7 @@ func (r *Run) Explain(ctx context.Context, g Generator) (*Explanation, error) {
 		// Against each row's own 10 samples (drawn with the run); the run's shared draw is not needed.
 		o := *r.evaluator
 		o.Samples = nil
-		o.Options = e.opts.Mode.OwnSamplesMetrics(o.Options)
+		o.Options = e.settings.OwnSamplesMetrics(o.Options)
 		ev, each, own = &o, r.ownEach, false
 	} else if e.opts.Sampling == PerCounterfactual && !own {
 		ev = r.evaluator
@@ -596,7 +596,7 @@ func (r *Run) Explain(ctx context.Context, g Generator) (*Explanation, error) {
 	if own {
 		o := *ev
 		o.Samples = r.OwnSamples
-		o.Options = e.opts.Mode.OwnSamplesMetrics(o.Options)
+		o.Options = e.settings.OwnSamplesMetrics(o.Options)
 		ev = &o
 	}
 	x.Sampling = time.Since(start)

@@ -16,13 +16,12 @@ const (
 	// B·Chains chains), as the authors' code did: ECCCo.jl built a new EnergySampler for each
 	// counterfactual explanation (src/penalties.jl, distance_from_energy; the metric in
 	// src/penalties.jl:121-134). The generators that explain a factual share its set: each generator's
-	// numbers are distributed as the authors' (only the correlation between generators differs), at a
-	// tenth of the cost. The run means then average B independent draws instead of sharing one, so their
-	// spread over runs is smaller (moons MLP, 5 runs: sd of unfaithfulness 0.26–0.37 per run, 0.03–0.08 per
-	// counterfactual; published 0.04–0.09). The ECCCo-L1 family of the authors'-code mode, scored against
-	// its own samples (Mode.UnfaithfulnessAgainstOwnSamples), then draws those per factual too (10 chains
-	// of 100 steps towards its target, as ECCCo.jl's cached sampler of each explanation did): its penalty
-	// pulls each row towards its own lowest-energy sample and its metric reads that row's 10.
+	// numbers are distributed as the authors' (only the correlation between generators differs). The run
+	// means then average B independent draws instead of sharing one, so their spread over runs is smaller.
+	// The ECCCo-L1 family, when scored against its own samples (Settings.OwnSamplesUnfaithfulness), then
+	// draws those per factual too (10 chains of 100 steps towards its target, as ECCCo.jl's cached sampler
+	// of each explanation did): its penalty pulls each row towards its own lowest-energy sample and its
+	// metric reads that row's 10.
 	PerCounterfactual Sampling = "per-counterfactual"
 )
 

@@ -29,11 +29,11 @@ func (e *Experiment) vaeProvenance() (models.Provenance, vae.TrainOptions, error
 		opts.Epochs = t.Epochs
 	}
 	split := e.splitDescription()
-	if e.opts.Mode.VAEOnOfficialTraining(e.split.Train) {
+	if e.settings.VAEOnOfficialTraining && e.split.Train.Image != nil {
 		split = fmt.Sprintf("%s: the official training images (authors' code: CE.jl's pretrained VAE's data), seed %d", e.dataset, e.opts.Seed)
 	}
 	p := models.Provenance{Dataset: e.dataset, Seed: e.opts.Seed, Split: split, Mode: e.opts.Mode.String(),
-		Kind: "vae", Training: models.Training{Epochs: opts.Epochs, BatchSize: opts.BatchSize, LearningRate: opts.LearningRate, Objective: "vae (the authors' loss)"}}
+		Settings: e.settings.Describe(vaeKeys...), Kind: "vae", Training: models.Training{Epochs: opts.Epochs, BatchSize: opts.BatchSize, LearningRate: opts.LearningRate, Objective: "vae (the authors' loss)"}}
 	return p, opts, nil
 }
 
@@ -101,7 +101,7 @@ func (e *Experiment) TrainVAE(ctx context.Context) (*vae.VAE, error) {
 		bar.Add(1)
 	}
 	rows := e.split.Train
-	if e.opts.Mode.VAEOnOfficialTraining(rows) {
+	if e.settings.VAEOnOfficialTraining && rows.Image != nil {
 		if rows, err = data.LoadOfficialTraining(e.dataset, e.opts.DataDir); err != nil {
 			return nil, fmt.Errorf("the %s VAE: %w", e.dataset, err)
 		}

@@ -249,8 +249,7 @@ func CounterfactualGrid(ctx context.Context, e *experiment.Experiment, kind mode
 }
 
 // GeneratedImages draws fig:mnist-gen: the model's conditional SGLD samples of every class, one row
-// per class (the sampler of the experiment's mode: energy.DefaultClassOptions or
-// energy.AuthorsClassOptions from the training data's prior).
+// per class (the sampler of the experiment's settings: experiment.Experiment.ClassOptions).
 func GeneratedImages(ctx context.Context, e *experiment.Experiment, kind models.Kind, perClass int) (plot.Figure, error) {
 	h, w, err := imageShape(e)
 	if err != nil {
@@ -261,11 +260,10 @@ func GeneratedImages(ctx context.Context, e *experiment.Experiment, kind models.
 		return plot.Figure{}, err
 	}
 	train := e.Split().Train
-	prior, err := energy.PriorFromData(train)
+	opts, err := e.ClassOptions()
 	if err != nil {
 		return plot.Figure{}, err
 	}
-	opts := e.Mode().ClassOptions(prior)
 	opts.Keep = min(perClass, opts.Chains)
 	per, err := energy.SamplePerClass(ctx, e.Backend(), m, opts, experiment.SeedFor(e.Seed(), e.Dataset(), string(kind), "figure samples"))
 	if err != nil {

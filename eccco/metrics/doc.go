@@ -26,24 +26,22 @@
 // ECCCo-L1 family, whose penalty drew SGLD samples itself (10 chains of 100 steps, cached in the
 // explanation: ECCCo.jl src/penalties.jl:116), the metric reused those very samples, all 10 of them
 // (l.121), and still divided their summed distance by its own n = 50 (l.134): Options.UnfaithfulnessDivisor.
-// The authors'-code mode of the experiment layer does the same (experiment.Mode), for ECCCo-L1 (no EBM)
+// The authors'-code mode of the experiment layer does the same (experiment.Settings), for ECCCo-L1 (no EBM)
 // too, whose penalty ran with λ = 0: that family's reported unfaithfulness is a fifth of the mean distance
 // to its samples, the other generators' half of theirs.
 //
-// # Authors'-code compatibility
+// # The authors' code
 //
 // Options holds the switches that reproduce the authors' code where it changes a reported number
-// (AuthorsOptions sets the first three; the authors'-code mode adds UnfaithfulnessDivisor = 50 for the
-// ECCCo-L1 family):
+// (AuthorsOptions sets all three):
 //
 //   - ImplausibilityNearest = 100: the code averages over the 100 nearest target-class training rows, not
 //     over all of them (or a random subsample, as the text says); this lowers implausibility.
-//   - HalveUnfaithfulness: the code divides the sum over the n_E = 25 samples by 50, so its reported
-//     unfaithfulness is half the mean distance.
+//   - UnfaithfulnessDivisor = 50: the code divides the summed distance by 50 whatever the number of
+//     samples: half the mean over its sampler's n_E = 25, a fifth over the ECCCo-L1 family's 10
+//     (ECCCo.jl src/penalties.jl:121,134).
 //   - GateUncertainty: the code sets Ω to 0 wherever p(y⁺|x′) < 0.5, which lowers the uncertainty of
 //     invalid counterfactuals.
-//   - UnfaithfulnessDivisor = 50: the summed distance divided by 50 whatever the number of samples (the
-//     ECCCo-L1 family's 10: ECCCo.jl src/penalties.jl:121,134).
 //
 // For images the code also averaged the SSIM map over all 28×28 pixels (Julia's assess_ssim, crop =
 // false) where the standard (scikit-image) SSIM averages the 18×18 interior that no padding reaches:

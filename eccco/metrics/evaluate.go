@@ -33,14 +33,11 @@ type Options struct {
 	// ImplausibilityNearest, when positive, averages the implausibility over only that many nearest
 	// target-class training rows (the authors' code: 100). 0 averages over all of them (the paper's Eq.).
 	ImplausibilityNearest int
-	// HalveUnfaithfulness divides the summed distance to the n_E SGLD samples by 2·n_E instead of n_E,
-	// as the authors' code did (its reported unfaithfulness is half the mean distance).
-	HalveUnfaithfulness bool
 	// UnfaithfulnessDivisor, when positive, divides the summed distance to the n_E SGLD samples by it
-	// instead of by n_E (HalveUnfaithfulness is then ignored). The authors' metric always divided by its
-	// n = 50 (ECCCo.jl src/penalties.jl:134), whatever number of samples it summed over: 25 of its own
-	// sampler (HalveUnfaithfulness), or the 10 of the sampler that the ECCCo-L1 family's penalty had cached
-	// (l.116, l.121), so that family's unfaithfulness is Σ over 10 samples / 50 = the mean / 5.
+	// instead of by n_E. The authors' metric always divided by its n = 50 (ECCCo.jl src/penalties.jl:134,
+	// AuthorsUnfaithfulnessDivisor), whatever number of samples it summed over: 25 of its own sampler (half
+	// the mean distance), or the 10 of the sampler that the ECCCo-L1 family's penalty had cached (l.116,
+	// l.121: a fifth of the mean).
 	UnfaithfulnessDivisor int
 	// GateUncertainty sets Ω to 0 where p(y⁺|x′) < 0.5, as the authors' code did.
 	GateUncertainty bool
@@ -50,10 +47,15 @@ type Options struct {
 	RedundancyTol float64
 }
 
+// AuthorsUnfaithfulnessDivisor is the n = 50 by which the authors' unfaithfulness metric divided its
+// summed distances (ECCCo.jl src/penalties.jl:93,134).
+const AuthorsUnfaithfulnessDivisor = 50
+
 // AuthorsOptions returns the switches that reproduce the authors' code: 100 nearest neighbours for
-// implausibility, halved unfaithfulness and gated uncertainty (distance still to be chosen).
+// implausibility, the summed distance to the samples divided by 50 and gated uncertainty (distance still
+// to be chosen).
 func AuthorsOptions() Options {
-	return Options{ImplausibilityNearest: 100, HalveUnfaithfulness: true, GateUncertainty: true}
+	return Options{ImplausibilityNearest: 100, UnfaithfulnessDivisor: AuthorsUnfaithfulnessDivisor, GateUncertainty: true}
 }
 
 // Scores are the paper's six metrics of one counterfactual, plus p(y⁺|x′).
@@ -294,11 +296,11 @@ func (e *Evaluator) EvaluateEach(factuals, cfs []float32, targets []int, rowSamp
 					return err
 				}
 			}
-			switch n := len(samples) / d; {
-			case o.UnfaithfulnessDivisor > 0:
-				s.Unfaithfulness = s.Unfaithfulness * float64(n) / float64(o.UnfaithfulnessDivisor)
-			case o.HalveUnfaithfulness:
-				s.Unfaithfulness /= 2
+			switch n, div := len(samples)/d, o.UnfaithfulnessDivisor; {
+			case div > 0 && div == 2*n:
+				s.Unfaithfulness /= 2 // the sum over n samples divided by 2n: half the mean, computed exactly
+			case div > 0:
+				s.Unfaithfulness = s.Unfaithfulness * float64(n) / float64(div)
 			}
 		}
 		if omega != nil {

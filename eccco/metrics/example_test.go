@@ -59,18 +59,19 @@ func ExampleEvaluator() {
 			s.Unfaithfulness, s.Implausibility, s.Uncertainty, s.Cost, s.Redundancy, s.Probability, s.Valid)
 	}
 
-	// The authors' code halved the unfaithfulness and set Ω to 0 for invalid counterfactuals.
+	// The authors' code divided the summed distance to the samples by 50 and set Ω to 0 for invalid
+	// counterfactuals.
 	e.Options = metrics.AuthorsOptions()
 	compat, err := e.Evaluate(factuals, cfs, []int{1, 1})
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	fmt.Printf("paper code, second row: unfaithfulness %.2f uncertainty %.2f\n", compat[1].Unfaithfulness, compat[1].Uncertainty)
+	fmt.Printf("authors' code, second row: unfaithfulness %.2f uncertainty %.2f\n", compat[1].Unfaithfulness, compat[1].Uncertainty)
 	// Output:
 	// unfaithfulness 1.00 implausibility 1.414 uncertainty 0.55 cost 3.0 redundancy 0.5 p 0.88 valid true
 	// unfaithfulness 2.69 implausibility 2.721 uncertainty 0.94 cost 0.5 redundancy 0.5 p 0.38 valid false
-	// paper code, second row: unfaithfulness 1.35 uncertainty 0.00
+	// authors' code, second row: unfaithfulness 0.11 uncertainty 0.00
 }
 
 // The distances and per-row metrics are plain Go functions too.

@@ -107,12 +107,12 @@ func TestEvaluatorOnHandValues(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want[0].Unfaithfulness /= 2
-	want[1].Unfaithfulness /= 2
+	want[0].Unfaithfulness *= 2.0 / AuthorsUnfaithfulnessDivisor // the sum over the 2 samples, divided by 50
+	want[1].Unfaithfulness *= 2.0 / AuthorsUnfaithfulnessDivisor
 	want[0].Implausibility = (d(1, 0, 1, 0) + d(1, 0, 0, 3)) / 2
 	want[1].Implausibility = (d(-2, 0.5, 1, 0) + d(-2, 0.5, 0, 3)) / 2
 	want[1].Uncertainty = 0 // gated: p < 0.5
-	check("authors'-code", got, want)
+	check("authors' code", got, want)
 
 	if _, err := e.Evaluate(factuals, cfs[:2], targets); err == nil {
 		t.Error("mismatched lengths gave no error")

@@ -5,10 +5,13 @@ import "fmt"
 // Provenance records where a saved model came from; Save writes it in spec.json, Load reads it back.
 // A model saved without it (an older eccco) loads with the zero Provenance, which means "unknown".
 type Provenance struct {
-	Dataset  string   `json:"dataset"`
-	Seed     uint64   `json:"seed"`  // seed of the data split, initialisation and minibatch order
-	Split    string   `json:"split"` // how the training rows were chosen, e.g. "moons: 600 train / 150 test, seed 42"
-	Mode     string   `json:"mode"`  // "paper" or "authors-code" (set by the experiment layer)
+	Dataset string `json:"dataset"`
+	Seed    uint64 `json:"seed"`  // seed of the data split, initialisation and minibatch order
+	Split   string `json:"split"` // how the training rows were chosen, e.g. "moons: 600 train / 150 test, seed 42"
+	Mode    string `json:"mode"`  // "paper" or "authors-code" (set by the experiment layer)
+	// Settings are the experiment's switches that shaped the model, as "key=value …" (set by the
+	// experiment layer; "" in models saved before they were recorded, which Diff then does not compare).
+	Settings string   `json:"settings,omitempty"`
 	Kind     Kind     `json:"kind"`
 	Training Training `json:"training"`
 }
@@ -25,7 +28,9 @@ type Training struct {
 
 // Diff lists, in a fixed order, every field in which p differs from q as "FIELD P ≠ Q" (strings quoted),
 // e.g. `seed 1 ≠ 42`; it is empty when p and q are equal. Every field is compared except
-// Training.Seconds, which records how long training took rather than how the model was made.
+// Training.Seconds, which records how long training took rather than how the model was made, and
+// Settings where either is "" (recorded by an older eccco; its Mode, Split and Objective still say how it
+// was made).
 func (p Provenance) Diff(q Provenance) []string {
 	var d []string
 	str := func(name, a, b string) {
@@ -42,6 +47,9 @@ func (p Provenance) Diff(q Provenance) []string {
 	num("seed", p.Seed, q.Seed)
 	str("split", p.Split, q.Split)
 	str("mode", p.Mode, q.Mode)
+	if p.Settings != "" && q.Settings != "" {
+		str("settings", p.Settings, q.Settings)
+	}
 	str("kind", string(p.Kind), string(q.Kind))
 	num("epochs", p.Training.Epochs, q.Training.Epochs)
 	num("batch size", p.Training.BatchSize, q.Training.BatchSize)

@@ -2,12 +2,12 @@
 # local-array.sh N: the Slurm array's shards as local background processes (SLURM_ARRAY_TASK_ID set as Slurm
 # would), then the merge job; then the same protocol as one run; the merged results.csv and tables must
 # equal the single run's byte for byte. A small protocol by default (ECCCO_DATA=linearly-separable,
-# ECCCO_BENCH_ARGS="--runs 3 --factuals 10 --models mlp,jem --epochs 3").
+# ECCCO_BENCH_ARGS="--runs 3 --factuals 10 --models mlp,jem --set epochs=3").
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 n="${1:-3}"
 export ECCCO_DATA="${ECCCO_DATA:-linearly-separable}"
-export ECCCO_BENCH_ARGS="${ECCCO_BENCH_ARGS:---runs 3 --factuals 10 --models mlp,jem --epochs 3}"
+export ECCCO_BENCH_ARGS="${ECCCO_BENCH_ARGS:---runs 3 --factuals 10 --models mlp,jem --set epochs=3}"
 export ECCCO_OUT="${ECCCO_OUT:-$(mktemp -d)}" ECCCO_PROGRESS=0
 export ECCCO_BENCH_ARGS="$ECCCO_BENCH_ARGS --models-dir $ECCCO_OUT/models"
 go build -o "${ECCCO_BIN:-bin/eccco}" ./eccco/cmd/eccco

@@ -199,18 +199,18 @@ func writeOneRow(t *testing.T, dir string, s metrics.Scores) {
 	}
 }
 
-// --authors-models is refused where it would be ignored: in the paper mode and with --own-models.
+// --set authors-models-dir is refused where it would be ignored: in the paper mode and with authors-models=false.
 func TestAuthorsModelsFlagNeedsAuthorsCode(t *testing.T) {
 	for _, args := range [][]string{
-		{"perf", "--data", "moons", "--authors-models", t.TempDir()},
-		{"perf", "--data", "moons", "--mode", "authors-code", "--own-models", "--authors-models", t.TempDir()},
+		{"perf", "--data", "moons", "--set", "authors-models-dir=" + t.TempDir()},
+		{"perf", "--data", "moons", "--mode", "authors-code", "--set", "authors-models=false", "--set", "authors-models-dir=" + t.TempDir()},
 	} {
-		if _, _, err := runCLI(t, args...); !errors.Is(err, experiment.ErrInvalid) || !strings.Contains(err.Error(), "--authors-models") {
+		if _, _, err := runCLI(t, args...); !errors.Is(err, experiment.ErrInvalid) || !strings.Contains(err.Error(), "authors-models-dir") {
 			t.Errorf("%v: err = %v, want ErrInvalid naming --authors-models", args, err)
 		}
 	}
 	// In the authors'-code mode a folder without the authors' file is an error, not a silent fallback.
-	_, _, err := runCLI(t, "perf", "--data", "moons", "--mode", "authors-code", "--authors-models", t.TempDir(), "--out", "none")
+	_, _, err := runCLI(t, "perf", "--data", "moons", "--mode", "authors-code", "--set", "authors-models-dir="+t.TempDir(), "--out", "none")
 	if err == nil || !strings.Contains(err.Error(), "moons_models.jls") {
 		t.Errorf("an empty --authors-models folder: err = %v, want it to name the missing file", err)
 	}

@@ -5,9 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
-	"strings"
+	"slices"
 
 	"github.com/eccco-go/eccco-go/eccco/benchmark"
 	"github.com/eccco-go/eccco-go/eccco/compare"
@@ -18,19 +19,18 @@ import (
 
 func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("bench", "bench --data D|all [--skip-missing] [--runs N] [--factuals N] [--models ...] [--generators ...] [--set k=v,...] [--out DIR] [--shard i/N] [--mode paper|authors-code]", stderr)
+	var ef expFlags
 	datasets := fs.String("data", "", "data sets: a comma-separated list, or 'all' (every available one)")
 	runs := fs.Int("runs", 0, "runs per data set (0: the paper's, 50; 10 for images)")
 	factuals := fs.Int("factuals", 0, "factuals per run (0: the paper's, 100)")
 	kinds := fs.String("models", "", "comma-separated models (default: the paper's for the data set)")
 	gens := fs.String("generators", "", "comma-separated generators, any case (default: the paper's for the data set: all ten, six for images)")
-	set := fs.String("set", "", "override generator hyper-parameters for every listed generator, e.g. energy=1,cost=0.5 (keys: "+strings.Join(experiment.ParamKeys(), ", ")+"); the generators are then named 'NAME [k=v …]'")
 	out := fs.String("out", filepath.Join("runs", "bench"), "result directory (units/, results.csv, tables/)")
 	shardFlag := fs.String("shard", "", "run only the i-th of N parts, e.g. 2/8 (then merge with --merge)")
 	merge := fs.String("merge", "", "comma-separated shard output directories to merge into --out before collecting")
 	skipMissing := fs.Bool("skip-missing", false, "skip listed data sets that are not available here instead of failing ('all' always skips them)")
 	published := fs.String("published", "", "the paper's numbers for the comparison (default paper/published-results.csv)")
-	var ef expFlags
-	ef.register(fs, "compat")
+	ef.register(fs, experiment.SetTraining, experiment.SetSampling, experiment.SetGenerator, experiment.SetSettings)
 	ef.registerImageBackend(fs)
 	ef.registerTabularBackend(fs)
 	ef.registerJobs(fs)
@@ -55,7 +55,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return fmt.Errorf("bench: %w", err)
 	}
 	plan := benchmark.PlanOptions{Datasets: names, SkipMissing: *skipMissing || !explicit, DataDir: ef.dataDir,
-		Runs: *runs, Factuals: *factuals, Overrides: splitList(*set)}
+		Runs: *runs, Factuals: *factuals}
 	if *gens != "" {
 		if plan.Generators, err = experiment.ParseGenerators(splitList(*gens)...); err != nil {
 			return fmt.Errorf("bench: %w", err)
@@ -66,6 +66,10 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return fmt.Errorf("bench: %w", err)
 	}
 	plan.Seed, plan.Mode, plan.Sampling = opts.Seed, opts.Mode, opts.Sampling
+	plan.Overrides = ef.overrides.GeneratorPairs
+	if err := benchSettings(ef.overrides); err != nil {
+		return fmt.Errorf("bench: %w", err)
+	}
 	if *kinds != "" {
 		if plan.Models, err = kindList(*kinds); err != nil {
 			return fmt.Errorf("bench: %w", err)
@@ -186,15 +190,16 @@ func writeTableSet(stdout, stderr io.Writer, rows []benchmark.Row, outDir string
 }
 
 func runTables(_ context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("tables", "tables --in DIR [--out DIR] [--published FILE] [--keep-cells FILE] [--models-dir DIR [--mode M] [--seed N] [--dir DATA]]", stderr)
+	fs := newFlagSet("tables", "tables --in DIR [--out DIR] [--published FILE] [--keep-cells FILE] [--models-dir DIR [--mode M] [--seed N] [--data-dir DIR]]", stderr)
 	in := fs.String("in", filepath.Join("runs", "bench"), "benchmark directory holding results.csv")
 	out := fs.String("out", "", "directory for the tables (default IN/tables)")
 	published := fs.String("published", "", "the paper's numbers (default paper/published-results.csv)")
 	keep := fs.String("keep-cells", "", "a cells.csv written earlier (e.g. paper/results/cells.csv): its data sets that results.csv lacks join the tables and the comparison")
 	modelsDir := fs.String("models-dir", "", "saved models (as for bench): the comparison then bounds each model's Ω by its calibration and puts the uncertainty misses no search could avoid down to q̂ (never trains); without it the bounds bench wrote to IN/tables are kept")
+	dataDir := new(string)
 	modeName := fs.String("mode", "", "the results' mode, for --models-dir (default: the one the manifests under --in record)")
 	seed := fs.Uint64("seed", experiment.DefaultSeed, "the results' seed, for --models-dir")
-	dataDir := fs.String("dir", "", "data directory, for --models-dir (default $ECCCO_DATA_DIR or data/cache in the repository)")
+	registerDataDir(fs, dataDir)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -240,7 +245,7 @@ func runTables(_ context.Context, args []string, stdout, stderr io.Writer) error
 // tablesMode is --mode, or else the one mode that the manifests under in record.
 func tablesMode(name, in string) (experiment.Mode, error) {
 	if name != "" {
-		return experiment.ParseMode(name)
+		return modeValue(name)
 	}
 	modes, err := benchmark.ManifestModes(in)
 	if err != nil {
@@ -250,4 +255,15 @@ func tablesMode(name, in string) (experiment.Mode, error) {
 		return "", fmt.Errorf("%w: tables: --models-dir needs the results' mode; the manifests under %s record %v: pass --mode", experiment.ErrInvalid, in, modes)
 	}
 	return modes[0], nil
+}
+
+// benchSettings refuses settings the benchmark runner does not pass on: of the mode's settings, bench
+// reads authors-models (and authors-models-dir) only.
+func benchSettings(ov experiment.Overrides) error {
+	for _, k := range slices.Sorted(maps.Keys(ov.Settings)) {
+		if k != "authors-models" {
+			return fmt.Errorf("%w: --set %s: bench reads only authors-models and authors-models-dir of the mode's settings (explain, perf and figures read them all)", experiment.ErrInvalid, k)
+		}
+	}
+	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -18,21 +19,24 @@ import (
 	"github.com/gomlx/compute"
 )
 
-// expFlags are the flags every command that opens an experiment shares: mode, seed, where data and
-// models live, and the training overrides.
+// expFlags are the flags of the commands that open an experiment: --mode, --seed, --data-dir,
+// --models-dir and --set (the key groups each command reads), and where registered --image-backend,
+// --tabular-backend and --jobs.
 type expFlags struct {
 	mode      string
-	compat    bool // old alias of --mode authors-code
-	sampling  string
 	seed      uint64
 	dataDir   string
 	modelsDir string
-	// ownModels and authorsModels: --own-models, --authors-models (experiment.Options.OwnModels,
-	// AuthorsModelsDir).
+	set       setFlag
+	// groups are the --set keys the command reads.
+	groups []experiment.SetGroup
+	// overrides are --set's values, parsed by options.
+	overrides experiment.Overrides
+	// ownModels and authorsModels are --set authors-models=false and --set authors-models-dir=DIR
+	// (experiment.Options.OwnModels, AuthorsModelsDir).
 	ownModels     bool
 	authorsModels string
-	training      experiment.Training
-	// imageBackend, when set (bench and perf), is the GoMLX backend of the image data sets
+	// imageBackend, when set (bench, perf, figures), is the GoMLX backend of the image data sets
 	// (--image-backend); the others run on GOMLX_BACKEND's, or on tabularBackend's (bench:
 	// --tabular-backend) when it is set.
 	imageBackend   string
@@ -41,9 +45,19 @@ type expFlags struct {
 	jobs int
 }
 
+// setFlag collects the values of a repeatable --set.
+type setFlag []string
+
+func (s *setFlag) String() string { return strings.Join(*s, ",") }
+
+func (s *setFlag) Set(v string) error {
+	*s = append(*s, v)
+	return nil
+}
+
 // registerJobs adds --jobs (bench and perf).
 func (f *expFlags) registerJobs(fs *flag.FlagSet) {
-	fs.IntVar(&f.jobs, "jobs", 1, "data sets run at once, each in its own lane (the results are the same bytes; on 2 cores, 2 lanes finish the paper's protocol in about the CPU time over two, where one data set keeps 1.1–1.7 cores busy)")
+	fs.IntVar(&f.jobs, "jobs", 1, "data sets run at once, each in its own lane (the results are the same bytes)")
 }
 
 // lanes resolves the backend of every data set (forDataset) up front and returns the lanes of --jobs.
@@ -64,12 +78,12 @@ func (f *expFlags) lanes(opts experiment.Options, names []string) (benchmark.Lan
 
 // registerImageBackend adds --image-backend (bench and perf).
 func (f *expFlags) registerImageBackend(fs *flag.FlagSet) {
-	fs.StringVar(&f.imageBackend, "image-backend", "", "GoMLX backend for the image data sets (MNIST, Fashion-MNIST), e.g. xla:cpu, the fastest for them (needs a build with -tags xla and scripts/install-xla.sh); the others use GOMLX_BACKEND's (default: that one for all)")
+	fs.StringVar(&f.imageBackend, "image-backend", "", "GoMLX backend for the image data sets (MNIST, Fashion-MNIST), e.g. xla:cpu (needs a build with -tags xla and scripts/install-xla.sh); the others use GOMLX_BACKEND's (default: that one for all)")
 }
 
 // registerTabularBackend adds --tabular-backend (bench).
 func (f *expFlags) registerTabularBackend(fs *flag.FlagSet) {
-	fs.StringVar(&f.tabularBackend, "tabular-backend", "", "GoMLX backend for the synthetic and tabular data sets, e.g. xla:cpu (needs a build with -tags xla and scripts/install-xla.sh): each model's graphs are compiled once for all its runs, and their 50 runs take about a fifth of pure Go's time there, agreeing with it to 10⁻³ in almost every counterfactual (eccco agree); models that have to be trained are trained on it too (default: GOMLX_BACKEND's)")
+	fs.StringVar(&f.tabularBackend, "tabular-backend", "", "GoMLX backend for the synthetic and tabular data sets, e.g. xla:cpu (needs a build with -tags xla and scripts/install-xla.sh); models that have to be trained are trained on it too (default: GOMLX_BACKEND's)")
 }
 
 // forDataset returns opts with the backend that runs dataset: --image-backend's for image sets and
@@ -126,59 +140,49 @@ func namedBackend(config string) (compute.Backend, error) {
 	return b, nil
 }
 
-// register adds the flags; alias names the command's old switch for --mode authors-code ("" for none).
-func (f *expFlags) register(fs *flag.FlagSet, alias string) {
-	fs.StringVar(&f.mode, "mode", "paper", "paper (the paper's equations) or authors-code (what the authors' code did; the published numbers)")
-	if alias != "" {
-		fs.BoolVar(&f.compat, alias, false, "alias of --mode authors-code (kept for older scripts)")
-	}
-	fs.StringVar(&f.sampling, "sampling", "per-run", "unfaithfulness samples: per-run (one set per class and run, shared) or per-counterfactual (a set for every counterfactual, as the authors' code drew them; costlier)")
+// register adds --mode, --seed, --data-dir, --models-dir and --set with the key groups the command reads.
+func (f *expFlags) register(fs *flag.FlagSet, groups ...experiment.SetGroup) {
+	f.groups = groups
+	fs.StringVar(&f.mode, "mode", "paper", "paper (the paper's equations) or authors-code (what the authors' code did: the published numbers)")
 	fs.Uint64Var(&f.seed, "seed", experiment.DefaultSeed, "seed of everything random (data split, models, factuals, targets, samples)")
-	fs.StringVar(&f.dataDir, "dir", "", "data directory (default $ECCCO_DATA_DIR or data/cache in the repository)")
-	fs.StringVar(&f.modelsDir, "models-dir", "", "saved models, as DIR/MODE/seed-SEED/DATA/KIND; missing ones are trained and saved (default runs/models in the repository)")
-	fs.BoolVar(&f.ownModels, "own-models", false, "authors-code mode: train eccco's own models also for the data sets whose trained models the authors published (they are explained by default)")
-	fs.StringVar(&f.authorsModels, "authors-models", "", "folder of the authors' model files, e.g. an ECCCo.jl checkout's models/ (default: the copies built into eccco)")
-	fs.IntVar(&f.training.Epochs, "epochs", 0, "training epochs of models that have to be trained (0: the paper's)")
-	fs.IntVar(&f.training.LeNetEpochs, "lenet-epochs", 0, "epochs for LeNet-5 (0: as --epochs, else the paper's 100)")
-	fs.IntVar(&f.training.VAEEpochs, "vae-epochs", 0, "epochs for REVISE's VAE (0: as --epochs, else the paper's 100)")
-	fs.IntVar(&f.training.BatchSize, "batch-size", 0, "minibatch size (0: the paper's)")
-	fs.Float64Var(&f.training.LearningRate, "lr", 0, "Adam learning rate (0: the paper's, 1e-3)")
+	registerDataDir(fs, &f.dataDir)
+	registerModelsDir(fs, &f.modelsDir)
+	fs.Var(&f.set, "set", "override a setting, key=value (repeatable; comma lists allowed); keys: "+strings.Join(experiment.SetKeys(groups...), ", ")+" ('eccco help set' says what each does)")
 }
 
-// modeValue returns the chosen mode.
-func (f *expFlags) modeValue() (experiment.Mode, error) {
-	m, err := experiment.ParseMode(f.mode)
-	if err != nil {
-		return "", err
-	}
-	if f.compat {
-		if m != experiment.Paper && m != experiment.AuthorsCode {
-			return "", fmt.Errorf("%w: the alias flag conflicts with --mode %s", experiment.ErrInvalid, f.mode)
-		}
-		m = experiment.AuthorsCode
+// registerDataDir adds --data-dir.
+func registerDataDir(fs *flag.FlagSet, dir *string) {
+	fs.StringVar(dir, "data-dir", "", "data directory (default $ECCCO_DATA_DIR or data/cache in the repository)")
+}
+
+// registerModelsDir adds --models-dir.
+func registerModelsDir(fs *flag.FlagSet, dir *string) {
+	fs.StringVar(dir, "models-dir", "", "saved models, as DIR/MODE/seed-SEED/DATA/KIND; missing ones are trained and saved (default runs/models in the repository)")
+}
+
+// modeValue reads --mode: paper or authors-code.
+func modeValue(name string) (experiment.Mode, error) {
+	m := experiment.Mode(strings.TrimSpace(name))
+	if err := m.Validate(); err != nil {
+		return "", fmt.Errorf("--mode: %w", err)
 	}
 	return m, nil
 }
 
-// options builds the experiment's options; training progress goes to stderr.
+// options parses --set and builds the experiment's options; training progress goes to stderr.
 func (f *expFlags) options(stderr io.Writer) (experiment.Options, error) {
-	mode, err := f.modeValue()
+	mode, err := modeValue(f.mode)
 	if err != nil {
 		return experiment.Options{}, err
 	}
-	sampling, err := experiment.ParseSampling(f.sampling)
+	ov, err := experiment.ParseSet(f.set, f.groups...)
 	if err != nil {
-		return experiment.Options{}, err
+		return experiment.Options{}, fmt.Errorf("--set: %w", err)
 	}
-	t := f.training
-	if err := nonNegative(map[string]int{"epochs": t.Epochs, "lenet-epochs": t.LeNetEpochs, "vae-epochs": t.VAEEpochs, "batch-size": t.BatchSize}); err != nil {
-		return experiment.Options{}, err
-	}
-	if !(t.LearningRate >= 0) {
-		return experiment.Options{}, fmt.Errorf("%w: --lr %v must not be negative (0: the paper's)", experiment.ErrInvalid, t.LearningRate)
-	}
-	if f.authorsModels != "" && (!mode.IsAuthorsCode() || f.ownModels) {
-		return experiment.Options{}, fmt.Errorf("%w: --authors-models is read only in --mode authors-code without --own-models", experiment.ErrInvalid)
+	f.overrides = ov
+	f.ownModels, f.authorsModels = ov.Settings["authors-models"] == "false", ov.AuthorsModelsDir
+	if f.authorsModels != "" && (!mode.IsAuthorsCode() || f.ownModels) && ov.Settings["authors-models"] != "true" {
+		return experiment.Options{}, fmt.Errorf("%w: --set authors-models-dir is read only where the authors' models are explained (--mode authors-code, or --set authors-models=true)", experiment.ErrInvalid)
 	}
 	b, err := backend.Shared()
 	if err != nil {
@@ -188,8 +192,8 @@ func (f *expFlags) options(stderr io.Writer) (experiment.Options, error) {
 	if seed == 0 {
 		return experiment.Options{}, fmt.Errorf("%w: --seed 0 is reserved (it means the default, %d)", experiment.ErrInvalid, experiment.DefaultSeed)
 	}
-	return experiment.Options{Backend: b, Mode: mode, Sampling: sampling, Seed: seed, DataDir: f.dataDir, ModelsDir: f.modelsDir,
-		OwnModels: f.ownModels, AuthorsModelsDir: f.authorsModels, Training: f.training, Progress: stderr, Log: stderr}, nil
+	return experiment.Options{Backend: b, Mode: mode, Set: ov.Settings, Sampling: ov.Sampling, Seed: seed, DataDir: f.dataDir,
+		ModelsDir: f.modelsDir, AuthorsModelsDir: f.authorsModels, Training: ov.Training, Progress: stderr, Log: stderr}, nil
 }
 
 // open opens a data set's experiment with the flags.
@@ -204,12 +208,39 @@ func (f *expFlags) open(dataset string, stderr io.Writer) (*experiment.Experimen
 	return experiment.Open(dataset, opts)
 }
 
-// model returns the experiment's model of a kind, or the one saved in dir when dir is given.
-func model(ctx context.Context, e *experiment.Experiment, kind models.Kind, dir string) (*models.Model, error) {
-	if dir != "" {
-		return e.UseModel(dir)
+// modelFlag is --model: a model kind, or the directory of a saved model (e.g. from 'eccco train --out').
+type modelFlag struct {
+	kind models.Kind
+	dir  string
+}
+
+// registerModel adds --model with a default kind.
+func registerModel(fs *flag.FlagSet, m *modelFlag, def models.Kind) {
+	m.kind = def
+	fs.Func("model", fmt.Sprintf("model kind (mlp, mlp-ensemble, jem, jem-ensemble, lenet; a matching saved model is used, or one is trained with the paper's settings and saved) or the directory of a saved model (default %s)", def), func(v string) error {
+		if k, err := models.ParseKind(v); err == nil {
+			m.kind, m.dir = k, ""
+			return nil
+		}
+		if st, err := os.Stat(v); err == nil && st.IsDir() {
+			m.dir = v
+			return nil
+		}
+		return fmt.Errorf("%q is neither a model kind (mlp, mlp-ensemble, jem, jem-ensemble, lenet) nor a saved model's directory", v)
+	})
+}
+
+// model returns the experiment's model of --model: the one saved in its directory, or the experiment's
+// model of its kind.
+func (m modelFlag) model(ctx context.Context, e *experiment.Experiment) (*models.Model, error) {
+	if m.dir != "" {
+		model, err := e.UseModel(m.dir)
+		if err != nil {
+			return nil, fmt.Errorf("--model %s: %w", m.dir, err)
+		}
+		return model, nil
 	}
-	return e.Model(ctx, kind)
+	return e.Model(ctx, m.kind)
 }
 
 // positive checks count flags: each must be at least 1.

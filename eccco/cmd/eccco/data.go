@@ -23,8 +23,9 @@ func runData(ctx context.Context, args []string, stdout, stderr io.Writer) error
 }
 
 func runDataList(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("data list", "data list [--dir DIR]", stderr)
-	dir := fs.String("dir", "", "data directory (default $ECCCO_DATA_DIR or data/cache in the repository)")
+	fs := newFlagSet("data list", "data list [--data-dir DIR]", stderr)
+	dir := new(string)
+	registerDataDir(fs, dir)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -54,8 +55,9 @@ func runDataList(args []string, stdout, stderr io.Writer) error {
 }
 
 func runDataFetch(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("data fetch", "data fetch NAME|all [--dir DIR] [--from MIRROR]", stderr)
-	dir := fs.String("dir", "", "data directory (default $ECCCO_DATA_DIR or data/cache in the repository)")
+	fs := newFlagSet("data fetch", "data fetch NAME|all [--data-dir DIR] [--from MIRROR]", stderr)
+	dir := new(string)
+	registerDataDir(fs, dir)
 	from := fs.String("from", "", "local directory holding the upstream files (e.g. a shared mirror) to copy from instead of downloading")
 	names, err := parseInterleaved(fs, args)
 	if err != nil {

@@ -16,26 +16,25 @@ import (
 )
 
 func runExplain(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("explain", "explain --data NAME --model M --generator G[,G…] [--index i | --n N] [--run r] [--target t] [--mode paper|authors-code] [flags]", stderr)
+	fs := newFlagSet("explain", "explain --data NAME --model KIND|DIR --generator G[,G…] [--index i | --n N] [--run r] [--target t] [--mode paper|authors-code] [--set k=v] [flags]", stderr)
 	dataset := fs.String("data", "", "data set")
-	kindName := fs.String("model", "mlp", "model kind; a matching saved model is used, or one is trained with the paper's settings and saved")
-	modelDir := fs.String("model-dir", "", "use the model saved in this directory (e.g. by 'eccco train --out DIR') instead")
+	var mf modelFlag
+	registerModel(fs, &mf, models.KindMLP)
 	genNames := fs.String("generator", "ECCCo", "generator(s), comma-separated: "+strings.Join(counterfactual.GeneratorNames(), ", "))
 	index := fs.Int("index", -1, "explain this test row (default: the first factual of the run)")
 	n := fs.Int("n", 1, "explain the first N factuals of the run at once (batched) and print their metrics")
 	runIdx := fs.Int("run", 1, "which run's factuals and targets (the benchmark's: the same seed gives the same rows in 'eccco bench')")
 	target := fs.Int("target", -1, "target class (default: the run's random class other than the predicted one)")
-	maxIter := fs.Int("max-iter", counterfactual.DefaultMaxIterations, "maximum search steps")
 	png := fs.String("png", "", "for images: write a factual | counterfactual grid to this PNG file")
 	var ef expFlags
-	ef.register(fs, "paper-code")
+	ef.register(fs, experiment.SetTraining, experiment.SetSampling, experiment.SetSearch, experiment.SetGenerator, experiment.SetSettings)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("explain: unexpected arguments %v", fs.Args())
 	}
-	if err := positive(map[string]int{"n": *n, "run": *runIdx, "max-iter": *maxIter}); err != nil {
+	if err := positive(map[string]int{"n": *n, "run": *runIdx}); err != nil {
 		return fmt.Errorf("explain: %w", err)
 	}
 	if *png != "" {
@@ -48,18 +47,20 @@ func runExplain(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	gens, err := experiment.ParseGenerators(splitList(*genNames)...)
 	if err != nil {
-		return fmt.Errorf("explain: %w", err)
+		return fmt.Errorf("explain: --generator: %w", err)
 	}
-	kind, err := models.ParseKind(*kindName)
-	if err != nil {
-		return err
-	}
+	kind := mf.kind
 	e, err := ef.open(*dataset, stderr)
 	if err != nil {
 		return fmt.Errorf("explain: %w", err)
 	}
-	if *modelDir != "" {
-		m, err := e.UseModel(*modelDir)
+	if len(ef.overrides.GeneratorPairs) > 0 {
+		if gens, err = experiment.WithOverrides(gens, ef.overrides.GeneratorPairs); err != nil {
+			return fmt.Errorf("explain: --set: %w", err)
+		}
+	}
+	if mf.dir != "" {
+		m, err := mf.model(ctx, e)
 		if err != nil {
 			return fmt.Errorf("explain: %w", err)
 		}
@@ -80,7 +81,7 @@ func runExplain(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return fmt.Errorf("explain: %w", err)
 	}
-	r.MaxIterations = *maxIter
+	r.MaxIterations = ef.overrides.MaxIterations // 0: counterfactual.DefaultMaxIterations
 	var xs []*experiment.Explanation
 	for _, g := range gens {
 		x, err := r.Explain(ctx, g)

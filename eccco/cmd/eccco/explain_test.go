@@ -10,10 +10,10 @@ func TestExplain(t *testing.T) {
 	t.Setenv("ECCCO_PROGRESS", "0")
 	dir := t.TempDir()
 	model := filepath.Join(dir, "mlp")
-	if _, _, err := runCLI(t, "train", "--data", "linearly-separable", "--model", "mlp", "--epochs", "20", "--out", model); err != nil {
+	if _, _, err := runCLI(t, "train", "--data", "linearly-separable", "--model", "mlp", "--set", "epochs=20", "--out", model); err != nil {
 		t.Fatal(err)
 	}
-	out, _, err := runCLI(t, "explain", "--data", "linearly-separable", "--model-dir", model, "--generator", "Wachter", "--index", "2")
+	out, _, err := runCLI(t, "explain", "--data", "linearly-separable", "--model", model, "--generator", "Wachter", "--index", "2")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -22,7 +22,7 @@ func TestExplain(t *testing.T) {
 			t.Errorf("explain output lacks %q:\n%s", want, out)
 		}
 	}
-	out, _, err = runCLI(t, "explain", "--data", "linearly-separable", "--model-dir", model, "--generator", "ECCCo", "--n", "20")
+	out, _, err = runCLI(t, "explain", "--data", "linearly-separable", "--model", model, "--generator", "ECCCo", "--n", "20")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,12 +39,12 @@ func TestExplain(t *testing.T) {
 		{[]string{"--index", "100000"}, "outside"},
 		{[]string{"--target", "7"}, "not a class"},
 		{[]string{"--n", "0"}, "at least 1"},
-		{[]string{"--model-dir", filepath.Join(dir, "none")}, "no saved model"},
+		{[]string{"--model", filepath.Join(dir, "none")}, "neither a model kind"},
 		{[]string{"--generator", "Wachter,wachter", "--n", "3"}, "listed twice"},
-		{[]string{"--max-iter", "-1"}, "--max-iter"},
+		{[]string{"--set", "max-iter=-1"}, "max-iter"},
 		{[]string{"--run", "0"}, "--run"},
 	} {
-		args := append([]string{"explain", "--data", "linearly-separable", "--model-dir", model}, c.args...)
+		args := append([]string{"explain", "--data", "linearly-separable", "--model", model}, c.args...)
 		if _, _, err := runCLI(t, args...); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("eccco %s: err = %v, want it to mention %q", strings.Join(args, " "), err, c.want)
 		}

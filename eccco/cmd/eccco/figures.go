@@ -11,6 +11,7 @@ import (
 
 	"github.com/eccco-go/eccco-go/eccco/benchmark"
 	"github.com/eccco-go/eccco-go/eccco/data"
+	"github.com/eccco-go/eccco-go/eccco/experiment"
 	"github.com/eccco-go/eccco-go/eccco/figures"
 	"github.com/eccco-go/eccco-go/eccco/internal/progress"
 )
@@ -23,7 +24,7 @@ func runFigures(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	dpi := fs.Int("dpi", 0, "resolution of the PNG files (0: 300)")
 	results := fs.String("results", "", "benchmark directory holding results.csv, for the metric charts (default: none, the charts are skipped)")
 	var ef expFlags
-	ef.register(fs, "")
+	ef.register(fs, experiment.SetTraining, experiment.SetSettings)
 	ef.registerImageBackend(fs)
 	if err := fs.Parse(args); err != nil {
 		return err

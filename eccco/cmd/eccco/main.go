@@ -1,23 +1,9 @@
 // Command eccco trains, explains and benchmarks models for the paper "Faithful Model Explanations through
 // Energy-Constrained Conformal Counterfactuals" (Altmeyer et al., AAAI-24).
 //
-//	eccco data list                          # the eight data sets, whether each is present, source, licence
-//	eccco data fetch NAME|all [--from DIR]   # download (sha256-verified) or copy from a local mirror
-//	eccco train --data D --model M           # train a model with the paper's settings, score it, save it
-//	eccco vae --data D [--epochs N]          # train REVISE's VAE for a data set, report its reconstruction error, save it
-//	eccco perf [--data all] [--models ...]   # train and score models on every available data set, compare with the paper
-//	eccco sample --data D --model M --class K # SGLD samples of class K from a saved model
-//	eccco bench --data D|all [--runs N] [--shard i/N] [--mode M] # the paper's benchmark and tables
-//	eccco tables --in DIR                    # the tables (and comparison with the paper) from results
-//	eccco agree --in DIR,DIR                 # two benchmarks counterfactual by counterfactual (two backends)
-//	eccco figures [--only NAME] [--out DIR]  # the paper's figures as PNG, SVG and PDF
-//	eccco report [--results DIR] [--quick]   # the reproduction report (LaTeX, Markdown, PDF) beside the paper's numbers
-//	eccco explain --data D --model M --generator G [--index i] [--target t] [--n N] # counterfactuals
-//	eccco backend                            # which GoMLX backend runs, which are compiled in
-//
-// Run `eccco COMMAND -h` for a command's flags. The GoMLX backend is the embedded pure-Go one unless
-// GOMLX_BACKEND says otherwise; data live in ECCCO_DATA_DIR (default: data/cache inside the repository).
-// ECCCO_CPUPROFILE=FILE writes a CPU profile of the command to FILE (go tool pprof reads it).
+// `eccco help` prints the command reference: what each command does, the flags every experiment command
+// shares (--mode, --seed, --data-dir, --models-dir, --set), the --set keys and the environment.
+// `eccco COMMAND -h` lists a command's flags.
 package main
 
 import (
@@ -30,28 +16,46 @@ import (
 	"os/signal"
 	"runtime/pprof"
 	"strings"
+	"unicode/utf8"
+
+	"github.com/eccco-go/eccco-go/eccco/experiment"
 )
 
 type command struct {
 	name, summary string
-	run           func(ctx context.Context, args []string, stdout, stderr io.Writer) error
+	// doc is the command's paragraph in `eccco help`.
+	doc string
+	run func(ctx context.Context, args []string, stdout, stderr io.Writer) error
 }
 
 func commands() []command {
 	return []command{
-		{"data", "list or fetch the data sets (data list | data fetch NAME|all)", runData},
-		{"train", "train a model with the paper's settings, print its test scores and save it", runTrain},
-		{"vae", "train the paper's VAE for a data set (REVISE's latent space), report its reconstruction error, save it", runVAE},
-		{"perf", "train and score models on every available data set against the paper's Table 5", runPerf},
-		{"explain", "find counterfactual explanations for test rows with any generator of the paper", runExplain},
-		{"bench", "run the paper's benchmark (resumable, shardable) and write the result tables", runBench},
-		{"tables", "aggregate benchmark results into the paper's tables and compare with the published ones", runTables},
-		{"modes", "set benchmark results of two modes side by side and say where ECCCo's claims hold", runModes},
-		{"agree", "compare two benchmarks counterfactual by counterfactual (e.g. one protocol on two backends)", runAgree},
-		{"figures", "make the paper's figures (PNG, SVG, PDF), training or loading the models they need", runFigures},
-		{"report", "write the reproduction report (LaTeX, Markdown, PDF) from results, model performance and figures", runReport},
-		{"sample", "draw SGLD samples of a class from a saved model (CSV, and a PNG grid for images)", runSample},
-		{"backend", "show the GoMLX backend in use and the ones compiled in", runBackend},
+		{"data", "list or fetch the data sets (data list | data fetch NAME|all)",
+			"'eccco data list' shows the eight data sets, whether each is present in --data-dir, its source and licence. 'eccco data fetch NAME|all' downloads them (sha256-verified), or copies them from a local mirror with --from DIR.", runData},
+		{"train", "train a model with the paper's settings, print its test scores and save it",
+			"'eccco train --data D --model KIND' trains one model with the paper's settings (or the authors' code's, --mode authors-code), prints its test accuracy, precision and F1 beside the paper's Table 5 and saves it where explain, sample and bench look (MODELS-DIR/MODE/seed-SEED/DATA/KIND), or in --out DIR. A model already saved there is replaced only with --replace.", runTrain},
+		{"vae", "train the paper's VAE for a data set (REVISE's latent space), report its reconstruction error, save it",
+			"'eccco vae --data D' loads or trains REVISE's variational autoencoder for a data set and reports its test reconstruction error beside that of predicting the training mean; --out DIR trains a fresh one there, --replace retrains the saved one.", runVAE},
+		{"perf", "train and score models on every available data set against the paper's Table 5",
+			"'eccco perf [--data all] [--models mlp,jem,…]' loads or trains the models of every listed data set and writes their test scores beside the paper's (perf.csv, perf.md, perf.tex in --out); --strict fails where a model is more than 0.03 below the paper's accuracy.", runPerf},
+		{"explain", "find counterfactual explanations for test rows with any generator of the paper",
+			"'eccco explain --data D --model KIND|DIR --generator G[,G…]' explains the factuals of a run (the benchmark's rows and targets for the same seed) or one test row (--index, --target) with any of the paper's generators and prints the counterfactual, its metrics and what changed; --n N explains N factuals in one batch and prints a summary table; --png writes a factual | counterfactual grid for images.", runExplain},
+		{"bench", "run the paper's benchmark (resumable, shardable) and write the result tables",
+			"'eccco bench --data D|all' runs the paper's benchmark protocol: every model, generator and run of each data set, one unit file per (model, generator, run) under --out/units, so an interrupted run resumes; --shard i/N runs a part and --merge joins the parts. It ends with results.csv, the tables and the comparison with the published numbers (tables/).", runBench},
+		{"tables", "aggregate benchmark results into the paper's tables and compare with the published ones",
+			"'eccco tables --in DIR' writes the paper's tables and the comparison with the published numbers from a benchmark directory's results.csv; --keep-cells adds data sets computed earlier, --models-dir bounds the uncertainty by each model's calibration.", runTables},
+		{"modes", "set benchmark results of two modes side by side and say where ECCCo's claims hold",
+			"'eccco modes --in DIR,DIR' sets the results of two or more benchmark directories (e.g. the paper's equations and the authors' code) side by side with the published numbers and says in which of them ECCCo's claims hold.", runModes},
+		{"agree", "compare two benchmarks counterfactual by counterfactual (e.g. one protocol on two backends)",
+			"'eccco agree --in DIR,DIR' compares two benchmarks counterfactual by counterfactual, e.g. the same protocol on two backends, and counts the values that agree within --tol.", runAgree},
+		{"figures", "make the paper's figures (PNG, SVG, PDF), training or loading the models they need",
+			"'eccco figures [--only NAME,…]' makes the paper's figures as PNG, SVG and PDF in --out, training or loading the models they need; --list names them, --results DIR adds the charts of a benchmark's metrics.", runFigures},
+		{"report", "write the reproduction report (LaTeX, Markdown, PDF) from results, model performance and figures",
+			"'eccco report' writes the reproduction report (LaTeX sources, Markdown and, with pdflatex, a PDF) from benchmark results, model performance and figures, beside the paper's numbers.", runReport},
+		{"sample", "draw SGLD samples of a class from a saved model (CSV, and a PNG grid for images)",
+			"'eccco sample --data D --model KIND|DIR --class K' draws conditional SGLD samples of one class with the sampler of the mode (override it with --set chains=, keep=, steps=, sgld-step=, noise=, clip=, unbiased=), says how many the model predicts as the class and how far they lie from the training data, and writes them as CSV (and a PNG grid for images).", runSample},
+		{"backend", "show the GoMLX backend in use and the ones compiled in",
+			"'eccco backend' shows the GoMLX backend that runs (GOMLX_BACKEND; the embedded pure-Go one by default) and the ones compiled in.", runBackend},
 	}
 }
 
@@ -97,12 +101,15 @@ func startProfile(path string) (stop func(), err error) {
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" {
 		usage(stderr)
 		if len(args) == 0 {
 			return errors.New("no command given")
 		}
 		return nil
+	}
+	if args[0] == "help" {
+		return help(stdout, args[1:])
 	}
 	for _, c := range commands() {
 		if c.name == args[0] {
@@ -118,7 +125,94 @@ func usage(w io.Writer) {
 	for _, c := range commands() {
 		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
 	}
-	fmt.Fprintln(w, "\nRun 'eccco COMMAND -h' for the flags of a command.")
+	fmt.Fprintln(w, "\nRun 'eccco help' for the command reference, 'eccco COMMAND -h' for the flags of a command.")
+}
+
+// help prints the command reference (`eccco help`), one command's paragraph (`eccco help COMMAND`) or
+// the --set keys (`eccco help set`).
+func help(w io.Writer, args []string) error {
+	if len(args) > 1 {
+		return fmt.Errorf("help: want at most one topic, got %v", args)
+	}
+	if len(args) == 1 {
+		if args[0] == "set" {
+			printSetKeys(w)
+			return nil
+		}
+		for _, c := range commands() {
+			if c.name == args[0] {
+				fmt.Fprintf(w, "eccco %s: %s\n\n%s\n\nRun 'eccco %s -h' for its flags.\n", c.name, c.summary, wrap(c.doc, 100), c.name)
+				return nil
+			}
+		}
+		return fmt.Errorf("help: unknown topic %q (a command, or set)", args[0])
+	}
+	fmt.Fprintln(w, "eccco reproduces \"Faithful Model Explanations through Energy-Constrained Conformal Counterfactuals\"")
+	fmt.Fprintln(w, "(Altmeyer et al., AAAI-24): it trains the paper's models, explains them with its generators and")
+	fmt.Fprintln(w, "benchmarks the explanations.\n\nCommands:")
+	for _, c := range commands() {
+		fmt.Fprintf(w, "\n%s\n", wrap(c.doc, 100))
+	}
+	fmt.Fprint(w, `
+Flags of the commands that open an experiment (train, vae, perf, explain, bench, figures, sample):
+  --mode paper|authors-code  the paper's equations (default) or what the authors' code did
+  --seed N                   seed of everything random (default 42)
+  --data-dir DIR             data directory (default $ECCCO_DATA_DIR or data/cache in the repository)
+  --models-dir DIR           saved models, as DIR/MODE/seed-SEED/DATA/KIND (default runs/models)
+  --set key=value            override a setting (repeatable, comma lists allowed); 'eccco help set'
+                             lists the keys, and each command's -h the keys it reads
+
+Environment: GOMLX_BACKEND chooses the GoMLX backend (default: the embedded pure-Go one);
+ECCCO_DATA_DIR the data directory; ECCCO_CPUPROFILE=FILE writes a CPU profile of the command to FILE.
+`)
+	return nil
+}
+
+// printSetKeys lists the keys of --set by group.
+func printSetKeys(w io.Writer) {
+	fmt.Fprint(w, `Keys of --set key=value (repeatable; comma lists allowed; a key given twice is an error):
+
+training (train, vae, perf, explain, bench, figures, sample; 0 keeps the paper's):
+  epochs, lenet-epochs, vae-epochs   training epochs (LeNet-5 and the VAE default to epochs when set)
+  batch-size, lr                     minibatch size and Adam's learning rate
+unfaithfulness samples (explain, bench):
+  sampling=per-run|per-counterfactual   one set per class and run, or one per counterfactual
+search (explain):
+  max-iter                           the search's step limit (default 100)
+generators (explain, bench; every listed generator is then named 'NAME [k=v …]'):
+  `+strings.Join(experiment.ParamKeys(), ", ")+`
+sampler (sample; 0 keeps the mode's):
+  chains, keep, steps                SGLD chains, lowest-energy samples kept, steps
+  sgld-step, noise, clip, unbiased   step φ, noise σ, gradient clipping (0: none), textbook SGLD
+the mode's settings (train, vae, perf, explain, figures, sample; bench: authors-models only):
+`+indent(wrap(strings.Join(experiment.SettingKeys(), ", "), 96), "  ")+`
+  authors-models-dir=DIR             the authors' model files (default: the copies built into eccco)
+  (package experiment, type Settings, documents each with the authors' file and line)
+`)
+}
+
+// indent prefixes every line of text.
+func indent(text, prefix string) string {
+	return prefix + strings.ReplaceAll(text, "\n", "\n"+prefix)
+}
+
+// wrap breaks text into lines of at most width characters.
+func wrap(text string, width int) string {
+	var sb strings.Builder
+	n := 0
+	for _, word := range strings.Fields(text) {
+		l := utf8.RuneCountInString(word)
+		if n > 0 && n+1+l > width {
+			sb.WriteString("\n")
+			n = 0
+		} else if n > 0 {
+			sb.WriteString(" ")
+			n++
+		}
+		sb.WriteString(word)
+		n += l
+	}
+	return sb.String()
 }
 
 // newFlagSet returns a flag set that reports errors instead of exiting.

@@ -19,7 +19,7 @@ func runCLI(t *testing.T, args ...string) (stdout, stderr string, err error) {
 }
 
 func TestDataListShowsAllEight(t *testing.T) {
-	out, _, err := runCLI(t, "data", "list", "--dir", t.TempDir())
+	out, _, err := runCLI(t, "data", "list", "--data-dir", t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,7 +39,7 @@ func TestUserErrors(t *testing.T) {
 		want string
 	}{
 		{[]string{"frobnicate"}, "unknown command"},
-		{[]string{"data", "fetch", "imagenet", "--dir", os.TempDir()}, "imagenet"},
+		{[]string{"data", "fetch", "imagenet", "--data-dir", os.TempDir()}, "imagenet"},
 		{[]string{"train", "--model", "mlp"}, "--data is required"},
 		{[]string{"train", "--data", "moons", "--model", "svm"}, "unknown model"},
 		{[]string{"train", "--data", "nosuch"}, "nosuch"},
@@ -56,7 +56,7 @@ func TestUserErrors(t *testing.T) {
 func TestTrainSavesAModel(t *testing.T) {
 	t.Setenv("ECCCO_PROGRESS", "0")
 	dir := filepath.Join(t.TempDir(), "m")
-	out, _, err := runCLI(t, "train", "--data", "linearly-separable", "--model", "mlp", "--epochs", "5", "--out", dir)
+	out, _, err := runCLI(t, "train", "--data", "linearly-separable", "--model", "mlp", "--set", "epochs=5", "--out", dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,11 +74,11 @@ func TestSampleWritesCSV(t *testing.T) {
 	t.Setenv("ECCCO_PROGRESS", "0")
 	dir := t.TempDir()
 	model := filepath.Join(dir, "jem")
-	if _, _, err := runCLI(t, "train", "--data", "linearly-separable", "--model", "jem", "--epochs", "3", "--out", model); err != nil {
+	if _, _, err := runCLI(t, "train", "--data", "linearly-separable", "--model", "jem", "--set", "epochs=3", "--out", model); err != nil {
 		t.Fatal(err)
 	}
 	csvPath := filepath.Join(dir, "s.csv")
-	out, _, err := runCLI(t, "sample", "--data", "linearly-separable", "--model-dir", model, "--class", "1", "--chains", "8", "--keep", "4", "--steps", "20", "--out", csvPath)
+	out, _, err := runCLI(t, "sample", "--data", "linearly-separable", "--model", model, "--class", "1", "--set", "chains=8,keep=4,steps=20", "--out", csvPath)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,13 +99,13 @@ func TestSampleWritesCSV(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--class", "2"}, "--class 2 outside"},
-		{[]string{"--clip", "-2"}, "--clip"},
-		{[]string{"--chains", "-2"}, "--chains"},
-		{[]string{"--class", "1"}, "pass --force"},
-		{[]string{"--model-dir", filepath.Join(dir, "nothing")}, "no saved model"},
+		{[]string{"--class", "2"}, "--class 2: "},
+		{[]string{"--set", "clip=-2"}, "clip"},
+		{[]string{"--set", "chains=-2"}, "chains"},
+		{[]string{"--class", "1"}, "pass --replace"},
+		{[]string{"--model", filepath.Join(dir, "nothing")}, "neither a model kind"},
 	} {
-		args := append([]string{"sample", "--data", "linearly-separable", "--model-dir", model, "--out", csvPath}, c.args...)
+		args := append([]string{"sample", "--data", "linearly-separable", "--model", model, "--out", csvPath}, c.args...)
 		if _, _, err := runCLI(t, args...); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("eccco %s: err = %v, want it to mention %q", strings.Join(args, " "), err, c.want)
 		}

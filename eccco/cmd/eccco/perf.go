@@ -21,10 +21,9 @@ func runPerf(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	kinds := fs.String("models", "mlp,mlp-ensemble", "comma-separated models to score (mlp, mlp-ensemble, jem, jem-ensemble, lenet; lenet only on image sets); saved ones are reused, missing ones trained and saved")
 	out := fs.String("out", filepath.Join("runs", "perf"), "directory for perf.csv, perf.md and perf.tex ('none' to skip)")
 	strict := fs.Bool("strict", false, "exit with an error if a model is more than 0.03 below the paper's accuracy")
-	saveModels := fs.String("save-models", "", "alias of --models-dir (kept for older scripts)")
 	skipMissing := fs.Bool("skip-missing", false, "skip listed data sets that are not available here instead of failing ('all' always skips them)")
 	var ef expFlags
-	ef.register(fs, "jem-paper-code")
+	ef.register(fs, experiment.SetTraining, experiment.SetSettings)
 	ef.registerImageBackend(fs)
 	ef.registerJobs(fs)
 	if err := fs.Parse(args); err != nil {
@@ -33,19 +32,13 @@ func runPerf(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if fs.NArg() > 0 {
 		return fmt.Errorf("perf: unexpected arguments %v", fs.Args())
 	}
-	if *saveModels != "" {
-		if ef.modelsDir != "" && ef.modelsDir != *saveModels {
-			return fmt.Errorf("perf: --save-models %s and --models-dir %s disagree", *saveModels, ef.modelsDir)
-		}
-		ef.modelsDir = *saveModels
-	}
 	names, explicit, err := dataList(*datasets)
 	if err != nil {
-		return fmt.Errorf("perf: %w", err)
+		return fmt.Errorf("perf: --data: %w", err)
 	}
 	kindList, err := kindList(*kinds)
 	if err != nil {
-		return fmt.Errorf("perf: %w", err)
+		return fmt.Errorf("perf: --models: %w", err)
 	}
 	opts, err := ef.options(stderr)
 	if err != nil {

@@ -26,7 +26,7 @@ func TestTrainNeverWipesAFolder(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, extra := range [][]string{nil, {"--replace"}} {
-		args := append([]string{"train", "--data", "linearly-separable", "--epochs", "2", "--out", dir}, extra...)
+		args := append([]string{"train", "--data", "linearly-separable", "--set", "epochs=2", "--out", dir}, extra...)
 		if _, _, err := runCLI(t, args...); !errors.Is(err, models.ErrExists) {
 			t.Errorf("eccco %s: err = %v, want ErrExists", strings.Join(args, " "), err)
 		}
@@ -35,7 +35,7 @@ func TestTrainNeverWipesAFolder(t *testing.T) {
 		t.Fatalf("the user's file is gone or changed: %q, %v", raw, err)
 	}
 	model := filepath.Join(t.TempDir(), "m")
-	args := []string{"train", "--data", "linearly-separable", "--epochs", "2", "--out", model}
+	args := []string{"train", "--data", "linearly-separable", "--set", "epochs=2", "--out", model}
 	if _, _, err := runCLI(t, args...); err != nil {
 		t.Fatal(err)
 	}
@@ -53,27 +53,27 @@ func TestForeignModelsAreRefused(t *testing.T) {
 	t.Setenv("ECCCO_PROGRESS", "0")
 	dir := t.TempDir()
 	circles := filepath.Join(dir, "circles")
-	if _, _, err := runCLI(t, "train", "--data", "circles", "--epochs", "2", "--out", circles); err != nil {
+	if _, _, err := runCLI(t, "train", "--data", "circles", "--set", "epochs=2", "--out", circles); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := runCLI(t, "explain", "--data", "moons", "--model-dir", circles); !errors.Is(err, experiment.ErrMismatch) || !strings.Contains(err.Error(), "circles") {
+	if _, _, err := runCLI(t, "explain", "--data", "moons", "--model", circles); !errors.Is(err, experiment.ErrMismatch) || !strings.Contains(err.Error(), "circles") {
 		t.Errorf("circles model explaining moons: err = %v, want ErrMismatch naming circles", err)
 	}
 	seed1 := filepath.Join(dir, "seed1")
-	if _, _, err := runCLI(t, "train", "--data", "circles", "--epochs", "2", "--seed", "1", "--out", seed1); err != nil {
+	if _, _, err := runCLI(t, "train", "--data", "circles", "--set", "epochs=2", "--seed", "1", "--out", seed1); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := runCLI(t, "explain", "--data", "circles", "--model-dir", seed1); !errors.Is(err, experiment.ErrMismatch) || !strings.Contains(err.Error(), "seed 1") {
+	if _, _, err := runCLI(t, "explain", "--data", "circles", "--model", seed1); !errors.Is(err, experiment.ErrMismatch) || !strings.Contains(err.Error(), "seed 1") {
 		t.Errorf("seed-1 model explained with seed 42: err = %v, want ErrMismatch naming seed 1", err)
 	}
-	if _, _, err := runCLI(t, "explain", "--data", "circles", "--model-dir", seed1, "--seed", "1"); err != nil {
+	if _, _, err := runCLI(t, "explain", "--data", "circles", "--model", seed1, "--seed", "1"); err != nil {
 		t.Errorf("the seed-1 model with --seed 1: %v", err)
 	}
 	authorsCode := filepath.Join(dir, "authors")
-	if _, _, err := runCLI(t, "train", "--data", "circles", "--epochs", "2", "--mode", "authors-code", "--out", authorsCode); err != nil {
+	if _, _, err := runCLI(t, "train", "--data", "circles", "--set", "epochs=2", "--mode", "authors-code", "--out", authorsCode); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := runCLI(t, "explain", "--data", "circles", "--model-dir", authorsCode); !errors.Is(err, experiment.ErrMismatch) || !strings.Contains(err.Error(), "mode") {
+	if _, _, err := runCLI(t, "explain", "--data", "circles", "--model", authorsCode); !errors.Is(err, experiment.ErrMismatch) || !strings.Contains(err.Error(), "mode") {
 		t.Errorf("an authors'-code model used in the paper mode: err = %v, want ErrMismatch naming the mode", err)
 	}
 }
@@ -83,18 +83,18 @@ func TestForeignModelsAreRefused(t *testing.T) {
 func TestBenchRejectsBadCounts(t *testing.T) {
 	t.Setenv("ECCCO_PROGRESS", "0")
 	dir := t.TempDir()
-	base := []string{"bench", "--data", "linearly-separable", "--models", "mlp", "--epochs", "2", "--models-dir", filepath.Join(dir, "models"), "--out", filepath.Join(dir, "out")}
+	base := []string{"bench", "--data", "linearly-separable", "--models", "mlp", "--set", "epochs=2", "--models-dir", filepath.Join(dir, "models"), "--out", filepath.Join(dir, "out")}
 	for _, c := range []struct {
 		extra []string
 		want  string
 	}{
 		{[]string{"--runs", "-1"}, "--runs"},
 		{[]string{"--factuals", "-5"}, "--factuals"},
-		{[]string{"--epochs", "-3"}, "--epochs"},
+		{[]string{"--set", "epochs=-3"}, "epochs"},
 		{[]string{"--generators", "Wachter,wachter"}, "listed twice"},
 		{[]string{"--generators", "nosuch"}, "unknown generator"},
 		{[]string{"--models", "mlp,mlp"}, "listed twice"},
-		{[]string{"--set", "lambda=1"}, "unknown parameter"},
+		{[]string{"--set", "lambda=1"}, "unknown key \"lambda\""},
 		{[]string{"--mode", "julia"}, "unknown mode"},
 	} {
 		args := append(append([]string{}, base...), c.extra...)
@@ -121,7 +121,7 @@ func TestBenchRejectsBadCounts(t *testing.T) {
 func TestExplainREVISEFromScratch(t *testing.T) {
 	t.Setenv("ECCCO_PROGRESS", "0")
 	models := filepath.Join(t.TempDir(), "models")
-	args := []string{"explain", "--data", "moons", "--model", "mlp", "--generator", "REVISE", "--epochs", "2", "--models-dir", models}
+	args := []string{"explain", "--data", "moons", "--model", "mlp", "--generator", "REVISE", "--set", "epochs=2", "--models-dir", models}
 	out, stderr, err := runCLI(t, args...)
 	if err != nil {
 		t.Fatal(err)

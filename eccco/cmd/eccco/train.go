@@ -11,13 +11,13 @@ import (
 )
 
 func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("train", "train --data NAME --model mlp|mlp-ensemble|jem|jem-ensemble|lenet [--mode paper|authors-code] [flags]", stderr)
+	fs := newFlagSet("train", "train --data NAME --model mlp|mlp-ensemble|jem|jem-ensemble|lenet [--mode paper|authors-code] [--set k=v] [flags]", stderr)
 	dataset := fs.String("data", "", "data set (see 'eccco data list')")
-	kindName := fs.String("model", "mlp", "model: mlp, mlp-ensemble, jem, jem-ensemble or lenet")
+	kindName := fs.String("model", "mlp", "model kind: mlp, mlp-ensemble, jem, jem-ensemble or lenet")
 	out := fs.String("out", "", "directory to save the model in (default: where explain, sample and bench look, MODELS-DIR/MODE/seed-SEED/DATA/MODEL; 'none' to skip)")
 	replace := fs.Bool("replace", false, "replace a model already saved there (never anything else)")
 	var ef expFlags
-	ef.register(fs, "jem-paper-code")
+	ef.register(fs, experiment.SetTraining, experiment.SetSettings)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -26,7 +26,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	kind, err := models.ParseKind(*kindName)
 	if err != nil {
-		return err
+		return fmt.Errorf("train: --model: %w", err)
 	}
 	e, err := ef.open(*dataset, stderr)
 	if err != nil {

@@ -19,12 +19,12 @@ var _ counterfactual.LatentMap = (*vae.VAE)(nil)
 // the experiment's VAE: a matching one saved where explain and bench look is loaded and reported, not
 // trained again (--replace retrains it).
 func runVAE(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("vae", "vae --data NAME [--vae-epochs N] [--seed S] [--out DIR] [--mode paper|authors-code]", stderr)
+	fs := newFlagSet("vae", "vae --data NAME [--set vae-epochs=N] [--seed S] [--out DIR] [--mode paper|authors-code]", stderr)
 	dataset := fs.String("data", "", "data set (see 'eccco data list')")
 	out := fs.String("out", "", "directory to save the VAE in (default: where explain and bench look, MODELS-DIR/MODE/seed-SEED/DATA/vae; 'none' to skip)")
 	replace := fs.Bool("replace", false, "replace a VAE already saved there (never anything else)")
 	var ef expFlags
-	ef.register(fs, "")
+	ef.register(fs, experiment.SetTraining, experiment.SetSettings)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}

@@ -14,7 +14,7 @@ import (
 func TestVAETrainsAndSaves(t *testing.T) {
 	t.Setenv("ECCCO_PROGRESS", "0")
 	dir := filepath.Join(t.TempDir(), "vae")
-	out, _, err := runCLI(t, "vae", "--data", "circles", "--epochs", "3", "--out", dir)
+	out, _, err := runCLI(t, "vae", "--data", "circles", "--set", "epochs=3", "--out", dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,7 +38,7 @@ func TestVAETrainsAndSaves(t *testing.T) {
 		t.Errorf("Encode: %v values, err %v; want %d", len(z), err, lm.LatentDim())
 	}
 
-	if out, _, err := runCLI(t, "vae", "--data", "circles", "--epochs", "1", "--out", "none"); err != nil || strings.Contains(out, "saved to") {
+	if out, _, err := runCLI(t, "vae", "--data", "circles", "--set", "epochs=1", "--out", "none"); err != nil || strings.Contains(out, "saved to") {
 		t.Errorf("--out none: err %v, output:\n%s", err, out)
 	}
 	for _, c := range []struct {
@@ -47,7 +47,7 @@ func TestVAETrainsAndSaves(t *testing.T) {
 	}{
 		{[]string{"vae"}, "--data is required"},
 		{[]string{"vae", "--data", "nosuch"}, "nosuch"},
-		{[]string{"vae", "--data", "moons", "--epochs", "-1"}, "--epochs"},
+		{[]string{"vae", "--data", "moons", "--set", "epochs=-1"}, "epochs"},
 		{[]string{"vae", "--data", "moons", "extra"}, "unexpected arguments"},
 	} {
 		if _, _, err := runCLI(t, c.args...); err == nil || !strings.Contains(err.Error(), c.want) {
@@ -77,7 +77,7 @@ func TestVAELatentSizesMatchPCA(t *testing.T) {
 // look, a second run loads and reports it instead of refusing or training again.
 func TestVAEDefaultLoadsWhatIsSaved(t *testing.T) {
 	t.Setenv("ECCCO_PROGRESS", "0")
-	args := []string{"vae", "--data", "circles", "--epochs", "2", "--models-dir", t.TempDir()}
+	args := []string{"vae", "--data", "circles", "--set", "epochs=2", "--models-dir", t.TempDir()}
 	out, stderr, err := runCLI(t, args...)
 	if err != nil || !strings.Contains(stderr, "training one") || !strings.Contains(out, "reconstruction MSE") {
 		t.Fatalf("first run: %v\n%s\n%s", err, out, stderr)

@@ -1,0 +1,183 @@
+package experiment
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/eccco-go/eccco-go/eccco/counterfactual"
+)
+
+// SetGroup names a group of keys that ParseSet accepts.
+type SetGroup int
+
+const (
+	// SetTraining: epochs, lenet-epochs, vae-epochs, batch-size, lr (Training).
+	SetTraining SetGroup = iota
+	// SetSampling: sampling=per-run|per-counterfactual (Sampling).
+	SetSampling
+	// SetSearch: max-iter (the search's step limit).
+	SetSearch
+	// SetGenerator: the generators' hyper-parameters (ParamKeys; Generator.Set).
+	SetGenerator
+	// SetSampler: chains, keep, steps, sgld-step, noise, clip, unbiased (Sampler).
+	SetSampler
+	// SetSettings: the switches of Settings (SettingKeys) and authors-models-dir.
+	SetSettings
+)
+
+// setKeys lists each group's keys.
+func setKeys(g SetGroup) []string {
+	switch g {
+	case SetTraining:
+		return []string{"epochs", "lenet-epochs", "vae-epochs", "batch-size", "lr"}
+	case SetSampling:
+		return []string{"sampling"}
+	case SetSearch:
+		return []string{"max-iter"}
+	case SetGenerator:
+		return ParamKeys()
+	case SetSampler:
+		return []string{"chains", "keep", "steps", "sgld-step", "noise", "clip", "unbiased"}
+	case SetSettings:
+		return append(SettingKeys(), "authors-models-dir")
+	}
+	return nil
+}
+
+// SetKeys lists the keys ParseSet accepts for the groups, in the groups' order.
+func SetKeys(groups ...SetGroup) []string {
+	var keys []string
+	for _, g := range groups {
+		keys = append(keys, setKeys(g)...)
+	}
+	return keys
+}
+
+// Overrides are the values of key=value pairs (ParseSet); zero fields keep the defaults.
+type Overrides struct {
+	// Training overrides the paper's training settings (Options.Training).
+	Training Training
+	// Sampling is the unfaithfulness samples' drawing ("" keeps PerRun; Options.Sampling).
+	Sampling Sampling
+	// MaxIterations bounds each search (0: counterfactual.DefaultMaxIterations; Run.MaxIterations).
+	MaxIterations int
+	// Generator holds the generators' hyper-parameters (Generator.Set); GeneratorPairs the same as
+	// "key=value" in the order given, nil when none was.
+	Generator      map[string]float64
+	GeneratorPairs []string
+	// Sampler overrides the sampler of `eccco sample` (Experiment.Sample).
+	Sampler Sampler
+	// Settings overrides switches of the mode's Settings (Options.Set).
+	Settings map[string]string
+	// AuthorsModelsDir is Options.AuthorsModelsDir.
+	AuthorsModelsDir string
+}
+
+// ParseSet reads key=value pairs, each argument holding one or a comma-separated list of them, into
+// Overrides. Only the keys of the given groups are accepted: an unknown key, a key given twice or a value
+// that does not parse is ErrInvalid, naming the key and the keys accepted.
+func ParseSet(args []string, groups ...SetGroup) (Overrides, error) {
+	var o Overrides
+	valid := SetKeys(groups...)
+	seen := map[string]bool{}
+	for _, arg := range args {
+		for kv := range strings.SplitSeq(arg, ",") {
+			kv = strings.TrimSpace(kv)
+			if kv == "" {
+				continue
+			}
+			k, v, ok := strings.Cut(kv, "=")
+			k, v = strings.TrimSpace(k), strings.TrimSpace(v)
+			if !ok || k == "" {
+				return o, fmt.Errorf("%w: %q is not key=value (keys: %s)", ErrInvalid, kv, strings.Join(valid, ", "))
+			}
+			if !slices.Contains(valid, k) {
+				return o, fmt.Errorf("%w: unknown key %q (keys: %s)", ErrInvalid, k, strings.Join(valid, ", "))
+			}
+			if seen[k] {
+				return o, fmt.Errorf("%w: key %q is given twice", ErrInvalid, k)
+			}
+			seen[k] = true
+			if err := o.set(k, v); err != nil {
+				return o, fmt.Errorf("%w: %s=%s: %v", ErrInvalid, k, v, err)
+			}
+		}
+	}
+	if err := o.Training.Validate(); err != nil {
+		return o, err
+	}
+	return o, o.Sampler.Validate()
+}
+
+func (o *Overrides) set(k, v string) error {
+	nonNeg := func(dst *int) error {
+		n, err := strconv.Atoi(v)
+		if err == nil && n < 0 {
+			err = fmt.Errorf("must not be negative")
+		}
+		*dst = n
+		return err
+	}
+	float := func() (*float64, error) {
+		f, err := strconv.ParseFloat(v, 64)
+		return &f, err
+	}
+	var err error
+	switch k {
+	case "epochs":
+		err = nonNeg(&o.Training.Epochs)
+	case "lenet-epochs":
+		err = nonNeg(&o.Training.LeNetEpochs)
+	case "vae-epochs":
+		err = nonNeg(&o.Training.VAEEpochs)
+	case "batch-size":
+		err = nonNeg(&o.Training.BatchSize)
+	case "lr":
+		o.Training.LearningRate, err = strconv.ParseFloat(v, 64)
+	case "sampling":
+		o.Sampling, err = ParseSampling(v)
+	case "max-iter":
+		if err = nonNeg(&o.MaxIterations); err == nil && o.MaxIterations == 0 {
+			err = fmt.Errorf("must be at least 1")
+		}
+	case "chains":
+		err = nonNeg(&o.Sampler.Chains)
+	case "keep":
+		err = nonNeg(&o.Sampler.Keep)
+	case "steps":
+		err = nonNeg(&o.Sampler.Steps)
+	case "sgld-step":
+		o.Sampler.StepSize, err = float()
+	case "noise":
+		o.Sampler.NoiseSD, err = float()
+	case "clip":
+		o.Sampler.ClipGrad, err = float()
+	case "unbiased":
+		o.Sampler.Unbiased, err = strconv.ParseBool(v)
+	case "authors-models-dir":
+		o.AuthorsModelsDir = v
+	default:
+		if slices.Contains(ParamKeys(), k) {
+			var f *float64
+			if f, err = float(); err == nil {
+				if o.Generator == nil {
+					o.Generator = map[string]float64{}
+				}
+				o.Generator[k] = *f
+				o.GeneratorPairs = append(o.GeneratorPairs, k+"="+v)
+				_, err = Generator{Name: "--set", Paper: "ECCCo", Set: map[string]float64{k: *f}}.Params(counterfactual.Params{StepSize: 1})
+			}
+			break
+		}
+		var s Settings
+		if err = s.assign(k, v); err == nil {
+			if o.Settings == nil {
+				o.Settings = map[string]string{}
+			}
+			o.Settings[k] = v
+		}
+	}
+	return err
+}
