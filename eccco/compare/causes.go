@@ -7,7 +7,7 @@ import (
 // Likely causes of the cells outside the paper's tolerance, as far as they are known (paper/differences.md).
 // MissCause tries them in this order.
 const (
-	CauseSpread         = "spread: our run means vary more than the published ones and cover the difference (for unfaithfulness the authors drew samples per counterfactual: eccco bench --sampling per-counterfactual)"
+	CauseSpread         = "spread: our run means vary more than the published ones and cover the difference (for unfaithfulness the authors drew samples per counterfactual: eccco bench --set sampling=per-counterfactual)"
 	CauseCalibration    = "calibration: no valid counterfactual of the model can have the published Ω under its q̂, the 95 % quantile of its calibration scores (see the calibration table); where eccco trained the model, its q̂ differs from the authors' model's"
 	CauseJEMValidity    = "JEM validity: the JEMs reach lower validity than the published 0.95–1.00 (unexplained)"
 	CauseREVISECollapse = "REVISE: the authors' VAE objective collapses this set's VAE to the training mean"

@@ -517,7 +517,7 @@ func (b *builder) spread(s *Section) {
 	text := fmt.Sprintf("How much our run means vary against how much the published ones do: the median of our sd over the paper's, over the cells whose published sd is at least %.2f.", compare.SpreadFloor)
 	if unf >= 0 {
 		text += fmt.Sprintf(" For unfaithfulness it is %.2f: the authors drew the metric's SGLD samples for every counterfactual, ", unf) +
-			"which averages their randomness out within a run; drawn once per class and run instead (eccco bench's default, --sampling per-run), the samples' randomness stays in each run mean (the same holds for the ECCCo-L1 family's own ten samples, which the authors' code also drew for every counterfactual)."
+			"which averages their randomness out within a run; drawn once per class and run instead (eccco bench's default, --set sampling=per-run), the samples' randomness stays in each run mean (the same holds for the ECCCo-L1 family's own ten samples, which the authors' code also drew for every counterfactual)."
 	}
 	s.para(T(text))
 	t := &Table{Caption: Inline{T(fmt.Sprintf("Spread of the run means: our sd over the published sd (median over the cells with a published sd of at least %.2f), and the cells whose runs vary more than twice as much as the paper's.", compare.SpreadFloor))},
@@ -674,12 +674,12 @@ func (b *builder) differences() {
 	}
 	if len(b.in.Differences.Switches) > 0 {
 		m := b.d.add(&Section{Title: "The authors'-code mode", Label: "diff:mode", Level: 2})
-		m.para(T("The published tables were computed with the authors' Julia code, which differs from the paper's equations in places that change reported numbers. eccco-go reproduces each such place as a switch of one mode; the repository's README describes them (quoted here):"))
+		m.para(T("The published tables were computed with the authors' Julia code, which differs from the paper's equations in places that change reported numbers. eccco-go reproduces each such place as a switch of one mode; paper/differences.md describes them (quoted here):"))
 		m.add(&Quote{Blocks: b.in.Differences.Switches})
 	}
 	if len(b.in.Differences.Known) > 0 {
 		k := b.d.add(&Section{Title: "Known differences", Label: "diff:known", Level: 2})
-		k.para(T("What remains different after those switches, as the repository's README records it (quoted here; its measurements come from the runs it names, not from the tables of this report):"))
+		k.para(T("What remains different after those switches, as paper/differences.md records it (quoted here; its measurements come from the runs it names, not from the tables of this report):"))
 		k.add(&Quote{Blocks: b.in.Differences.Known})
 	}
 }

@@ -122,7 +122,7 @@ func ComparisonMarkdown(c compare.Comparison, provenance string) string {
 	}
 	spreadSection(&sb, c)
 	if lines := missesByCause(c.Rows); len(lines) > 0 {
-		sb.WriteString("\n## Misses by likely cause\n\nEvery cell outside the rounding-aware tolerance, by its likely cause (benchmark.MissCause, in this order: a spread of our run means wider than twice the published sd that covers the difference; a known difference of the authors' code or of our models; otherwise unexplained). The column \"Likely cause\" of the cells names it per cell.\n\n| Likely cause | Cells | Share of the misses |\n|---|---|---|\n")
+		sb.WriteString("\n## Misses by likely cause\n\nEvery cell outside the rounding-aware tolerance, by its likely cause (compare.MissCause, in this order: a spread of our run means wider than twice the published sd that covers the difference; a known difference of the authors' code or of our models; otherwise unexplained). The column \"Likely cause\" of the cells names it per cell.\n\n| Likely cause | Cells | Share of the misses |\n|---|---|---|\n")
 		for _, l := range lines {
 			sb.WriteString(l + "\n")
 		}
@@ -220,7 +220,7 @@ func spreadSection(sb *strings.Builder, c compare.Comparison) {
 	if len(rows) == 0 {
 		return
 	}
-	fmt.Fprintf(sb, "\n## Spread of the run means\n\nOur sd of the run means against the published sd, over the cells whose published sd is at least %.2f (smaller ones are rounded too coarsely for a ratio): the median ratio, and the cells whose runs vary more than %g × the paper's. The authors drew the unfaithfulness metric's SGLD samples (and the ECCCo-L1 family's own) for every counterfactual; `--sampling per-run` (the default) draws one set per class and run, whose randomness the run means keep (`eccco bench --sampling per-counterfactual` draws both for every counterfactual, as the authors did).\n\n| Metric | Cells | Median ours / paper | Ours > %g × paper |\n|---|---|---|---|\n", compare.SpreadFloor, compare.SpreadRatio, compare.SpreadRatio)
+	fmt.Fprintf(sb, "\n## Spread of the run means\n\nOur sd of the run means against the published sd, over the cells whose published sd is at least %.2f (smaller ones are rounded too coarsely for a ratio): the median ratio, and the cells whose runs vary more than %g × the paper's. The authors drew the unfaithfulness metric's SGLD samples (and the ECCCo-L1 family's own) for every counterfactual; `--set sampling=per-run` (the default) draws one set per class and run, whose randomness the run means keep (`eccco bench --set sampling=per-counterfactual` draws both for every counterfactual, as the authors did).\n\n| Metric | Cells | Median ours / paper | Ours > %g × paper |\n|---|---|---|---|\n", compare.SpreadFloor, compare.SpreadRatio, compare.SpreadRatio)
 	for _, r := range rows {
 		fmt.Fprintf(sb, "| %s | %d | %.2f | %s |\n", r.Metric, r.Cells, r.MedianRatio, share(r.Wider, r.Cells))
 	}

@@ -17,7 +17,7 @@ import ()
 // model with ECCCo − Wachter unfaithfulness and implausibility, ECCCo's faithfulness rank and validity.
 func ModesMarkdown(mc compare.ModeComparison) string {
 	var sb strings.Builder
-	sb.WriteString("# ECCCo's claims under each source\n\nWhere the paper's text and the authors' code disagree (eccco-go's two modes), does ECCCo's claim survive? Each claim is checked per data set × model on all counterfactuals of each source (`eccco modes`; benchmark.Claims); a source lacking a pair or a metric leaves it out of the count.\n\n")
+	sb.WriteString("# ECCCo's claims under each source\n\nWhere the paper's text and the authors' code disagree (eccco-go's two modes), does ECCCo's claim survive? Each claim is checked per data set × model on all counterfactuals of each source (`eccco modes`; compare.Claims); a source lacking a pair or a metric leaves it out of the count.\n\n")
 	sb.WriteString("| claim |")
 	for _, s := range mc.Sources {
 		sb.WriteString(" " + s + " |")
