@@ -84,4 +84,3 @@ func Plan(o PlanOptions) (ps []Protocol, skipped []string, err error) {
 	}
 	return ps, skipped, nil
 }
-
