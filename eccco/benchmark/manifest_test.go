@@ -67,3 +67,30 @@ func TestManifestOldAndNew(t *testing.T) {
 		t.Errorf("paper settings %+v", paper)
 	}
 }
+
+// Runner.Set overrides the mode's settings: the manifest records the overridden value (here the authors'-code
+// mode without its fitted target mix and energy decay, as a replay-only run uses it), and a run with the
+// fitted values refuses to resume into the same directory.
+func TestRunnerSetIsRecordedAndGuarded(t *testing.T) {
+	r := newRunner(t, t.TempDir(), t.TempDir())
+	p := Protocol{Dataset: "circles", Mode: experiment.AuthorsCode, Seed: 42, Factuals: 20}
+	r.Set = map[string]string{"target-mix": "", "energy-decay-rate": "0"}
+	if err := r.claim(p, nil, "authors"); err != nil {
+		t.Fatal(err)
+	}
+	m, err := ReadManifest(r.ManifestPath("circles"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Settings == nil || !m.Settings.TargetMix.IsZero() || m.Settings.EnergyDecayRate != 0 || !m.Settings.AuthorsModels || !m.Settings.AuthorsIngredients {
+		t.Fatalf("recorded settings %+v, want the authors' code without the target mix and the decay", m.Settings)
+	}
+	r.Set = nil
+	if err := r.claim(p, nil, "authors"); !errors.Is(err, ErrManifest) {
+		t.Errorf("resuming with the fitted switches back on: %v, want ErrManifest", err)
+	}
+	r.Set = map[string]string{"no-such-switch": "1"}
+	if err := r.claim(Protocol{Dataset: "moons", Mode: experiment.AuthorsCode, Seed: 42, Factuals: 20}, nil, "authors"); !errors.Is(err, experiment.ErrInvalid) {
+		t.Errorf("an unknown switch: %v, want ErrInvalid", err)
+	}
+}

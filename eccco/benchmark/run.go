@@ -35,6 +35,10 @@ type Runner struct {
 	// OwnModels.
 	OwnModels        bool
 	AuthorsModelsDir string
+	// Set overrides switches of the mode's settings by key (experiment.Options.Set, Settings.Set), e.g.
+	// {"target-mix": "", "energy-decay-rate": "0"} for the authors'-code mode without its fitted switches.
+	// The manifest records the resulting settings, so units of other settings never mix.
+	Set map[string]string
 	// Training overrides the paper's training settings (a quick profile); zero keeps the paper's.
 	Training experiment.Training
 	// Out is the result directory: Out/units/… per unit, Out/results.csv after Collect.
@@ -66,8 +70,8 @@ func (r *Runner) logf(format string, args ...any) {
 // Open opens the protocol's data set in the experiment layer with the runner's settings.
 func (r *Runner) Open(p Protocol) (*experiment.Experiment, error) {
 	return experiment.Open(p.Dataset, experiment.Options{Backend: r.Backend, Mode: p.Mode, Sampling: p.Sampling, Seed: p.Seed, DataDir: r.DataDir,
-		ModelsDir: r.ModelsDir, OwnModels: r.OwnModels, AuthorsModelsDir: r.AuthorsModelsDir, Training: r.Training,
-		Progress: r.Progress, Log: r.Log})
+		ModelsDir: r.ModelsDir, OwnModels: r.OwnModels, AuthorsModelsDir: r.AuthorsModelsDir, Set: r.Set,
+		Training: r.Training, Progress: r.Progress, Log: r.Log})
 }
 
 // Run runs the protocol's units of one shard, skipping units already written.
@@ -405,6 +409,14 @@ func (r *Runner) claim(p Protocol, fingerprints map[string]string, source string
 	settings, err := manifestSettings(p.Mode.String(), p.Dataset, source)
 	if err != nil {
 		return err
+	}
+	for _, k := range slices.Sorted(maps.Keys(r.Set)) {
+		if k == "authors-models" {
+			continue // the model source says it
+		}
+		if err := settings.Set(k, r.Set[k]); err != nil {
+			return err
+		}
 	}
 	want := Manifest{ModelSource: source, Protocol: ProtocolVersion, Dataset: p.Dataset, Seed: p.Seed, Factuals: p.Factuals,
 		Mode: p.Mode.String(), Settings: &settings, Generators: map[string]string{}, Models: fingerprints,

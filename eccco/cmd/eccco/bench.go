@@ -5,10 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"maps"
 	"os"
 	"path/filepath"
-	"slices"
 
 	"github.com/eccco-go/eccco-go/eccco/benchmark"
 	"github.com/eccco-go/eccco-go/eccco/compare"
@@ -67,9 +65,6 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	plan.Seed, plan.Mode, plan.Sampling = opts.Seed, opts.Mode, opts.Sampling
 	plan.Overrides = ef.overrides.GeneratorPairs
-	if err := benchSettings(ef.overrides); err != nil {
-		return fmt.Errorf("bench: %w", err)
-	}
 	if *kinds != "" {
 		if plan.Models, err = kindList(*kinds); err != nil {
 			return fmt.Errorf("bench: %w", err)
@@ -83,7 +78,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return fmt.Errorf("bench: %w", err)
 	}
 	r := &benchmark.Runner{Backend: opts.Backend, DataDir: ef.dataDir, ModelsDir: ef.modelsDir, OwnModels: ef.ownModels,
-		AuthorsModelsDir: ef.authorsModels, Training: opts.Training, Out: *out,
+		AuthorsModelsDir: ef.authorsModels, Set: opts.Set, Training: opts.Training, Out: *out,
 		Log: stderr, Progress: stderr}
 	if *merge != "" {
 		n, err := r.MergeDirs(splitList(*merge)...)
@@ -255,15 +250,4 @@ func tablesMode(name, in string) (experiment.Mode, error) {
 		return "", fmt.Errorf("%w: tables: --models-dir needs the results' mode; the manifests under %s record %v: pass --mode", experiment.ErrInvalid, in, modes)
 	}
 	return modes[0], nil
-}
-
-// benchSettings refuses settings the benchmark runner does not pass on: of the mode's settings, bench
-// reads authors-models (and authors-models-dir) only.
-func benchSettings(ov experiment.Overrides) error {
-	for _, k := range slices.Sorted(maps.Keys(ov.Settings)) {
-		if k != "authors-models" {
-			return fmt.Errorf("%w: --set %s: bench reads only authors-models and authors-models-dir of the mode's settings (explain, perf and figures read them all)", experiment.ErrInvalid, k)
-		}
-	}
-	return nil
 }
