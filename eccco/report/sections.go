@@ -336,7 +336,7 @@ func (b *builder) datasetParagraph(ds string) (Block, error) {
 		}
 	}
 	misses := len(rows) - within
-	if wn*3 < misses { // no generator stands out
+	if misses < 3 || wn*3 < misses { // too few misses, or no generator stands out
 		worst = ""
 	}
 	var causes []string
@@ -416,7 +416,7 @@ func (b *builder) easyHard() error {
 			break
 		}
 		name, _, _ := strings.Cut(c.Cause, ":")
-		top = append(top, fmt.Sprintf("%s (%s)", name, share(c.Cells, misses)))
+		top = append(top, fmt.Sprintf("%s, %d of %d (%s)", name, c.Cells, misses, pct(c.Cells, misses)))
 	}
 	switches, known := 0, 0
 	if b.in.Differences != nil {
@@ -462,7 +462,7 @@ func (b *builder) conclusion() error {
 	data := map[string]any{"PaperMode": b.in.PaperMode != nil}
 	names := map[string][]string{}
 	for _, r := range b.claimResults {
-		names[r.Verdict] = append(names[r.Verdict], strings.ToLower(r.Claim.ID[:1])+r.Claim.ID[1:])
+		names[r.Verdict] = append(names[r.Verdict], "“"+r.Claim.ID+"”")
 	}
 	data["HoldNames"], data["PartlyNames"], data["NotNames"], data["NoneNames"] = names[VerdictHolds], names[VerdictPartly], names[VerdictDoesNot], names[VerdictNone]
 	type within struct{ Rounding, Strict, Cells int }
