@@ -19,7 +19,11 @@ import (
 // Inputs is everything the report is built from. Only Results is required; what is missing is said in the
 // document.
 type Inputs struct {
+	// Results are the main results (the authors'-code mode's, paper/results): every table and count.
 	Results *Results
+	// PaperMode are the results of the paper's equations (paper/results-paper-mode), on which the paper's
+	// claims are checked too; nil for none.
+	PaperMode *Results
 	// Performance is the model-performance table (Table 5); nil leaves the section saying so.
 	Performance []Perf
 	// Published is the paper's result tables (paper/published-results.csv); nil leaves out the comparison.
@@ -28,6 +32,8 @@ type Inputs struct {
 	FiguresDir string
 	// FigureNotes says per figure what matches the paper's (ReadFigureNotes: the gallery's README).
 	FigureNotes map[string]Inline
+	// FigureSettings are the settings each figure was drawn with (FigureSettings; "" key: the default).
+	FigureSettings map[string]string
 	// Differences is the account of what differs from the paper and why (ReadDifferences).
 	Differences *Differences
 	// Stages are reproduce.sh's stage timings (ReadStages); nil when none were given.
@@ -134,10 +140,23 @@ func Build(in Inputs) (*Document, error) {
 		b.cmp = &cmp
 	}
 	b.abstract()
+	if err := b.claims(); err != nil {
+		return nil, err
+	}
 	b.introduction()
 	b.method()
-	b.experiments()
-	b.differences()
+	if err := b.setup(); err != nil {
+		return nil, err
+	}
+	if err := b.experiments(); err != nil {
+		return nil, err
+	}
+	if err := b.easyHard(); err != nil {
+		return nil, err
+	}
+	if err := b.conclusion(); err != nil {
+		return nil, err
+	}
 	b.appendix()
 	return d, nil
 }
@@ -149,6 +168,8 @@ type builder struct {
 	specs map[string]figures.Spec
 	// missing lists figures of the paper that the figures directory lacks.
 	missing []string
+	// claimResults are the paper's claims checked (claims), for the conclusion.
+	claimResults []ClaimResult
 }
 
 func (b *builder) datasetsText() string {
@@ -198,9 +219,8 @@ func (b *builder) introduction() {
 	s.para(T("Counterfactual explanations say how an input would have to change for a model to predict a different class. The paper argues that such an explanation should be "),
 		I("faithful"), T(" to the model — it should lie where the model itself believes the target class lives — before it is "), I("plausible"),
 		T(" to a human, and proposes ECCCo (Energy-Constrained Conformal Counterfactuals): a search objective that asks counterfactuals to have low energy under the model's own generative view of the data and a small conformal prediction set, with no surrogate model."))
-	s.para(T("eccco-go re-implements the paper's models, generators, metrics and benchmark in Go. This document follows the paper's sections: the method with its figures (Section "),
-		T("2), the experiments with the model performance (Table 5 of the paper) and every result table next to the published numbers (Section 3), and what differs from the paper and why (Section 4). The appendix holds the tables restricted to valid counterfactuals, further figures and the provenance of every number."))
-	s.para(T("How to read the tables: each generator has two lines, ours first and the paper's below it in grey. A value in red with a dagger (†) lies outside the paper's mean ± max(3 sd, 0.015) — the published standard deviations are rounded to two decimals, so 0.015 is three times the largest rounding error. Bold marks the best generator per model and metric, and one or two asterisks a generator more than one or two pooled standard deviations better than Wachter, as in the paper."))
+	s.para(T("eccco-go re-implements the paper's models, generators, metrics and benchmark in Go. After the claims above, this document follows the paper: the method with its figures, the data, models, hyper-parameters, protocol and compute, the experiments (the model performance, the comparison's counts, and per data set a paragraph and the table of valid counterfactuals, as the paper's main text shows them), what was easy and what was hard to reproduce, and a conclusion. The appendix holds the tables of all counterfactuals, the authors'-code switches and the known differences as paper/differences.md records them, further figures and the provenance of every number."))
+	s.para(T("How to read the tables: our tables and figures are numbered R1, R2, … so that they do not collide with the paper's; each generator has two lines, ours first and the paper's below it in grey. A value in red with a dagger (†) lies outside the paper's mean ± max(3 sd, 0.015) — the published standard deviations are rounded to two decimals, so 0.015 is three times the largest rounding error. Bold marks the best generator per model and metric, and one or two asterisks a generator more than one or two pooled standard deviations better than Wachter, as in the paper."))
 }
 
 // figure adds one of the paper's figures when the figures directory has it.
@@ -228,6 +248,12 @@ func (b *builder) figure(s *Section, name string) {
 		caption = append(caption, T(" "), B("Ours:"), T(" "))
 		caption = append(caption, note...)
 	}
+	if st, ok := b.in.FigureSettings[name]; ok || b.in.FigureSettings[""] != "" {
+		if !ok {
+			st = b.in.FigureSettings[""]
+		}
+		caption = append(caption, T(" "), B("Drawn with:"), T(" eccco figures, "+st+"."))
+	}
 	w := figureWidth[name]
 	if strings.HasPrefix(name, "mnist-eccco-") || strings.HasPrefix(name, "mnist-revise-") {
 		w = gridWidth
@@ -252,26 +278,10 @@ func (b *builder) method() {
 	}
 }
 
-func (b *builder) experiments() {
+func (b *builder) experiments() error {
 	s := b.d.add(&Section{Title: "Experiments", Label: "emp", Level: 1})
+	s.para(T("The model performance first (the paper's Table 5), then the comparison's counts over every published cell, then each data set with a paragraph on what matches and the table of valid counterfactuals."))
 	cells := b.in.Results.Cells
-	runs := 0
-	for _, c := range cells {
-		runs = max(runs, c.Runs)
-	}
-	setup := fmt.Sprintf("The benchmark follows the paper's protocol: per data set, every model and every generator explains the same factuals in each run, and each metric is averaged within a run and then across runs (mean ± sd of the run means). These results cover %s with up to %d runs per cell", b.datasetsText(), runs)
-	if b.in.Results.Counterfactuals > 0 {
-		setup += fmt.Sprintf(" and %d counterfactuals in all", b.in.Results.Counterfactuals)
-	}
-	setup += "."
-	if len(b.in.Results.Manifests) > 0 {
-		var fs []string
-		for _, m := range b.in.Results.Manifests {
-			fs = append(fs, fmt.Sprintf("%s: %d factuals per run, mode %s, seed %d", datasetTitle(m.Dataset), m.Factuals, m.Mode, m.Seed))
-		}
-		setup += " Settings recorded with the units: " + strings.Join(fs, "; ") + "."
-	}
-	s.para(T(setup))
 
 	p := b.d.add(&Section{Title: "Model performance", Label: "emp:perf", Level: 2})
 	b.performance(p)
@@ -280,9 +290,20 @@ func (b *builder) experiments() {
 	b.comparison(c)
 
 	r := b.d.add(&Section{Title: "Results per data set", Label: "emp:results", Level: 2})
-	r.para(T("One table per data set, all counterfactuals (the tables restricted to valid counterfactuals are in the appendix). The paper's Table 1 shows the tabular sets' valid counterfactuals and Table 2 the vision sets'; its appendix has these full tables."))
+	r.para(T("One table per data set, valid counterfactuals only (runs without any valid counterfactual left out), as the paper's main text shows its Tables 1 and 2; the tables of all counterfactuals, the paper's appendix tables, are in our appendix. Each paragraph counts the data set's cells of both subsets."))
 	for _, ds := range ourDatasets(cells) {
-		r.add(b.resultTable(ds, "all"))
+		para, err := b.datasetParagraph(ds)
+		if err != nil {
+			return err
+		}
+		if para != nil {
+			r.add(para)
+		}
+		if b.hasSubset(ds, "valid") {
+			r.add(b.resultTable(ds, "valid"))
+		} else {
+			r.para(T("No valid-only cells for " + datasetTitle(ds) + "; its table of all counterfactuals is in the appendix."))
+		}
 	}
 	v := b.d.add(&Section{Title: "Visual explanations", Label: "emp:vision", Level: 2})
 	n := len(b.d.Figures)
@@ -292,8 +313,19 @@ func (b *builder) experiments() {
 	if len(b.d.Figures) == n {
 		v.para(T("The figures directory holds no MNIST benchmark figure (Figure 3 of the paper)."))
 	} else {
-		v.para(T("Figure 3 of the paper compares the generators on one MNIST digit; ours is drawn with the figures' own models (see the provenance appendix for their settings)."))
+		v.para(T("Figure 3 of the paper compares the generators on one MNIST digit; ours is drawn with the figures' own models, whose settings its caption states."))
 	}
+	return nil
+}
+
+// hasSubset reports whether the results hold cells of a data set's subset.
+func (b *builder) hasSubset(ds, subset string) bool {
+	for _, c := range b.in.Results.Cells {
+		if c.Dataset == ds && c.Subset == subset {
+			return true
+		}
+	}
+	return false
 }
 
 func (b *builder) performance(s *Section) {
@@ -329,6 +361,7 @@ func (b *builder) performance(s *Section) {
 	t := &Table{Caption: Inline{T("Test performance of the models (the paper's Table 5): ours, and the paper's in the column beside; Δ is our accuracy minus the paper's, ✗ where it is more than " +
 		strconv.FormatFloat(compare.PerformanceTolerance, 'f', 2, 64) + " below.")}, Label: "tab:perf",
 		Columns: []Column{{"Data set", "l"}, {"Model", "l"}, {"Accuracy", "r"}, {"paper", "r"}, {"Precision", "r"}, {"paper", "r"}, {"F1", "r"}, {"paper", "r"}, {"Δ accuracy", "r"}, {"Epochs", "r"}}}
+	loaded := false
 	rows = slices.Clone(rows)
 	sort.SliceStable(rows, func(i, j int) bool {
 		if a, b := datasetOrder(rows[i].Dataset), datasetOrder(rows[j].Dataset); a != b {
@@ -354,10 +387,17 @@ func (b *builder) performance(s *Section) {
 			}
 		}
 		grey := func(s string) Cell { return Cell{Text: s, Paper: true} }
+		epochs := strconv.Itoa(r.Epochs)
+		if r.Epochs == 0 && r.TrainSeconds == 0 {
+			epochs, loaded = "authors'", true
+		}
 		t.Rows = append(t.Rows, Row{Rule: r.Dataset != last, Cells: []Cell{{Text: ds}, {Text: compare.ModelTitle(r.Model)},
 			{Text: fmt.Sprintf("%.3f", r.Accuracy)}, grey(pa), {Text: fmt.Sprintf("%.3f", r.Precision)}, grey(pp),
-			{Text: fmt.Sprintf("%.3f", r.F1)}, grey(pf), {Text: dl, Bold: marked}, {Text: strconv.Itoa(r.Epochs)}}})
+			{Text: fmt.Sprintf("%.3f", r.F1)}, grey(pf), {Text: dl, Bold: marked}, {Text: epochs}}})
 		last = r.Dataset
+	}
+	if loaded {
+		t.Caption = append(t.Caption, T(" Epochs: the epochs eccco trained the model for; \"authors'\" where the model is the authors' published one, loaded and not trained."))
 	}
 	s.add(t)
 }
@@ -605,8 +645,12 @@ func (b *builder) resultTable(dataset, subset string) *Table {
 		what = "valid counterfactuals only"
 		label += "-valid"
 	}
+	prec := ""
+	if decimals(dataset, "unfaithfulness") == 3 {
+		prec = " Unfaithfulness and implausibility to three decimals, as the paper's Table 2 prints them for images (its appendix tables, the published line, have two)."
+	}
 	t := &Table{Long: true, Size: `\scriptsize`, Label: label,
-		Caption: Inline{T(fmt.Sprintf("Results for %s (%s): mean ± sd over runs of the per-run means; ours on the first line, the paper's (grey) below. † ours outside the paper's mean ± max(3 sd, 0.015); bold the best per model; * / ** more than 1 / 2 pooled sd better than Wachter.", datasetTitle(dataset), what))},
+		Caption: Inline{T(fmt.Sprintf("Results for %s (%s): mean ± sd over runs of the per-run means; ours on the first line, the paper's (grey) below. † ours outside the paper's mean ± max(3 sd, 0.015); bold the best per model; * / ** more than 1 / 2 pooled sd better than Wachter.%s", datasetTitle(dataset), what, prec))},
 		Columns: []Column{{"Model", "l"}, {"Generator", "l"}}}
 	for _, m := range compare.Metrics {
 		t.Columns = append(t.Columns, Column{m.Title, "r"})
@@ -625,7 +669,8 @@ func (b *builder) resultTable(dataset, subset string) *Table {
 			p, pok := paper[key{r.model, r.gen, m.Name}]
 			cell := Cell{Text: "–"}
 			if ok && !math.IsNaN(c.Mean) {
-				cell = Cell{Text: fmt.Sprintf("%.2f ± %.2f", c.Mean, c.SD), Bold: c.Bold, Stars: c.Stars}
+				prec := decimals(dataset, m.Name)
+				cell = Cell{Text: fmt.Sprintf("%.*f ± %.*f", prec, c.Mean, prec, c.SD), Bold: c.Bold, Stars: c.Stars}
 				if pok {
 					cell.Marked = !compare.WithinRounding(c.Mean, p.Mean, p.SD)
 				}
@@ -651,7 +696,7 @@ func (b *builder) resultTable(dataset, subset string) *Table {
 }
 
 func (b *builder) differences() {
-	s := b.d.add(&Section{Title: "What differs from the paper, and why", Label: "diff", Level: 1})
+	s := b.d.add(&Section{Title: "What differs from the paper, and why", Label: "diff", Level: 1, Appendix: true})
 	// The data sets the paper reports that these results lack.
 	var absent []string
 	have := ourDatasets(b.in.Results.Cells)
@@ -673,12 +718,12 @@ func (b *builder) differences() {
 		return
 	}
 	if len(b.in.Differences.Switches) > 0 {
-		m := b.d.add(&Section{Title: "The authors'-code mode", Label: "diff:mode", Level: 2})
+		m := b.d.add(&Section{Title: "The authors'-code mode", Label: "diff:mode", Level: 2, Appendix: true})
 		m.para(T("The published tables were computed with the authors' Julia code, which differs from the paper's equations in places that change reported numbers. eccco-go reproduces each such place as a switch of one mode; paper/differences.md describes them (quoted here):"))
 		m.add(&Quote{Blocks: b.in.Differences.Switches})
 	}
 	if len(b.in.Differences.Known) > 0 {
-		k := b.d.add(&Section{Title: "Known differences", Label: "diff:known", Level: 2})
+		k := b.d.add(&Section{Title: "Known differences", Label: "diff:known", Level: 2, Appendix: true})
 		k.para(T("What remains different after those switches, as paper/differences.md records it (quoted here; its measurements come from the runs it names, not from the tables of this report):"))
 		k.add(&Quote{Blocks: b.in.Differences.Known})
 	}
@@ -686,20 +731,14 @@ func (b *builder) differences() {
 
 func (b *builder) appendix() {
 	cells := b.in.Results.Cells
-	v := b.d.add(&Section{Title: "Results for valid counterfactuals", Label: "app:valid", Level: 1, Appendix: true})
-	v.para(T("The paper's appendix tables restricted to valid counterfactuals (runs without any valid counterfactual left out), in the same layout as Section 3.3."))
+	v := b.d.add(&Section{Title: "Results for all counterfactuals", Label: "app:all", Level: 1, Appendix: true})
+	v.para(T("The paper's appendix tables: every counterfactual, valid or not, in the same layout as the valid-only tables of the main text."))
 	for _, ds := range ourDatasets(cells) {
-		has := false
-		for _, c := range cells {
-			if c.Dataset == ds && c.Subset == "valid" {
-				has = true
-				break
-			}
-		}
-		if has {
-			v.add(b.resultTable(ds, "valid"))
+		if b.hasSubset(ds, "all") {
+			v.add(b.resultTable(ds, "all"))
 		}
 	}
+	b.differences()
 	f := b.d.add(&Section{Title: "Further figures", Label: "app:figures", Level: 1, Appendix: true})
 	n := len(b.d.Figures)
 	for _, name := range appendixFigures {
@@ -791,4 +830,14 @@ func duration(secs float64) string {
 		return fmt.Sprintf("%d min %02d s", s/60, s%60)
 	}
 	return fmt.Sprintf("%d s", s)
+}
+
+// decimals is how many decimals a metric's cells are printed with: three for the image sets'
+// unfaithfulness and implausibility (the paper's Table 2, tab:results-vision, prints them so: their sd
+// are below 0.005), two elsewhere (the paper's tables).
+func decimals(dataset, metric string) int {
+	if info, err := data.Lookup(dataset); err == nil && info.Kind == data.KindVision && (metric == "unfaithfulness" || metric == "implausibility") {
+		return 3
+	}
+	return 2
 }

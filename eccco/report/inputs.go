@@ -34,6 +34,21 @@ type Results struct {
 	Recorded string
 	// Bounds are the calibration bounds beside the cells (benchmark.BoundsFile; nil where there is none).
 	Bounds benchmark.UncertaintyBounds
+	// Mode is the experiment mode the results were made in ("authors-code", "paper"), from the first
+	// manifest or the first "mode X," of Recorded; "" when neither says.
+	Mode string
+}
+
+var recordedMode = regexp.MustCompile(`mode ([a-z-]+),`)
+
+func (r *Results) setMode() {
+	if len(r.Manifests) > 0 {
+		r.Mode = r.Manifests[0].Mode
+		return
+	}
+	if m := recordedMode.FindStringSubmatch(r.Recorded); m != nil {
+		r.Mode = m[1]
+	}
 }
 
 // LoadResults reads a benchmark result directory: the output of `eccco bench --out DIR` (results.csv,
@@ -50,6 +65,7 @@ func LoadResults(dir string) (*Results, error) {
 		if res.Bounds, err = readBounds(filepath.Join(dir, "tables")); err != nil {
 			return nil, err
 		}
+		res.setMode()
 		return res, nil
 	} else if !errors.Is(err, os.ErrNotExist) {
 		return nil, fmt.Errorf("report: %w", err)
@@ -67,6 +83,7 @@ func LoadResults(dir string) (*Results, error) {
 		if res.Bounds, err = readBounds(tables); err != nil {
 			return nil, err
 		}
+		res.setMode()
 		return res, nil
 	}
 	return nil, fmt.Errorf("%w in %s: neither results.csv nor cells.csv (run `eccco bench --out %s` first)", ErrNoResults, dir, dir)

@@ -99,6 +99,10 @@ func latexInline(in Inline) string {
 	return sb.String()
 }
 
+// FloatPrefix prefixes the numbers of the report's tables and figures (Table R1, Figure R1), so that they
+// do not collide with the paper's, which the text cites by their own numbers.
+const FloatPrefix = "R"
+
 const latexPreamble = `\documentclass[10pt,a4paper]{article}
 \usepackage[utf8]{inputenc}
 \usepackage[T1]{fontenc}
@@ -125,6 +129,8 @@ const latexPreamble = `\documentclass[10pt,a4paper]{article}
 \captionsetup{font=small,labelfont=bf}
 \setlength{\emergencystretch}{3em}
 \setlength{\LTcapwidth}{\textwidth}
+\renewcommand{\thetable}{` + FloatPrefix + `\arabic{table}}
+\renewcommand{\thefigure}{` + FloatPrefix + `\arabic{figure}}
 \renewcommand{\arraystretch}{1.05}
 `
 

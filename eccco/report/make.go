@@ -17,6 +17,9 @@ import (
 type Config struct {
 	// Results is a benchmark directory (`eccco bench --out DIR`) or a tables directory (paper/results).
 	Results string
+	// PaperMode is a second result directory made with the paper's equations (paper/results-paper-mode),
+	// on which the paper's claims are checked beside Results; "" for none.
+	PaperMode string
 	// Perf is the model-performance CSV (paper/model-performance.csv, or perf.csv of `eccco perf`); "" for none.
 	Perf string
 	// Published is the paper's numbers (paper/published-results.csv); "" for compare.DefaultPublished().
@@ -69,6 +72,12 @@ func Make(ctx context.Context, cfg Config) (*Outcome, error) {
 	}
 	in := Inputs{Results: res, FiguresDir: cfg.Figures}
 	sources := [][2]string{{"results", cfg.Results}}
+	if cfg.PaperMode != "" {
+		if in.PaperMode, err = LoadResults(cfg.PaperMode); err != nil {
+			return nil, err
+		}
+		sources = append(sources, [2]string{"results of the paper's equations", cfg.PaperMode})
+	}
 	if cfg.Perf != "" {
 		if in.Performance, err = ReadPerformance(cfg.Perf); err != nil {
 			return nil, err
@@ -100,6 +109,9 @@ func Make(ctx context.Context, cfg Config) (*Outcome, error) {
 		}
 		if notes != "" {
 			if in.FigureNotes, err = ReadFigureNotes(notes); err != nil {
+				return nil, err
+			}
+			if in.FigureSettings, err = FigureSettings(notes); err != nil {
 				return nil, err
 			}
 			sources = append(sources, [2]string{"figure notes", notes})

@@ -12,6 +12,17 @@ var mdEscaper = strings.NewReplacer(`\`, `\\`, "*", `\*`, "_", `\_`, "`", "\\`",
 type mdLinks struct {
 	mdDir  string // absolute directory of the .md file
 	texDir string // absolute directory of the LaTeX sources (figures are relative to it)
+	// num numbers the document's tables and figures in order, as LaTeX does (R1, R2, …).
+	num map[Block]int
+}
+
+// number is "Table R3. " for the third table (FloatPrefix: as the LaTeX version numbers it); "" for a
+// block that is not numbered.
+func (l mdLinks) number(kind string, b Block) string {
+	if n, ok := l.num[b]; ok {
+		return fmt.Sprintf("%s %s%d. ", kind, FloatPrefix, n)
+	}
+	return ""
 }
 
 func (l mdLinks) rel(abs string) string {
@@ -64,7 +75,20 @@ func reverse(s string) string {
 // to and texDir the one of the LaTeX sources (whose figures/ it links), both absolute ("" leaves paths as
 // they are). The first line is the Marker comment.
 func (d *Document) Markdown(mdDir, texDir string) string {
-	l := mdLinks{mdDir: mdDir, texDir: texDir}
+	l := mdLinks{mdDir: mdDir, texDir: texDir, num: map[Block]int{}}
+	tables, figs := 0, 0
+	for _, s := range d.Sections {
+		for _, b := range s.Blocks {
+			switch b.(type) {
+			case *Table:
+				tables++
+				l.num[b] = tables
+			case *Figure:
+				figs++
+				l.num[b] = figs
+			}
+		}
+	}
 	var sb strings.Builder
 	sb.WriteString("<!-- " + Marker + ": do not edit; rerun the command instead. -->\n\n")
 	sb.WriteString("# " + mdEscaper.Replace(d.Title) + "\n\n")
@@ -124,9 +148,9 @@ func (l mdLinks) block(sb *strings.Builder, b Block) {
 		if b.Label != "" {
 			label = "`" + b.Label + "` — "
 		}
-		fmt.Fprintf(sb, "![%s](%s)\n\n*%s%s*\n\n", b.Name, path, label, strings.TrimSuffix(l.inline(b.Caption), "\n"))
+		fmt.Fprintf(sb, "![%s](%s)\n\n*%s%s%s*\n\n", b.Name, path, l.number("Figure", b), label, strings.TrimSuffix(l.inline(b.Caption), "\n"))
 	case *Table:
-		sb.WriteString("**" + l.inline(b.Caption) + "**\n\n|")
+		sb.WriteString("**" + l.number("Table", b) + l.inline(b.Caption) + "**\n\n|")
 		for _, c := range b.Columns {
 			sb.WriteString(" " + mdEscaper.Replace(c.Head) + " |")
 		}

@@ -1,0 +1,557 @@
+package report
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/eccco-go/eccco-go/eccco/compare"
+	"github.com/eccco-go/eccco-go/eccco/data"
+)
+
+// claimSources are the result sets the paper's claims are checked on: ours (the authors'-code results,
+// and the paper-mode ones when given) and the published tables.
+func (b *builder) claimSources() []ClaimSource {
+	src := []ClaimSource{{Name: b.modeName(b.in.Results), Cells: b.in.Results.Cells, Ours: true}}
+	if b.in.PaperMode != nil {
+		src = append(src, ClaimSource{Name: b.modeName(b.in.PaperMode), Cells: b.in.PaperMode.Cells, Ours: true})
+	}
+	if b.in.Published != nil {
+		src = append(src, ClaimSource{Name: "published tables", Cells: compare.PublishedCells(b.in.Published)})
+	}
+	return src
+}
+
+// modeName names a result set by its mode and runs: "authors' code (50 runs)".
+func (b *builder) modeName(r *Results) string {
+	mode := r.Mode
+	if mode == "" && len(r.Manifests) > 0 {
+		mode = r.Manifests[0].Mode
+	}
+	switch mode {
+	case "authors-code":
+		mode = "authors' code"
+	case "paper":
+		mode = "paper's equations"
+	case "":
+		mode = "our results"
+	}
+	runs := 0
+	for _, c := range r.Cells {
+		runs = max(runs, c.Runs)
+	}
+	return fmt.Sprintf("%s (up to %d runs)", mode, runs)
+}
+
+// claims is the section of the paper's claims with their verdicts.
+func (b *builder) claims() error {
+	s := b.d.add(&Section{Title: "The paper's claims, checked", Label: "claims", Level: 1})
+	srcs := b.claimSources()
+	res := CheckPaperClaims(srcs)
+	b.claimResults = res
+	var ours []string
+	for _, src := range srcs {
+		if src.Ours {
+			ours = append(ours, src.Name)
+		}
+	}
+	count := map[string]int{}
+	for _, r := range res {
+		count[r.Verdict]++
+	}
+	note := ""
+	if b.in.PaperMode != nil {
+		var ds []string
+		for _, d := range ourDatasets(b.in.PaperMode.Cells) {
+			ds = append(ds, datasetTitle(d))
+		}
+		note = "The paper's equations were run on " + joinWords(ds) + " only, so their counts cover fewer pairs."
+	} else {
+		note = "Only the authors'-code results were given (eccco report --paper-mode DIR adds the paper's equations)."
+	}
+	blocks, err := prose("claims", map[string]any{
+		"Sources": ours, "HoldsPct": pct(int(VerdictHoldsShare*100), 100), "PartlyPct": pct(int(VerdictPartlyShare*100), 100),
+		"Claims": len(res), "Holds": count[VerdictHolds], "Partly": count[VerdictPartly], "DoesNot": count[VerdictDoesNot],
+		"NotCheckable": count[VerdictNone], "PaperModeNote": note,
+	})
+	if err != nil {
+		return err
+	}
+	s.add(blocks...)
+	t := &Table{Caption: Inline{T("The paper's claims and our verdicts: per result set, the data set × model pairs where the claim holds, of those where it could be checked.")},
+		Label: "tab:claims", Columns: []Column{{"Claim", "p{5.2cm}"}, {"Verdict", "l"}}}
+	for _, src := range srcs {
+		t.Columns = append(t.Columns, Column{src.Name, "p{2.3cm}"})
+	}
+	for _, r := range res {
+		row := Row{Cells: []Cell{{Text: r.Claim.ID}, {Text: verdictTitle(r.Verdict), Bold: true}}}
+		for i, src := range srcs {
+			txt := "–"
+			if r.Known[i] > 0 {
+				txt = fmt.Sprintf("%d of %d", r.Holds[i], r.Known[i])
+			}
+			row.Cells = append(row.Cells, Cell{Text: txt, Paper: !src.Ours})
+		}
+		t.Rows = append(t.Rows, row)
+	}
+	s.add(t)
+	for i, r := range res {
+		c := r.Claim
+		s.add(&Para{Text: Inline{B(fmt.Sprintf("Claim %d: %s.", i+1, c.ID)), T(" "), I("“" + c.Quote + "”"), T(" (" + c.Where + ".)")}})
+		var ev []string
+		for j, src := range srcs {
+			if r.Known[j] == 0 {
+				ev = append(ev, src.Name+": not checkable")
+				continue
+			}
+			ev = append(ev, fmt.Sprintf("%s: %s (%s)", src.Name, share(r.Holds[j], r.Known[j]), r.Verdicts[j]))
+		}
+		s.add(&List{Items: []Inline{
+			{B("Verdict:"), T(" " + r.Verdict + ".")},
+			{B("Counted:"), T(" " + c.Test + ".")},
+			{B("Evidence:"), T(" " + strings.Join(ev, "; ") + ".")},
+			{B("Limits:"), T(" " + c.Limits)},
+		}})
+		var figs []string
+		for _, f := range c.Figures {
+			if spec, ok := b.specs[f]; ok && b.hasFigure(f) {
+				figs = append(figs, fmt.Sprintf("%s (the paper's %s)", f, spec.Label))
+			}
+		}
+		if len(figs) > 0 {
+			s.add(&Para{Text: Inline{T("Figures in this report that bear on it: " + joinWords(figs) + "; their captions say what matches the paper's.")}})
+		}
+	}
+	return nil
+}
+
+// hasFigure reports whether the figures directory holds the figure.
+func (b *builder) hasFigure(name string) bool {
+	if b.in.FiguresDir == "" {
+		return false
+	}
+	for _, ext := range []string{".pdf", ".png"} {
+		if fileExists(filepath.Join(b.in.FiguresDir, name+ext)) {
+			return true
+		}
+	}
+	return false
+}
+
+// mdTable parses a Markdown table (the first run of lines starting with "|") into its header and rows.
+func mdTable(md string) (head []string, rows [][]string) {
+	split := func(l string) []string {
+		l = strings.TrimSpace(l)
+		l = strings.TrimSuffix(strings.TrimPrefix(l, "|"), "|")
+		var cs []string
+		for _, c := range strings.Split(l, "|") {
+			cs = append(cs, strings.TrimSpace(c))
+		}
+		return cs
+	}
+	in := false
+	for _, l := range strings.Split(md, "\n") {
+		if !strings.HasPrefix(strings.TrimSpace(l), "|") {
+			if in {
+				break
+			}
+			continue
+		}
+		cs := split(l)
+		switch {
+		case !in:
+			head, in = cs, true
+		case strings.Trim(strings.Join(cs, ""), "-: ") == "":
+		default:
+			rows = append(rows, cs)
+		}
+	}
+	return head, rows
+}
+
+// tableFromMarkdown makes a Table of a Markdown table: the first column left-aligned, the others right.
+func tableFromMarkdown(md string, caption Inline, label string, rename func(string) string) *Table {
+	head, rows := mdTable(md)
+	if len(head) == 0 {
+		return nil
+	}
+	t := &Table{Caption: caption, Label: label}
+	for i, h := range head {
+		a := "r"
+		if i == 0 {
+			a = "l"
+		}
+		t.Columns = append(t.Columns, Column{h, a})
+	}
+	for _, r := range rows {
+		row := Row{Rule: len(r) > 0 && r[0] == "all"}
+		for i, c := range r {
+			if i == 0 && rename != nil {
+				c = rename(c)
+			}
+			row.Cells = append(row.Cells, Cell{Text: c, Bold: row.Rule && i == 0})
+		}
+		t.Rows = append(t.Rows, row)
+	}
+	return t
+}
+
+// setup is the section on data, models, generators, protocol and compute.
+func (b *builder) setup() error {
+	s := b.d.add(&Section{Title: "Methods and compute", Label: "setup", Level: 1})
+	s.para(T("What the results were made from and with: the data sets, the models and generators with their hyper-parameters, the protocol and the tolerance rule, and the compute."))
+	d := b.d.add(&Section{Title: "Data sets", Label: "setup:data", Level: 2})
+	dt := &Table{Caption: Inline{T("The data sets, as eccco-go loads them (eccco/data).")}, Label: "tab:data",
+		Columns: []Column{{"Data set", "l"}, {"Kind", "l"}, {"Source", "p{10cm}"}}}
+	for _, name := range ourDatasets(b.in.Results.Cells) {
+		info, err := data.Lookup(name)
+		if err != nil {
+			continue
+		}
+		dt.Rows = append(dt.Rows, Row{Cells: []Cell{{Text: info.Title}, {Text: info.Kind}, {Text: info.Source}}})
+	}
+	d.para(T("Eight data sets, as in the paper: three synthetic ones, three tabular ones from credit and housing, and two of images."))
+	d.add(dt)
+
+	m := b.d.add(&Section{Title: "Models and generators", Label: "setup:models", Level: 2})
+	m.para(T("The models (MLP, deep ensemble of MLPs, joint energy model and its ensemble, LeNet-5 for the images) and the generators (Wachter, REVISE, Schut, ECCCo and its variants) with the hyper-parameters the code uses, rendered from the code's own settings in the layout of the paper's parameter tables. Where the authors published trained models, the authors'-code mode explains those models instead of training its own (our rendering of the paper's Table 5 below marks them)."))
+	pts, err := ParameterTables()
+	if err != nil {
+		return err
+	}
+	for _, pt := range pts {
+		caption := strings.NewReplacer(`\_`, "_").Replace(pt.Caption)
+		if t := tableFromMarkdown(pt.Markdown, Inline{T(caption)}, "tab:"+pt.Name, datasetTitle); t != nil {
+			t.Size = `\footnotesize`
+			m.add(t)
+		}
+	}
+
+	p := b.d.add(&Section{Title: "Protocol and tolerance", Label: "setup:protocol", Level: 2})
+	cells := b.in.Results.Cells
+	runs := 0
+	for _, c := range cells {
+		runs = max(runs, c.Runs)
+	}
+	setup := fmt.Sprintf("Per data set, every model and every generator explains the same factuals in each run, and each metric is averaged within a run and then across runs (mean ± sd of the run means), as in the paper. The authors'-code results cover %s with up to %d runs per cell", b.datasetsText(), runs)
+	if b.in.Results.Counterfactuals > 0 {
+		setup += fmt.Sprintf(" and %d counterfactuals in all", b.in.Results.Counterfactuals)
+	}
+	setup += "."
+	if pm := b.in.PaperMode; pm != nil {
+		pruns := 0
+		for _, c := range pm.Cells {
+			pruns = max(pruns, c.Runs)
+		}
+		var ds []string
+		for _, d := range ourDatasets(pm.Cells) {
+			ds = append(ds, datasetTitle(d))
+		}
+		setup += fmt.Sprintf(" The results of the paper's equations cover %s with up to %d runs per cell.", joinWords(ds), pruns)
+	}
+	p.para(T(setup))
+	p.para(T("A cell of ours is "), I("within"), T(" the published one when "), T(compare.ToleranceRule), T("; "), I("strictly within"), T(" when "), T(compare.StrictRule), T(". Both counts are given wherever cells are counted."))
+
+	c := b.d.add(&Section{Title: "Machine and wall time", Label: "setup:compute", Level: 2})
+	mc := b.in.Provenance.Machine
+	c.para(T(fmt.Sprintf("This report was built on %s (%d cores, %s/%s, %s); the GoMLX backend there was %s. ", mc.CPU, mc.Cores, mc.OS, mc.Arch, mc.GoVersion, b.in.Provenance.Backend)),
+		T("The benchmarks' wall time by stage and data set, where the result directories record it (eccco bench writes timings.md):"))
+	found := false
+	for _, r := range []*Results{b.in.Results, b.in.PaperMode} {
+		if r == nil {
+			continue
+		}
+		raw, err := os.ReadFile(filepath.Join(r.Dir, "timings.md"))
+		if err != nil {
+			c.para(T(fmt.Sprintf("The %s results (%s) carry no timings.md: their wall time by data set was not committed with them, and this report does not estimate it.", b.modeName(r), displayPath(r.Dir))))
+			continue
+		}
+		found = true
+		head := strings.TrimSpace(strings.SplitN(string(raw), "\n", 2)[0])
+		if t := tableFromMarkdown(string(raw), Inline{T(fmt.Sprintf("Wall time of the %s benchmark (%s/timings.md): %s", b.modeName(r), displayPath(r.Dir), strings.TrimSuffix(head, ":")))}, "", datasetTitle); t != nil {
+			t.Size = `\footnotesize`
+			c.add(t)
+		}
+	}
+	if !found {
+		c.para(T("No result directory carries its timings."))
+	}
+	c.para(T("bench/README.md records whole-protocol runs of ./reproduce.sh on the project's 2-core machine with their commits, and the per-step speed of the search against PyTorch, CARLA and DiCE."))
+	return nil
+}
+
+// displayPath is p relative to the checkout's root when it lies inside it, else p as given.
+func displayPath(p string) string {
+	wd, err := os.Getwd()
+	if err != nil {
+		return filepath.ToSlash(p)
+	}
+	root, ok := data.ModuleRoot(wd)
+	abs, err2 := filepath.Abs(p)
+	if !ok || err2 != nil {
+		return filepath.ToSlash(p)
+	}
+	if rel, err := filepath.Rel(root, abs); err == nil && filepath.IsLocal(rel) {
+		return filepath.ToSlash(rel)
+	}
+	return filepath.ToSlash(p)
+}
+
+// datasetParagraph says, from the numbers, what matches on one data set and what does not.
+func (b *builder) datasetParagraph(ds string) (Block, error) {
+	if b.cmp == nil {
+		return nil, nil
+	}
+	var rows []compare.ComparedCell
+	for _, r := range b.cmp.Rows {
+		if r.Dataset == ds {
+			rows = append(rows, r)
+		}
+	}
+	if len(rows) == 0 {
+		return nil, nil
+	}
+	within, strict := compare.WithinCounts(rows)
+	groups := compare.WithinBy(rows, func(r compare.ComparedCell) string { return r.Metric })
+	sort.SliceStable(groups, func(i, j int) bool { return compare.MetricIndex(groups[i].Name) < compare.MetricIndex(groups[j].Name) })
+	var metrics []string
+	for _, g := range groups {
+		metrics = append(metrics, fmt.Sprintf("%s %s", g.Name, pct(g.Rounding, g.Cells)))
+	}
+	missBy := map[string]int{}
+	for _, r := range rows {
+		if !r.Within {
+			missBy[r.Generator]++
+		}
+	}
+	worst, wn := "", 0
+	for g, n := range missBy {
+		if n > wn || (n == wn && compare.GeneratorIndex(g) < compare.GeneratorIndex(worst)) {
+			worst, wn = g, n
+		}
+	}
+	misses := len(rows) - within
+	if misses < 3 || wn*3 < misses { // too few misses, or no generator stands out
+		worst = ""
+	}
+	var causes []string
+	for _, c := range compare.MissCauses(rows) {
+		name, _, _ := strings.Cut(c.Cause, ":")
+		causes = append(causes, fmt.Sprintf("%s (%d)", name, c.Cells))
+	}
+	signs := ""
+	ua, un, ia, in := 0, 0, 0, 0
+	for _, sg := range b.cmp.Signs {
+		if sg.Dataset != ds {
+			continue
+		}
+		if sg.UnfaithKnown {
+			un++
+			if sg.UnfaithAgrees {
+				ua++
+			}
+		}
+		if sg.ImplKnown {
+			in++
+			if sg.ImplAgrees {
+				ia++
+			}
+		}
+	}
+	if un > 0 || in > 0 {
+		signs = fmt.Sprintf("The sign of ECCCo − Wachter unfaithfulness agrees with the paper's for %d of %d models, that of REVISE − Wachter implausibility for %d of %d.", ua, un, ia, in)
+	}
+	blocks, err := prose("dataset", map[string]any{"Title": datasetTitle(ds), "Within": within, "Cells": len(rows), "Strict": share(strict, len(rows)),
+		"Metrics": metrics, "Signs": signs, "Misses": misses, "WorstGen": worst, "Causes": causes})
+	if err != nil || len(blocks) == 0 {
+		return nil, err
+	}
+	return blocks[0], nil
+}
+
+// easyHard is the section on what was easy and what was hard to reproduce.
+func (b *builder) easyHard() error {
+	if b.cmp == nil {
+		return nil
+	}
+	s := b.d.add(&Section{Title: "What was easy, what was hard", Label: "easyhard", Level: 1})
+	const easyShare, hardShare = 95, 80
+	var easy, hard []string
+	for _, g := range compare.WithinBy(b.cmp.Rows, func(r compare.ComparedCell) string { return r.Dataset }) {
+		p := 100 * float64(g.Rounding) / float64(g.Cells)
+		name := fmt.Sprintf("%s (%s)", datasetTitle(g.Name), pct(g.Rounding, g.Cells))
+		if p >= easyShare {
+			easy = append(easy, name)
+		}
+		if p < hardShare {
+			hard = append(hard, name)
+		}
+	}
+	perf := ""
+	if n, k := len(b.in.Performance), 0; n > 0 {
+		known := 0
+		for _, p := range b.in.Performance {
+			if p.HasPaper {
+				known++
+				if d := p.Accuracy - p.PaperAccuracy; d >= -compare.PerformanceTolerance && d <= compare.PerformanceTolerance {
+					k++
+				}
+			}
+		}
+		perf = fmt.Sprintf("%d of %d", k, known)
+	}
+	var top []string
+	causes := compare.MissCauses(b.cmp.Rows)
+	misses := 0
+	for _, c := range causes {
+		misses += c.Cells
+	}
+	for i, c := range causes {
+		if i == 3 {
+			break
+		}
+		name, _, _ := strings.Cut(c.Cause, ":")
+		top = append(top, fmt.Sprintf("%s, %d of %d (%s)", name, c.Cells, misses, pct(c.Cells, misses)))
+	}
+	switches, known := 0, 0
+	if b.in.Differences != nil {
+		for _, bl := range b.in.Differences.Switches {
+			if l, ok := bl.(*List); ok {
+				switches += len(l.Items)
+			}
+		}
+		for _, bl := range b.in.Differences.Known {
+			if l, ok := bl.(*List); ok {
+				known += len(l.Items)
+			}
+		}
+	}
+	pmWithin, authWithin := "", ""
+	if b.in.PaperMode != nil && b.in.Published != nil {
+		pm := compare.CompareWithBounds(b.in.PaperMode.Cells, b.in.Published, b.in.PaperMode.Bounds)
+		r, _ := compare.WithinCounts(pm.Rows)
+		pmWithin = share(r, len(pm.Rows))
+		dss := ourDatasets(b.in.PaperMode.Cells)
+		var same []compare.ComparedCell
+		for _, row := range b.cmp.Rows {
+			if slices.Contains(dss, row.Dataset) {
+				same = append(same, row)
+			}
+		}
+		ar, _ := compare.WithinCounts(same)
+		authWithin = share(ar, len(same)) + " on the same data sets"
+	}
+	blocks, err := prose("easyhard", map[string]any{"Easy": easy, "EasyPct": strconv.Itoa(easyShare) + " %", "Hard": hard, "HardPct": strconv.Itoa(hardShare) + " %",
+		"Perf": perf, "PerfTol": strconv.FormatFloat(compare.PerformanceTolerance, 'f', 2, 64), "TopCauses": top,
+		"Switches": switches, "Known": known, "PaperModeWithin": pmWithin, "AuthorsWithin": authWithin})
+	if err != nil {
+		return err
+	}
+	s.add(blocks...)
+	return nil
+}
+
+// conclusion closes the main text with the verdicts and the headline counts.
+func (b *builder) conclusion() error {
+	s := b.d.add(&Section{Title: "Conclusion", Label: "conclusion", Level: 1})
+	data := map[string]any{"PaperMode": b.in.PaperMode != nil}
+	names := map[string][]string{}
+	for _, r := range b.claimResults {
+		names[r.Verdict] = append(names[r.Verdict], "“"+r.Claim.ID+"”")
+	}
+	data["HoldNames"], data["PartlyNames"], data["NotNames"], data["NoneNames"] = names[VerdictHolds], names[VerdictPartly], names[VerdictDoesNot], names[VerdictNone]
+	type within struct{ Rounding, Strict, Cells int }
+	w := within{}
+	if b.cmp != nil {
+		w.Rounding, w.Strict, w.Cells = b.within()
+		gs := compare.WithinBy(b.cmp.Rows, func(r compare.ComparedCell) string { return r.Dataset })
+		if len(gs) > 0 {
+			cmpShare := func(a, c compare.WithinGroup) int { return a.Rounding*c.Cells - c.Rounding*a.Cells }
+			hi, lo := slices.MaxFunc(gs, cmpShare), slices.MinFunc(gs, cmpShare)
+			data["Best"] = fmt.Sprintf("%s (%s)", datasetTitle(hi.Name), pct(hi.Rounding, hi.Cells))
+			data["Worst"] = fmt.Sprintf("%s (%s)", datasetTitle(lo.Name), pct(lo.Rounding, lo.Cells))
+		}
+		misses, unexplained := 0, 0
+		for _, c := range compare.MissCauses(b.cmp.Rows) {
+			misses += c.Cells
+			if c.Cause == compare.CauseUnexplained {
+				unexplained += c.Cells
+			}
+		}
+		data["Misses"], data["Unexplained"] = misses, unexplained
+	}
+	data["Within"] = w
+	blocks, err := prose("conclusion", data)
+	if err != nil {
+		return err
+	}
+	s.add(blocks...)
+	return nil
+}
+
+// FigureSettings reads, from the gallery's README (figures/README.md), the `eccco figures` commands of its
+// first sh code block and returns, per figure stem, the settings it was drawn with (mode, seed, --set
+// knobs, DPI): a command with --only applies to the figures it names, one without to every other figure.
+func FigureSettings(path string) (map[string]string, error) {
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("report: reading the figure settings: %w", err)
+	}
+	text := string(raw)
+	start := strings.Index(text, "```sh")
+	if start < 0 {
+		return nil, nil
+	}
+	end := strings.Index(text[start+5:], "```")
+	if end < 0 {
+		return nil, nil
+	}
+	block := strings.ReplaceAll(text[start+5:start+5+end], "\\\n", " ")
+	flag := func(cmd, name string) string {
+		m := regexp.MustCompile(`--` + name + `[ =](\S+)`).FindStringSubmatch(cmd)
+		if m == nil {
+			return ""
+		}
+		return m[1]
+	}
+	out := map[string]string{}
+	def := ""
+	for _, cmd := range strings.Split(block, "\n") {
+		if !strings.Contains(cmd, "eccco figures") {
+			continue
+		}
+		mode := flag(cmd, "mode")
+		if mode == "" {
+			mode = "paper (the default)"
+		}
+		parts := []string{"mode " + mode}
+		if seed := flag(cmd, "seed"); seed != "" {
+			parts = append(parts, "seed "+seed)
+		}
+		if set := flag(cmd, "set"); set != "" {
+			parts = append(parts, "--set "+set)
+		} else {
+			parts = append(parts, "the paper's training settings")
+		}
+		if dpi := flag(cmd, "dpi"); dpi != "" {
+			parts = append(parts, dpi+"-DPI PNG")
+		}
+		st := strings.Join(parts, ", ")
+		if only := flag(cmd, "only"); only != "" {
+			for _, n := range strings.Split(only, ",") {
+				out[n] = st
+			}
+		} else {
+			def = st
+		}
+	}
+	if def != "" {
+		out[""] = def
+	}
+	return out, nil
+}
