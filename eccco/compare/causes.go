@@ -11,7 +11,7 @@ import (
 const (
 	// CauseChance is a miss whose difference of the two means is not significant (|z| ≤ ZThreshold,
 	// ZRule): the spreads of both sides' run means allow it.
-	CauseChance         = "chance: the difference of the two means is not significant (Welch's |z| ≤ 3)"
+	CauseChance         = "chance: the difference of the two means is not significant (Welch's z within ±3)"
 	CauseCalibration    = "calibration: no valid counterfactual of the model can have the published Ω under its q̂, the 95 % quantile of its calibration scores (see the calibration table); where eccco trained the model, its q̂ differs from the authors' model's"
 	CauseJEMValidity    = "JEM validity: the JEMs reach lower validity than the published 0.95–1.00 (unexplained)"
 	CauseREVISECollapse = "REVISE: the authors' VAE objective collapses this set's VAE to the training mean"
