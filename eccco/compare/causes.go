@@ -1,22 +1,25 @@
 package compare
 
 import (
+	"math"
 	"sort"
 )
 
 // Likely causes of the cells outside the paper's tolerance, as far as they are known (paper/differences.md).
-// MissCause tries them in this order.
+// MissCause tries them in this order. A wide spread of single runs is no cause: the tolerance compares
+// two means of many runs, whose difference Welch's z (CauseChance) tests.
 const (
-	CauseSpread         = "spread: our run means vary more than the published ones and cover the difference (for unfaithfulness the authors drew samples per counterfactual: eccco bench --set sampling=per-counterfactual)"
+	// CauseChance is a miss whose difference of the two means is not significant (|z| ≤ ZThreshold,
+	// ZRule): the spreads of both sides' run means allow it.
+	CauseChance         = "chance: the difference of the two means is not significant (Welch's z within ±3)"
 	CauseCalibration    = "calibration: no valid counterfactual of the model can have the published Ω under its q̂, the 95 % quantile of its calibration scores (see the calibration table); where eccco trained the model, its q̂ differs from the authors' model's"
 	CauseJEMValidity    = "JEM validity: the JEMs reach lower validity than the published 0.95–1.00 (unexplained)"
 	CauseREVISECollapse = "REVISE: the authors' VAE objective collapses this set's VAE to the training mean"
 	CauseREVISEImages   = "REVISE on images: our VAE is trained as CE.jl's pretrained one that the authors loaded was (architecture, loss, all official training images) but is not it, and the authors' search through posterior samples carries its noise into the counterfactuals"
 	CauseUnexplained    = "unexplained"
-	// SpreadRatio is how many times the published sd our sd of the run means must exceed for CauseSpread
-	// (SpreadRow.Wider counts those cells).
+	// SpreadRatio is how many times the published sd our sd of the run means must exceed to count as
+	// wider (SpreadRow.Wider).
 	SpreadRatio          = 2.0
-	spreadTolerance      = 3.0
 	validityFloorForJEMs = 0.95
 )
 
@@ -26,13 +29,9 @@ func MissCause(r ComparedCell) string {
 	if r.Within {
 		return ""
 	}
-	diff := r.Mean - r.Paper
-	if diff < 0 {
-		diff = -diff
-	}
 	switch {
-	case r.SD > SpreadRatio*r.PaperSD && diff <= spreadTolerance*r.SD:
-		return CauseSpread
+	case math.Abs(r.Z()) <= ZThreshold:
+		return CauseChance
 	case r.OmegaImpossible:
 		return CauseCalibration
 	case (r.Model == "JEM" || r.Model == "JEM Ensemble") && r.Metric == "validity" && r.Paper >= validityFloorForJEMs && r.Mean < r.Paper:

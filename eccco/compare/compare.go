@@ -66,9 +66,11 @@ type SignAgreement struct {
 	Dataset, Model            string
 	OursUnfaith, PaperUnfaith float64 // ECCCo − Wachter, unfaithfulness
 	OursImpl, PaperImpl       float64 // REVISE − Wachter, implausibility
-	// UnfaithKnown and ImplKnown report whether both sides have the numbers; the Agrees fields whether
-	// the signs agree.
+	// UnfaithKnown and ImplKnown report whether both sides have the numbers; the Tie fields whether the
+	// paper prints its difference as 0.00 (PrintedZero: no sign to agree with, counted apart); the Agrees
+	// fields whether, where it is no tie, the signs agree.
 	UnfaithKnown, ImplKnown   bool
+	UnfaithTie, ImplTie       bool
 	UnfaithAgrees, ImplAgrees bool
 }
 
@@ -127,11 +129,13 @@ func CompareWithBounds(cells []Cell, pub []Published, bounds benchmark.Uncertain
 		s.OursUnfaith, ok1 = diff(oursOf, p[0], p[1], "ECCCo", "unfaithfulness")
 		s.PaperUnfaith, ok2 = diff(pubOf, p[0], p[1], "ECCCo", "unfaithfulness")
 		s.UnfaithKnown = ok1 && ok2
-		s.UnfaithAgrees = s.UnfaithKnown && agreesAtTwoDecimals(s.OursUnfaith, s.PaperUnfaith)
+		s.UnfaithTie = s.UnfaithKnown && PrintedZero(s.PaperUnfaith)
+		s.UnfaithAgrees = s.UnfaithKnown && !s.UnfaithTie && sameSign(s.OursUnfaith, s.PaperUnfaith)
 		s.OursImpl, ok1 = diff(oursOf, p[0], p[1], "REVISE", "implausibility")
 		s.PaperImpl, ok2 = diff(pubOf, p[0], p[1], "REVISE", "implausibility")
 		s.ImplKnown = ok1 && ok2
-		s.ImplAgrees = s.ImplKnown && agreesAtTwoDecimals(s.OursImpl, s.PaperImpl)
+		s.ImplTie = s.ImplKnown && PrintedZero(s.PaperImpl)
+		s.ImplAgrees = s.ImplKnown && !s.ImplTie && sameSign(s.OursImpl, s.PaperImpl)
 		cmp.Signs = append(cmp.Signs, s)
 	}
 	cmp.Ranks = rankAgreements(cmp.Rows)
@@ -247,15 +251,6 @@ func median(v []float64) float64 {
 	return (w[len(w)/2-1] + w[len(w)/2]) / 2
 }
 
-// agreesAtTwoDecimals reports whether our difference has the paper's sign; where the paper prints the
-// two as equal (0.00 at its two decimals), ours agrees when it too rounds to 0.00.
-func agreesAtTwoDecimals(ours, paper float64) bool {
-	if paper == 0 && math.Abs(ours) < 0.005 {
-		return true
-	}
-	return sameSign(ours, paper)
-}
-
 func sameSign(a, b float64) bool { return (a > 0 && b > 0) || (a < 0 && b < 0) || (a == 0 && b == 0) }
 
 // WithinCounts counts the rows within the rounding-aware and the strict tolerance.
@@ -300,26 +295,6 @@ func (c Comparison) RankMetrics() []string {
 		return ms[i] < ms[j]
 	})
 	return ms
-}
-
-// SignCounts counts the data set × model pairs whose sign of ECCCo − Wachter (unfaithfulness) and of
-// REVISE − Wachter (implausibility) agree with the paper's, of those where both sides have the numbers.
-func (c Comparison) SignCounts() (unfaithAgree, unfaithKnown, implAgree, implKnown int) {
-	for _, s := range c.Signs {
-		if s.UnfaithKnown {
-			unfaithKnown++
-			if s.UnfaithAgrees {
-				unfaithAgree++
-			}
-		}
-		if s.ImplKnown {
-			implKnown++
-			if s.ImplAgrees {
-				implAgree++
-			}
-		}
-	}
-	return unfaithAgree, unfaithKnown, implAgree, implKnown
 }
 
 // CalibrationRow is one line of the calibration evidence: a model's bound beside the published and our Ω

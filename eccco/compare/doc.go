@@ -11,11 +11,16 @@
 // numbers when |ours − paper| ≤ max(3·sd, 0.015) (WithinRounding, ToleranceRule: the published sd are
 // rounded to two decimals) or, strictly, ≤ 3·sd (WithinStrict); WithinCounts and WithinBy count them.
 // The sign of ECCCo − Wachter (unfaithfulness) and of REVISE − Wachter (implausibility) is compared per
-// data set and model (SignAgreement, counted by Comparison.SignCounts), Spearman's ρ of the generators'
+// data set and model (SignAgreement; a difference the paper prints as 0.00 is a tie), Spearman's ρ of the generators'
 // order per data set, model and metric (RankAgreement, Comparison.MedianRho). Every cell outside the
 // tolerance gets a likely cause (MissCause, MissCauses); a published Ω that no valid counterfactual of
 // our calibrated model can have (OmegaImpossible, from benchmark.UncertaintyBounds) is put down to the
 // calibration (CalibrationRows). SpreadRows sets the sd of our run means against the published sd.
+//
+// Comparison.Counts defines the headline's counts once: cells within (Tally; of them only by the floor,
+// FloorOnly; strictly), the same without the cells fixed by construction (ByConstruction), the signs with
+// ties apart (SignTally), and Welch's z of each cell (WelchZ, ZRule) for the difference of the two means,
+// with the share of cells expected beyond ZThreshold by chance (ChanceShare).
 //
 // CheckClaims and CompareModes check the paper's claims about ECCCo (Claims) in several result sets, e.g.
 // the paper's equations and the authors' code; Agree compares two benchmarks counterfactual by

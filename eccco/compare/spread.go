@@ -12,7 +12,7 @@ const SpreadFloor = 0.02
 
 // SpreadRow compares the spread of our run means with the published one for one metric (or "all"): over
 // the cells whose published sd is at least SpreadFloor, the median of our sd divided by the paper's, and
-// how many of them vary more than twice as much as the paper's (the threshold of CauseSpread).
+// how many of them vary more than twice as much as the paper's (SpreadRatio).
 type SpreadRow struct {
 	Metric      string
 	Cells       int

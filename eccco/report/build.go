@@ -201,9 +201,8 @@ func (b *builder) abstract() {
 	}
 	a := Inline{T(fmt.Sprintf("This report sets the counterfactual benchmark of eccco-go, a Go implementation of ECCCo on GoMLX, beside the numbers published in the paper. It covers %d data sets (%s), %d models and %d generators. ",
 		len(ourDatasets(cells)), b.datasetsText(), len(mods), len(gens)))}
-	if rounding, strict, n := b.within(); n > 0 {
-		a = append(a, T(fmt.Sprintf("Of the %d table cells that have a published counterpart, %s lie within the paper's mean ± max(3 sd, 0.015) and %s within mean ± 3 sd strictly. ",
-			n, share(rounding, n), share(strict, n))))
+	if _, _, n := b.within(); n > 0 {
+		a = append(a, T(fmt.Sprintf("Of the %d table cells that have a published counterpart, %s. ", n, WithinText(b.cmp.Counts()))))
 		if r, pairs := b.cmp.MedianRho("unfaithfulness"); pairs > 0 {
 			a = append(a, T(fmt.Sprintf("The generators' ranking by unfaithfulness agrees with the paper's with a median Spearman ρ of %s over %d data set × model pairs. ", rho(r), pairs)))
 		}
@@ -413,8 +412,8 @@ func (b *builder) comparison(s *Section) {
 		s.para(T("No cell of these results has a published counterpart (data sets, models or generators that are not in the paper's tables)."))
 		return
 	}
-	s.para(T(fmt.Sprintf("Of the %d cells (data set × subset × model × generator × metric) that have a published counterpart, %s lie within the paper's mean ± max(3 sd, 0.015) — the rounding-aware rule — and %s within mean ± 3 sd with the published sd as printed (strict). ",
-		n, share(rounding, n), share(strict, n))), T("The rule, as the comparison report states it: "), I(compare.ToleranceRule), T("."))
+	s.para(T(fmt.Sprintf("Of the %d cells (data set × subset × model × generator × metric) that have a published counterpart, %s (strict: with the published sd as printed; fixed by construction: %s). %s; %s. ",
+		n, WithinText(cmp.Counts()), compare.ByConstructionRule, MissesText(cmp.Counts().All), SignificanceText(cmp.Counts().All))), T("The rule, as the comparison report states it: "), I(compare.ToleranceRule), T("; z: "), I(compare.ZRule), T("."))
 	// Per metric and per data set.
 	type group = compare.WithinGroup
 	tally := func(key func(compare.ComparedCell) string) []group { return compare.WithinBy(cmp.Rows, key) }
@@ -495,8 +494,8 @@ func (b *builder) comparison(s *Section) {
 	s.add(pt)
 
 	// Signs.
-	ua, un, ia, in := cmp.SignCounts()
-	s.para(T(fmt.Sprintf("The paper's two central claims, as signs: ECCCo is more faithful than Wachter (ECCCo − Wachter unfaithfulness below zero) and REVISE more plausible than Wachter (REVISE − Wachter implausibility below zero). Our sign of ECCCo − Wachter agrees with the paper's for %d of %d data set × model pairs, that of REVISE − Wachter for %d of %d.", ua, un, ia, in)))
+	counts := cmp.Counts()
+	s.para(T(fmt.Sprintf("The paper's two central claims, as signs: ECCCo is more faithful than Wachter (ECCCo − Wachter unfaithfulness below zero) and REVISE more plausible than Wachter (REVISE − Wachter implausibility below zero). A difference the paper prints as 0.00 is a tie, with no sign to agree with. Over the data set × model pairs, the sign of ECCCo − Wachter: %s; that of REVISE − Wachter: %s.", SignText(counts.Unfaith), SignText(counts.Impl))))
 	st := &Table{Caption: Inline{T("Signs of the paper's central differences, ours and the paper's (all counterfactuals); † where they disagree.")}, Label: "tab:signs",
 		Columns: []Column{{"Data set", "l"}, {"Model", "l"}, {"ECCCo − Wachter unfaith.", "r"}, {"paper", "r"}, {"REVISE − Wachter implaus.", "r"}, {"paper", "r"}}}
 	last = ""
@@ -512,8 +511,8 @@ func (b *builder) comparison(s *Section) {
 			return signed(x, prec)
 		}
 		st.Rows = append(st.Rows, Row{Rule: sg.Dataset != last, Cells: []Cell{{Text: ds}, {Text: sg.Model},
-			{Text: num(sg.OursUnfaith, sg.UnfaithKnown, 3), Marked: sg.UnfaithKnown && !sg.UnfaithAgrees}, {Text: num(sg.PaperUnfaith, sg.UnfaithKnown, 2)},
-			{Text: num(sg.OursImpl, sg.ImplKnown, 3), Marked: sg.ImplKnown && !sg.ImplAgrees}, {Text: num(sg.PaperImpl, sg.ImplKnown, 2)}}})
+			{Text: num(sg.OursUnfaith, sg.UnfaithKnown, 3), Marked: sg.UnfaithKnown && !sg.UnfaithTie && !sg.UnfaithAgrees}, {Text: num(sg.PaperUnfaith, sg.UnfaithKnown, 2)},
+			{Text: num(sg.OursImpl, sg.ImplKnown, 3), Marked: sg.ImplKnown && !sg.ImplTie && !sg.ImplAgrees}, {Text: num(sg.PaperImpl, sg.ImplKnown, 2)}}})
 		last = sg.Dataset
 	}
 	s.add(st)
@@ -531,7 +530,7 @@ func (b *builder) comparison(s *Section) {
 		for _, c := range causes {
 			misses += c.Cells
 		}
-		s.para(T(fmt.Sprintf("The %d cells outside the tolerance, by likely cause: a spread of our run means wider than twice the published sd that covers the difference, our models' calibration (below), one of the known differences of Section 4, or unexplained (the comparison report, comparison.md, names the cause of each cell).", misses)))
+		s.para(T(fmt.Sprintf("The %d cells outside the tolerance, by likely cause: chance (a difference of the two means that is not significant, Welch's |z| ≤ 3), our models' calibration (below), one of the known differences of Section 4, or unexplained (the comparison report, comparison.md, names the cause of each cell).", misses)))
 		ct := &Table{Caption: Inline{T("Cells outside max(3 sd, 0.015), by likely cause.")}, Label: "tab:causes",
 			Columns: []Column{{"Likely cause", "p{11cm}"}, {"Cells", "r"}, {"Share", "r"}}}
 		for _, c := range causes {

@@ -10,19 +10,104 @@ import (
 	"github.com/eccco-go/eccco-go/eccco/compare"
 )
 
-import ()
-
-// Headline summarises the comparison: cells within the tolerance (rounding-aware and strict), and sign
-// agreements.
+// Headline summarises the comparison with its counts (compare.Comparison.Counts), each as
+// CountsMarkdown defines it: cells within the tolerance (rounding-aware, of them only by its floor, and
+// strict), the same without the cells fixed by construction, the signs (ties apart), and the misses'
+// significance against the share expected by chance.
 func Headline(c compare.Comparison) string {
-	ua, un, ia, in := c.SignCounts()
 	if len(c.Rows) == 0 {
 		return "no cell of these results has a published counterpart (data sets, models or generators that are not in the paper's tables)"
 	}
-	rounding, strict := compare.WithinCounts(c.Rows)
-	n := float64(len(c.Rows))
-	return fmt.Sprintf("%d of %d cells (%.0f %%) within the paper's mean ± max(3 sd, 0.015) (rounding-aware), %d (%.0f %%) within mean ± 3 sd strictly; sign of ECCCo − Wachter (unfaithfulness) agrees for %d of %d data set × model pairs, sign of REVISE − Wachter (implausibility) for %d of %d",
-		rounding, len(c.Rows), 100*float64(rounding)/n, strict, 100*float64(strict)/n, ua, un, ia, in)
+	k := c.Counts()
+	return fmt.Sprintf("%s; sign of ECCCo − Wachter (unfaithfulness): %s; of REVISE − Wachter (implausibility): %s; %s; %s",
+		WithinText(k), SignText(k.Unfaith), SignText(k.Impl), MissesText(k.All), SignificanceText(k.All))
+}
+
+// WithinText words the cells within the tolerances, with and without the cells fixed by construction.
+func WithinText(k compare.Counts) string {
+	a, o := k.All, k.Open
+	return fmt.Sprintf("%s within the paper's mean ± max(3 sd, 0.015) (rounding-aware), %d of them only by the 0.015 floor; %s within mean ± 3 sd strictly; "+
+		"without the %d cells fixed by construction: %s rounding-aware, %s strictly",
+		cellShare(a.Within, a.Cells), a.FloorOnly, share(a.Strict, a.Cells), k.ByConstruction, cellShare(o.Within, o.Cells), share(o.Strict, o.Cells))
+}
+
+// cellShare is share naming cells: "k of n cells (p %)".
+func cellShare(k, n int) string {
+	return strings.Replace(share(k, n), fmt.Sprintf("of %d", n), fmt.Sprintf("of %d cells", n), 1)
+}
+
+// SignText words a sign tally: "28 of 28 agree, 6 ties (the paper prints 0.00)".
+func SignText(t compare.SignTally) string {
+	if t.Known == 0 {
+		return "no pair"
+	}
+	s := fmt.Sprintf("%d of %d agree", t.Agree, t.Agree+t.Disagree)
+	switch t.Ties {
+	case 0:
+	case 1:
+		s += ", 1 tie (the paper prints 0.00)"
+	default:
+		s += fmt.Sprintf(", %d ties (the paper prints 0.00)", t.Ties)
+	}
+	return s
+}
+
+// MissesText words the misses' significance: "377 misses, all significant (Welch's |z| > 3; the least
+// |z| 3.7)".
+func MissesText(t compare.Tally) string {
+	if t.Misses == 0 {
+		return "no miss"
+	}
+	if math.IsNaN(t.MinMissZ) {
+		return fmt.Sprintf("%d misses (no z: fewer than two runs)", t.Misses)
+	}
+	sig := fmt.Sprintf("%d of them", t.SignificantMisses)
+	if t.SignificantMisses == t.Misses {
+		sig = "all"
+	}
+	noun := "misses"
+	if t.Misses == 1 {
+		noun, sig = "miss", ""
+		if t.SignificantMisses == 0 {
+			sig = "not"
+		}
+	}
+	return strings.Replace(fmt.Sprintf("%d %s, %s significant (Welch's |z| > %g; the least |z| %.1f)", t.Misses, noun, sig, compare.ZThreshold, t.MinMissZ), ",  ", ", ", 1)
+}
+
+// SignificanceText words the cells with |z| > 3 against the share expected by chance.
+func SignificanceText(t compare.Tally) string {
+	return fmt.Sprintf("%s have |z| > %g, where %.2f %% would by chance were both estimating the same means",
+		cellShare(t.Significant, t.Cells), compare.ZThreshold, 100*compare.ChanceShare())
+}
+
+// CountsMarkdown defines and prints the counts of the headline (compare.Comparison.Counts).
+func CountsMarkdown(c compare.Comparison) string {
+	k := c.Counts()
+	var sb strings.Builder
+	sb.WriteString("## Counts\n\nEach count is defined once (package compare) and printed the same in the headline above, the report and the README:\n\n")
+	fmt.Fprintf(&sb, "- **Within** (rounding-aware): %s.\n", compare.ToleranceRule)
+	sb.WriteString("- **Only by the floor**: within the rounding-aware rule but not strictly, i.e. |ours − paper| > 3·sd and ≤ 0.015 (compare.FloorOnly).\n")
+	fmt.Fprintf(&sb, "- **Strict**: %s.\n", compare.StrictRule)
+	fmt.Fprintf(&sb, "- **Both rounded** (a second rounding-aware rule, printed here only): %s.\n", compare.BothRoundedRule)
+	fmt.Fprintf(&sb, "- **Fixed by construction**: %s; these cells agree whatever an implementation does, so the counts are also given without them.\n", compare.ByConstructionRule)
+	sb.WriteString("- **Signs**: a difference the paper prints as 0.00 is a tie, counted apart from the agreements and disagreements.\n")
+	fmt.Fprintf(&sb, "- **z**: %s. With |z| > %g a difference is significant; by chance alone %.2f %% of the cells would be.\n\n", compare.ZRule, compare.ZThreshold, 100*compare.ChanceShare())
+	sb.WriteString("| Cells | Count | Within | of them only by the floor | Strict | Both rounded | Misses | Misses with \\|z\\| > 3 | Least \\|z\\| of a miss | Cells with \\|z\\| > 3 |\n|---|---|---|---|---|---|---|---|---|---|\n")
+	row := func(name string, t compare.Tally) {
+		fmt.Fprintf(&sb, "| %s | %d | %s | %d | %s | %s | %d | %d | %.1f | %s |\n", name, t.Cells, share(t.Within, t.Cells), t.FloorOnly, share(t.Strict, t.Cells),
+			share(t.BothRounded, t.Cells), t.Misses, t.SignificantMisses, t.MinMissZ, share(t.Significant, t.Cells))
+	}
+	row("all", k.All)
+	row(fmt.Sprintf("without the %d fixed by construction", k.ByConstruction), k.Open)
+	fmt.Fprintf(&sb, "\n| Sign | Pairs | Agree | Disagree | Ties (paper 0.00) |\n|---|---|---|---|---|\n")
+	for _, s := range []struct {
+		name string
+		t    compare.SignTally
+	}{{"ECCCo − Wachter, unfaithfulness", k.Unfaith}, {"REVISE − Wachter, implausibility", k.Impl}} {
+		fmt.Fprintf(&sb, "| %s | %d | %d | %d | %d |\n", s.name, s.t.Known, s.t.Agree, s.t.Disagree, s.t.Ties)
+	}
+	return sb.String()
 }
 
 // summaryTable writes the within-tolerance shares grouped by group(row), in the order of less.
@@ -40,14 +125,25 @@ func summaryTable(sb *strings.Builder, title string, rows []compare.ComparedCell
 // ComparisonMarkdown renders the comparison with the published numbers (comparison.md); provenance says
 // where the results came from ("" for not recorded) and is printed at the top.
 func ComparisonMarkdown(c compare.Comparison, provenance string) string {
+	return comparisonMarkdown(c, provenance, "")
+}
+
+// comparisonMarkdown is ComparisonMarkdown with a note after the provenance ("" for none).
+func comparisonMarkdown(c compare.Comparison, provenance, note string) string {
 	var sb strings.Builder
-	sb.WriteString("# Ours against the published results\n\n")
+	sb.WriteString(comparisonTitle + "\n")
 	if provenance != "" {
 		sb.WriteString("Results from: " + provenance + "\n\n")
 	} else {
 		sb.WriteString("Results from: not recorded (the caller passed no settings or commit).\n\n")
 	}
+	if note != "" {
+		sb.WriteString(note + "\n\n")
+	}
 	sb.WriteString(Headline(c) + ".\n\n")
+	if len(c.Rows) > 0 {
+		sb.WriteString(CountsMarkdown(c) + "\n")
+	}
 	sb.WriteString("## Summary\n\nA cell is within the paper's numbers when, rounding-aware, " + compare.ToleranceRule +
 		"; strictly, when " + compare.StrictRule + ". The headline's first share and the column \"Within\" of the cells use the rounding-aware rule.\n\n")
 	summaryTable(&sb, "Metric", c.Rows, func(r compare.ComparedCell) string { return r.Metric }, func(a, b string) bool {
@@ -100,10 +196,13 @@ func ComparisonMarkdown(c compare.Comparison, provenance string) string {
 		}
 	}
 
-	sb.WriteString("\n## Signs\n\n| Dataset | Model | ECCCo − Wachter unfaithfulness: ours | paper | agree | REVISE − Wachter implausibility: ours | paper | agree |\n|---|---|---|---|---|---|---|---|\n")
-	yn := func(ok, app bool) string {
+	sb.WriteString("\n## Signs\n\nA tie is a difference the paper prints as 0.00: it has no sign to agree with.\n\n| Dataset | Model | ECCCo − Wachter unfaithfulness: ours | paper | agree | REVISE − Wachter implausibility: ours | paper | agree |\n|---|---|---|---|---|---|---|---|\n")
+	yn := func(ok, app, tie bool) string {
 		if !app {
 			return "–"
+		}
+		if tie {
+			return "tie"
 		}
 		if ok {
 			return "yes"
@@ -112,7 +211,7 @@ func ComparisonMarkdown(c compare.Comparison, provenance string) string {
 	}
 	for _, s := range c.Signs {
 		fmt.Fprintf(&sb, "| %s | %s | %+.3f | %+.3f | %s | %+.3f | %+.3f | %s |\n", s.Dataset, s.Model, s.OursUnfaith, s.PaperUnfaith,
-			yn(s.UnfaithAgrees, s.UnfaithKnown), s.OursImpl, s.PaperImpl, yn(s.ImplAgrees, s.ImplKnown))
+			yn(s.UnfaithAgrees, s.UnfaithKnown, s.UnfaithTie), s.OursImpl, s.PaperImpl, yn(s.ImplAgrees, s.ImplKnown, s.ImplTie))
 	}
 	if d := Disagreements(c); len(d) > 0 {
 		sb.WriteString("\nWhere the signs disagree:\n\n")
@@ -122,13 +221,13 @@ func ComparisonMarkdown(c compare.Comparison, provenance string) string {
 	}
 	spreadSection(&sb, c)
 	if lines := missesByCause(c.Rows); len(lines) > 0 {
-		sb.WriteString("\n## Misses by likely cause\n\nEvery cell outside the rounding-aware tolerance, by its likely cause (compare.MissCause, in this order: a spread of our run means wider than twice the published sd that covers the difference; a known difference of the authors' code or of our models; otherwise unexplained). The column \"Likely cause\" of the cells names it per cell.\n\n| Likely cause | Cells | Share of the misses |\n|---|---|---|\n")
+		sb.WriteString("\n## Misses by likely cause\n\nEvery cell outside the rounding-aware tolerance, by its likely cause (compare.MissCause, in this order: chance, where the difference of the two means is not significant, Welch's |z| ≤ 3; a known difference of the authors' code or of our models; otherwise unexplained). A wide spread of single runs is no cause: it does not cover a difference of two means of many runs. The column \"Likely cause\" of the cells names it per cell.\n\n| Likely cause | Cells | Share of the misses |\n|---|---|---|\n")
 		for _, l := range lines {
 			sb.WriteString(l + "\n")
 		}
 	}
 	calibrationSection(&sb, c)
-	sb.WriteString("\n## Cells\n\n| Dataset | Subset | Model | Generator | Metric | Ours | Paper | Within (rounding-aware) | Within 3 sd (strict) | Likely cause |\n|---|---|---|---|---|---|---|---|---|---|\n")
+	sb.WriteString("\n## Cells\n\n| Dataset | Subset | Model | Generator | Metric | Ours | Paper | Within (rounding-aware) | Within 3 sd (strict) | z | Likely cause |\n|---|---|---|---|---|---|---|---|---|---|---|\n")
 	yesNo := func(b bool) string {
 		if b {
 			return "yes"
@@ -136,9 +235,24 @@ func ComparisonMarkdown(c compare.Comparison, provenance string) string {
 		return "no"
 	}
 	for _, r := range c.Rows {
-		fmt.Fprintf(&sb, "| %s | %s | %s | %s | %s | %.3f ± %.3f | %.2f ± %.2f | %s | %s | %s |\n", r.Dataset, r.Subset, r.Model, r.Generator, r.Metric, r.Mean, r.SD, r.Paper, r.PaperSD, yesNo(r.Within), yesNo(r.WithinStrict), compare.MissCause(r))
+		within := yesNo(r.Within)
+		if compare.FloorOnly(r) {
+			within = "yes, by the floor"
+		}
+		if compare.ByConstruction(r) {
+			within += " (by construction)"
+		}
+		fmt.Fprintf(&sb, "| %s | %s | %s | %s | %s | %.3f ± %.3f | %.2f ± %.2f | %s | %s | %s | %s |\n", r.Dataset, r.Subset, r.Model, r.Generator, r.Metric, r.Mean, r.SD, r.Paper, r.PaperSD, within, yesNo(r.WithinStrict), zText(r.Z()), compare.MissCause(r))
 	}
 	return sb.String()
+}
+
+// zText formats a z with one decimal and the minus sign; "–" for NaN.
+func zText(z float64) string {
+	if math.IsNaN(z) {
+		return "–"
+	}
+	return strings.Replace(fmt.Sprintf("%.1f", z), "-", "−", 1)
 }
 
 // Disagreements gives one sentence per data set × model whose sign of ECCCo − Wachter (unfaithfulness)
@@ -146,10 +260,10 @@ func ComparisonMarkdown(c compare.Comparison, provenance string) string {
 func Disagreements(c compare.Comparison) []string {
 	var out []string
 	for _, s := range c.Signs {
-		if s.UnfaithKnown && !s.UnfaithAgrees {
+		if s.UnfaithKnown && !s.UnfaithTie && !s.UnfaithAgrees {
 			out = append(out, disagreement(s.Dataset, s.Model, "ECCCo", "faithful", s.OursUnfaith, s.PaperUnfaith))
 		}
-		if s.ImplKnown && !s.ImplAgrees {
+		if s.ImplKnown && !s.ImplTie && !s.ImplAgrees {
 			out = append(out, disagreement(s.Dataset, s.Model, "REVISE", "plausible", s.OursImpl, s.PaperImpl))
 		}
 	}

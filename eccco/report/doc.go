@@ -12,7 +12,9 @@
 // parameter tables (WriteParameterTables: the paper's table_params.tex, table_ebm_params.tex and
 // table_gen_params.tex from the values the code uses), the calibration bounds, and comparison.md
 // (ComparisonMarkdown, headed by Headline and the provenance: the commit, ReadRevision, and each data set's
-// manifest). PerformanceMarkdown, PerformanceLaTeX and WritePerformance render Table 5 (`eccco perf`);
+// manifest; the counts are compare.Comparison.Counts, defined by CountsMarkdown). RerenderTableSet
+// rebuilds a committed table set from its cells.csv without the results behind it (`eccco tables --in` on
+// such a directory), keeping its comparison's provenance. PerformanceMarkdown, PerformanceLaTeX and WritePerformance render Table 5 (`eccco perf`);
 // TimingsMarkdown and WriteTimings the benchmark's stage timings; ModesMarkdown the claims per mode
 // (`eccco modes`, CompareResultDirs) and AgreementMarkdown two benchmarks side by side (`eccco agree`).
 //

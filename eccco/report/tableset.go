@@ -45,6 +45,19 @@ type TableSetOptions struct {
 // published file may be missing (TableSet.Comparison is then nil); an explicit one that cannot be read is
 // an error: the comparison is never skipped silently.
 func WriteTableSet(dir string, rows []benchmark.Row, o TableSetOptions) (*TableSet, error) {
+	return writeTableSet(dir, rows, o, nil)
+}
+
+// rerender is how RerenderTableSet's table set differs from a fresh one.
+type rerender struct {
+	// provenance is the comparison's "Results from:" line verbatim, note a line after it.
+	provenance, note string
+	// emptyBounds writes the calibration bounds file even when there are none.
+	emptyBounds bool
+}
+
+// writeTableSet is WriteTableSet, re-rendering when re is not nil.
+func writeTableSet(dir string, rows []benchmark.Row, o TableSetOptions, re *rerender) (*TableSet, error) {
 	cells := compare.Aggregate(rows)
 	fresh := map[string]bool{}
 	for _, c := range cells {
@@ -78,8 +91,10 @@ func WriteTableSet(dir string, rows []benchmark.Row, o TableSetOptions) (*TableS
 	if err := WriteParameterTables(dir); err != nil {
 		return nil, err
 	}
-	if err := benchmark.WriteBounds(filepath.Join(dir, benchmark.BoundsFile), bounds); err != nil {
-		return nil, fmt.Errorf("writing the calibration bounds: %w", err)
+	if re == nil || re.emptyBounds || len(bounds) > 0 {
+		if err := benchmark.WriteBounds(filepath.Join(dir, benchmark.BoundsFile), bounds); err != nil {
+			return nil, fmt.Errorf("writing the calibration bounds: %w", err)
+		}
 	}
 	explicit := o.Published != ""
 	if !explicit {
@@ -97,34 +112,62 @@ func WriteTableSet(dir string, rows []benchmark.Row, o TableSetOptions) (*TableS
 	if len(keptSets) > 0 {
 		ts.Provenance += fmt.Sprintf("; the cells of %s kept from %s", strings.Join(keptSets, ", "), o.Kept.From)
 	}
-	if err := atomicfile.WriteFile(filepath.Join(dir, "comparison.md"), []byte(ComparisonMarkdown(cmp, ts.Provenance)), 0o644); err != nil {
+	md := ComparisonMarkdown(cmp, ts.Provenance)
+	if re != nil {
+		ts.Provenance = re.provenance
+		md = comparisonMarkdown(cmp, ts.Provenance, re.note)
+	}
+	if err := atomicfile.WriteFile(filepath.Join(dir, "comparison.md"), []byte(md), 0o644); err != nil {
 		return nil, fmt.Errorf("writing the comparison: %w", err)
 	}
 	ts.Comparison = &cmp
 	return ts, nil
 }
 
+// ErrNotTableSet is returned by RerenderTableSet for a directory that holds no table set of eccco's, or an
+// output directory whose comparison.md eccco did not write.
+var ErrNotTableSet = errors.New("report: not a table set written by eccco")
+
+// comparisonTitle opens every comparison.md that ComparisonMarkdown writes.
+const comparisonTitle = "# Ours against the published results\n"
+
+// RerenderTableSet rebuilds a table set written earlier (a committed one: cells.csv, calibration.csv and
+// comparison.md, without the results behind them) from its cells.csv into out (in itself, or another
+// directory): every table, the parameter tables and comparison.md, with the current code's rendering and
+// counts. The comparison keeps the "Results from:" line of the comparison it replaces verbatim (the
+// results are the same) and says, on a line after it, that it was re-rendered and by which commit. It
+// refuses to replace a comparison.md in out that eccco did not write (ErrNotTableSet), and writes the
+// calibration bounds file only where in has one or there are bounds.
+func RerenderTableSet(in, out string, o TableSetOptions) (*TableSet, error) {
+	k, err := ReadKept(filepath.Join(in, "cells.csv"))
+	if err != nil {
+		return nil, fmt.Errorf("%w: %s: %w", ErrNotTableSet, in, err)
+	}
+	for _, p := range []string{filepath.Join(in, "comparison.md"), filepath.Join(out, "comparison.md")} {
+		raw, err := os.ReadFile(p)
+		if err == nil && !strings.HasPrefix(string(raw), comparisonTitle) {
+			return nil, fmt.Errorf("%w: %s does not begin %q", ErrNotTableSet, p, strings.TrimSpace(comparisonTitle))
+		}
+	}
+	re := &rerender{provenance: recordedProvenance(filepath.Join(in, "comparison.md"))}
+	if re.provenance == "" {
+		re.provenance = "the cells of " + filepath.Join(in, "cells.csv") + " (no comparison beside them recorded where they came from)"
+	}
+	_, err = os.Stat(filepath.Join(in, benchmark.BoundsFile))
+	re.emptyBounds = err == nil
+	re.note = "Re-rendered from " + filepath.Join(in, "cells.csv") + " without rerunning (eccco tables --in) by eccco-go " + revisionText() + "."
+	o.Kept = k
+	bounds := maps.Clone(k.Bounds)
+	maps.Copy(bounds, o.Bounds)
+	o.Bounds = bounds
+	return writeTableSet(out, nil, o, re)
+}
+
 // tablesProvenance describes where the results behind a table set came from: the commit (ReadRevision),
 // the protocol version, the number of counterfactuals, and the settings of each data set's units (their
 // manifests, when the tables sit in a benchmark directory's tables/ folder).
 func tablesProvenance(tablesDir string, counterfactuals int) string {
-	commit := "unknown commit"
-	root := "."
-	if wd, err := os.Getwd(); err == nil {
-		if r, ok := data.ModuleRoot(wd); ok {
-			root = r
-		}
-	}
-	switch rv := ReadRevision(root); {
-	case rv.Rev == "":
-	case rv.Checkout:
-		commit = "commit " + rv.Rev + " (the checkout's HEAD)"
-	case rv.Dirty:
-		commit = "commit " + rv.Rev + " (with uncommitted changes)"
-	default:
-		commit = "commit " + rv.Rev
-	}
-	parts := []string{fmt.Sprintf("tables written by eccco-go %s (protocol %d) from %d counterfactuals", commit, benchmark.ProtocolVersion, counterfactuals)}
+	parts := []string{fmt.Sprintf("tables written by eccco-go %s (protocol %d) from %d counterfactuals", revisionText(), benchmark.ProtocolVersion, counterfactuals)}
 	manifests, _ := benchmark.ReadManifests(filepath.Dir(tablesDir))
 	for _, m := range manifests {
 		part := fmt.Sprintf("%s: mode %s, seed %d, %d factuals per run, units of protocol %d", m.Dataset, m.Mode, m.Seed, m.Factuals, m.Protocol)
@@ -137,6 +180,30 @@ func tablesProvenance(tablesDir string, counterfactuals int) string {
 		parts = append(parts, part)
 	}
 	return strings.Join(parts, "; ")
+}
+
+// revisionText names the commit this program's outputs come from (ReadRevision at the checkout that holds
+// the working directory): "commit abc (the checkout's HEAD)", "… (with uncommitted changes)", or
+// "unknown commit".
+func revisionText() string {
+	root := "."
+	if wd, err := os.Getwd(); err == nil {
+		if r, ok := data.ModuleRoot(wd); ok {
+			root = r
+		}
+	}
+	rv := ReadRevision(root)
+	switch {
+	case rv.Rev == "":
+		return "unknown commit"
+	case rv.Checkout && rv.Dirty:
+		return "commit " + rv.Rev + " (the checkout's HEAD, with uncommitted changes)"
+	case rv.Checkout:
+		return "commit " + rv.Rev + " (the checkout's HEAD)"
+	case rv.Dirty:
+		return "commit " + rv.Rev + " (with uncommitted changes)"
+	}
+	return "commit " + rv.Rev
 }
 
 // Revision is the commit that a program's outputs come from.

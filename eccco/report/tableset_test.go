@@ -1,6 +1,7 @@
 package report
 
 import (
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -93,5 +94,62 @@ func TestReadRevisionFallsBackToTheCheckout(t *testing.T) {
 	}
 	if got := ReadRevision(t.TempDir()); got.Rev != "" {
 		t.Errorf("outside a checkout: %+v, want none", got)
+	}
+}
+
+// A committed table set (cells.csv, calibration.csv and comparison.md, no results) re-renders from its
+// cells: the tables come out byte for byte as WriteTableSet wrote them, the comparison keeps its
+// "Results from:" line verbatim and says it was re-rendered; a comparison.md that eccco did not write is
+// never replaced.
+func TestRerenderTableSet(t *testing.T) {
+	dir := t.TempDir()
+	rows := []benchmark.Row{
+		{Dataset: "moons", Model: "mlp", Generator: "Wachter", Run: 1, Factual: 1, Target: 1, Scores: metrics.Scores{Cost: 2, Valid: true}},
+		{Dataset: "moons", Model: "mlp", Generator: "Wachter", Run: 2, Factual: 2, Target: 0, Scores: metrics.Scores{Cost: 4, Valid: true}},
+	}
+	pub := filepath.Join(dir, "published.csv")
+	if err := os.WriteFile(pub, []byte("dataset,subset,model,generator,metric,mean,std,stars,bold\nmoons,all,MLP,Wachter,cost,3,0.1,0,0\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	set := filepath.Join(dir, "set")
+	if _, err := WriteTableSet(set, rows, TableSetOptions{Published: pub}); err != nil {
+		t.Fatal(err)
+	}
+	// The provenance as an old comparison recorded it.
+	old := "# Ours against the published results\n\nResults from: an old run, seed 42\n\nold text\n"
+	if err := os.WriteFile(filepath.Join(set, "comparison.md"), []byte(old), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := os.ReadFile(filepath.Join(set, "table-moons.md"))
+	cellsBefore, _ := os.ReadFile(filepath.Join(set, "cells.csv"))
+	ts, err := RerenderTableSet(set, set, TableSetOptions{Published: pub})
+	if err != nil {
+		t.Fatal(err)
+	}
+	after, _ := os.ReadFile(filepath.Join(set, "table-moons.md"))
+	cellsAfter, _ := os.ReadFile(filepath.Join(set, "cells.csv"))
+	if string(before) != string(after) || string(cellsBefore) != string(cellsAfter) {
+		t.Error("re-rendering changed a table")
+	}
+	md, _ := os.ReadFile(filepath.Join(set, "comparison.md"))
+	if ts.Provenance != "an old run, seed 42" || !strings.HasPrefix(string(md), "# Ours against the published results\n\nResults from: an old run, seed 42\n\nRe-rendered from ") {
+		t.Errorf("provenance %q; comparison begins:\n%s", ts.Provenance, md[:min(len(md), 300)])
+	}
+	if strings.Contains(string(md), "old text") || !strings.Contains(string(md), "1 of 1 (100 %) within") {
+		t.Errorf("the comparison was not rebuilt:\n%s", md)
+	}
+	// Not eccco's comparison: refused, and left as it was.
+	mine := filepath.Join(dir, "mine")
+	if err := os.MkdirAll(mine, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(mine, "comparison.md"), []byte("my notes\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := RerenderTableSet(set, mine, TableSetOptions{Published: pub}); !errors.Is(err, ErrNotTableSet) {
+		t.Errorf("replacing a comparison.md eccco did not write: err = %v", err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(mine, "comparison.md")); string(b) != "my notes\n" {
+		t.Error("a user's comparison.md was overwritten")
 	}
 }

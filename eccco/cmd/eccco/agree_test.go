@@ -215,3 +215,47 @@ func TestAuthorsModelsFlagNeedsAuthorsCode(t *testing.T) {
 		t.Errorf("an empty --authors-models folder: err = %v, want it to name the missing file", err)
 	}
 }
+
+// tables --in on a committed table set (cells.csv, no results.csv) re-renders it in place: the comparison
+// keeps its "Results from:" line; --keep-cells is refused there.
+func TestTablesRerendersATableSet(t *testing.T) {
+	dir := t.TempDir()
+	set := filepath.Join(dir, "set")
+	if err := os.MkdirAll(set, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]string{
+		"cells.csv":     "dataset,subset,model,generator,metric,mean,std,runs,stars,bold\ncircles,all,MLP,Wachter,cost,7,1,50,0,1\n",
+		"comparison.md": "# Ours against the published results\n\nResults from: an earlier run of circles, protocol 8\n\nold\n",
+		"published.csv": "dataset,subset,model,generator,metric,mean,std,stars,bold\ncircles,all,MLP,Wachter,cost,7.1,0.2,0,0\n",
+	}
+	for name, body := range files {
+		if err := os.WriteFile(filepath.Join(set, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pub := filepath.Join(set, "published.csv")
+	if _, _, err := runCLI(t, "tables", "--in", set, "--keep-cells", filepath.Join(set, "cells.csv"), "--published", pub); err == nil {
+		t.Error("--keep-cells on a table set should be refused")
+	}
+	out, _, err := runCLI(t, "tables", "--in", set, "--published", pub)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "1 of 1 cells (100 %) within") {
+		t.Errorf("the re-rendered comparison should compare the one cell: %s", out)
+	}
+	cmp, err := os.ReadFile(filepath.Join(set, "comparison.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(cmp), "\nResults from: an earlier run of circles, protocol 8\n") || strings.Contains(string(cmp), "\nold\n") {
+		t.Errorf("comparison.md:\n%s", cmp)
+	}
+	if _, err := os.Stat(filepath.Join(set, "table-circles.md")); err != nil {
+		t.Error(err)
+	}
+	if _, err := os.Stat(filepath.Join(set, "tables")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a table set is re-rendered in place, not into tables/: %v", err)
+	}
+}

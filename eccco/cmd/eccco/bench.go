@@ -175,6 +175,19 @@ func writeTableSet(stdout, stderr io.Writer, rows []benchmark.Row, outDir string
 	if err != nil {
 		return err
 	}
+	return saidTableSet(stdout, stderr, ts, outDir)
+}
+
+// tableSetOnly reports a directory that holds a table set (cells.csv) but no results.csv: what `tables`
+// re-renders.
+func tableSetOnly(dir string) bool {
+	_, errResults := os.Stat(filepath.Join(dir, "results.csv"))
+	_, errCells := os.Stat(filepath.Join(dir, "cells.csv"))
+	return errors.Is(errResults, os.ErrNotExist) && errCells == nil
+}
+
+// saidTableSet says what writeTableSet or a re-render wrote.
+func saidTableSet(stdout, stderr io.Writer, ts *report.TableSet, outDir string) error {
 	fmt.Fprintf(stdout, "wrote the tables to %s\n", outDir)
 	if ts.Comparison == nil {
 		fmt.Fprintf(stderr, "no comparison with the paper: its numbers are not at %s (pass --published FILE)\n", ts.Published)
@@ -185,9 +198,9 @@ func writeTableSet(stdout, stderr io.Writer, rows []benchmark.Row, outDir string
 }
 
 func runTables(_ context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("tables", "tables --in DIR [--out DIR] [--published FILE] [--keep-cells FILE] [--models-dir DIR [--mode M] [--seed N] [--data-dir DIR]]", stderr)
-	in := fs.String("in", filepath.Join("runs", "bench"), "benchmark directory holding results.csv")
-	out := fs.String("out", "", "directory for the tables (default IN/tables)")
+	fs := newFlagSet("tables", "tables --in DIR [--out DIR] [--published FILE] [--keep-cells FILE] [--models-dir DIR [--mode M] [--seed N] [--data-dir DIR]]; a DIR with cells.csv and no results.csv (a committed table set, e.g. paper/results) is re-rendered from its cells into --out (default DIR itself), keeping its comparison's \"Results from:\" line", stderr)
+	in := fs.String("in", filepath.Join("runs", "bench"), "benchmark directory holding results.csv, or a table set (cells.csv without results.csv) to re-render")
+	out := fs.String("out", "", "directory for the tables (default IN/tables; IN for a table set)")
 	published := fs.String("published", "", "the paper's numbers (default paper/published-results.csv)")
 	keep := fs.String("keep-cells", "", "a cells.csv written earlier (e.g. paper/results/cells.csv): its data sets that results.csv lacks join the tables and the comparison")
 	modelsDir := fs.String("models-dir", "", "saved models (as for bench): the comparison then bounds each model's Ω by its calibration and puts the uncertainty misses no search could avoid down to q̂ (never trains); without it the bounds bench wrote to IN/tables are kept")
@@ -198,11 +211,25 @@ func runTables(_ context.Context, args []string, stdout, stderr io.Writer) error
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if *out == "" {
-		*out = filepath.Join(*in, "tables")
-	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("tables: unexpected arguments %v", fs.Args())
+	}
+	if tableSetOnly(*in) {
+		// A committed table set (cells.csv without results.csv): re-render it from its cells.
+		if *keep != "" || *modelsDir != "" {
+			return fmt.Errorf("%w: tables: %s holds a table set without results.csv: it is re-rendered from its cells.csv and calibration bounds, without --keep-cells or --models-dir", experiment.ErrInvalid, *in)
+		}
+		if *out == "" {
+			*out = *in
+		}
+		ts, err := report.RerenderTableSet(*in, *out, report.TableSetOptions{Published: *published})
+		if err != nil {
+			return fmt.Errorf("tables: %w", err)
+		}
+		return saidTableSet(stdout, stderr, ts, *out)
+	}
+	if *out == "" {
+		*out = filepath.Join(*in, "tables")
 	}
 	rows, err := benchmark.ReadCSV(filepath.Join(*in, "results.csv"))
 	if err != nil {

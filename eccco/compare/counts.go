@@ -1,0 +1,170 @@
+package compare
+
+import (
+	"math"
+
+	"github.com/eccco-go/eccco-go/eccco/benchmark"
+)
+
+// The counts of a comparison are defined here once; the comparison report, the report's summary and the
+// headlines of README.md and paper/differences.md print them as Comparison.Counts returns them.
+const (
+	// BothRoundedRule states how WithinBothRounded is decided: a second rounding-aware rule that allows
+	// for the rounding of the published mean as well as of its sd. It is printed beside ToleranceRule and
+	// decides nothing else (not Within, not the misses).
+	BothRoundedRule = "|ours − paper| ≤ 3·max(sd, 0.005) + 0.005: the published mean and sd are both rounded to two decimals"
+	// ByConstructionRule says which cells are fixed by construction (ByConstruction).
+	ByConstructionRule = "the validity of the valid counterfactuals (subset \"valid\"), 1 on both sides by definition"
+	// ZRule states Welch's z of a cell (WelchZ).
+	ZRule = "Welch's z = (ours − paper) / √(sd_ours·sd_ours/n_ours + s·s/n_paper) with s = max(sd_paper, 0.005), the sd being those of the run means and n the runs (ours as run; the paper's 50, 10 for the image sets); the published sd is rounded to two decimals, so one printed as 0.00 is taken as 0.005"
+	// ZThreshold is the |z| above which a difference of the two means is significant.
+	ZThreshold = 3.0
+	// publishedSDFloor is half the last published decimal: the least sd a published sd printed as 0.00
+	// may have been (ZRule).
+	publishedSDFloor = 0.005
+)
+
+// WithinBothRounded reports |ours − paper| ≤ 3·max(sd, 0.005) + 0.005 (BothRoundedRule).
+func WithinBothRounded(ours, paper, sd float64) bool {
+	return math.Abs(ours-paper) <= 3*math.Max(sd, publishedSDFloor)+publishedSDFloor+floatSlack
+}
+
+// FloorOnly reports a cell within the rounding-aware tolerance only by its floor of 0.015: |ours − paper|
+// is more than 3·sd (the published sd as printed) and at most 0.015.
+func FloorOnly(r ComparedCell) bool { return r.Within && !r.WithinStrict }
+
+// ByConstruction reports a cell whose value is fixed by construction on both sides (ByConstructionRule):
+// it agrees whatever the implementation does, so it says nothing about the reproduction.
+func ByConstruction(r ComparedCell) bool { return r.Subset == "valid" && r.Metric == "validity" }
+
+// PublishedRuns is the number of runs behind a published cell: the paper's protocol
+// (benchmark.PaperProtocol: 50, 10 for MNIST and Fashion-MNIST); 0 for a data set the paper does not have.
+func PublishedRuns(dataset string) int {
+	p, err := benchmark.PaperProtocol(dataset)
+	if err != nil {
+		return 0
+	}
+	return p.Runs
+}
+
+// WelchZ is the two-sample z of the difference of two means of run means (ZRule): oursSD and paperSD are
+// the sd of the run means, oursRuns and paperRuns their numbers. The published sd is floored at 0.005 (it
+// is rounded to two decimals). NaN where a side has fewer than two runs; ±Inf where the difference is not
+// zero and both sd are (never, with the floor).
+func WelchZ(ours, oursSD float64, oursRuns int, paper, paperSD float64, paperRuns int) float64 {
+	if oursRuns < 2 || paperRuns < 2 || math.IsNaN(ours) || math.IsNaN(oursSD) {
+		return math.NaN()
+	}
+	v := oursSD*oursSD/float64(oursRuns) + math.Pow(math.Max(paperSD, publishedSDFloor), 2)/float64(paperRuns)
+	return (ours - paper) / math.Sqrt(v)
+}
+
+// Z is a compared cell's Welch z (WelchZ, the paper's runs from PublishedRuns).
+func (r ComparedCell) Z() float64 {
+	return WelchZ(r.Mean, r.SD, r.Runs, r.Paper, r.PaperSD, PublishedRuns(r.Dataset))
+}
+
+// ChanceShare is the share of cells expected to have |z| > ZThreshold by chance alone, were ours and the
+// paper's estimating the same means (two-sided, normal: 0.27 % for 3).
+func ChanceShare() float64 { return math.Erfc(ZThreshold / math.Sqrt2) }
+
+// Tally counts compared cells against the tolerances.
+type Tally struct {
+	Cells int
+	// Within are the cells within the rounding-aware tolerance (WithinRounding), FloorOnly those of them
+	// within only by its floor (FloorOnly), Strict those within 3·sd (WithinStrict); Within = Strict +
+	// FloorOnly. BothRounded are the cells within BothRoundedRule.
+	Within, FloorOnly, Strict, BothRounded int
+	// Misses are the cells outside the rounding-aware tolerance.
+	Misses int
+	// Significant are the cells with |z| > ZThreshold (WelchZ), SignificantMisses the misses among them.
+	Significant, SignificantMisses int
+	// MinMissZ is the least |z| of a miss (NaN without misses or z).
+	MinMissZ float64
+}
+
+// TallyOf counts rows.
+func TallyOf(rows []ComparedCell) Tally {
+	t := Tally{Cells: len(rows), MinMissZ: math.NaN()}
+	for _, r := range rows {
+		if r.Within {
+			t.Within++
+		} else {
+			t.Misses++
+		}
+		if FloorOnly(r) {
+			t.FloorOnly++
+		}
+		if r.WithinStrict {
+			t.Strict++
+		}
+		if WithinBothRounded(r.Mean, r.Paper, r.PaperSD) {
+			t.BothRounded++
+		}
+		z := math.Abs(r.Z())
+		if z > ZThreshold {
+			t.Significant++
+		}
+		if !r.Within {
+			if z > ZThreshold {
+				t.SignificantMisses++
+			}
+			if !math.IsNaN(z) && (math.IsNaN(t.MinMissZ) || z < t.MinMissZ) {
+				t.MinMissZ = z
+			}
+		}
+	}
+	return t
+}
+
+// SignTally counts the sign comparisons of one difference over the data set × model pairs where both
+// sides have it (Known): Ties where the paper prints the difference as 0.00 (no sign to agree with),
+// Agree and Disagree the others.
+type SignTally struct {
+	Known, Agree, Disagree, Ties int
+}
+
+// Counts are a comparison's headline counts.
+type Counts struct {
+	// All counts every compared cell; Open those not fixed by construction (ByConstruction), which are
+	// ByConstruction fewer.
+	All, Open      Tally
+	ByConstruction int
+	// Unfaith is the sign of ECCCo − Wachter (unfaithfulness), Impl that of REVISE − Wachter
+	// (implausibility).
+	Unfaith, Impl SignTally
+}
+
+// Counts returns the comparison's headline counts.
+func (c Comparison) Counts() Counts {
+	var open []ComparedCell
+	for _, r := range c.Rows {
+		if !ByConstruction(r) {
+			open = append(open, r)
+		}
+	}
+	out := Counts{All: TallyOf(c.Rows), Open: TallyOf(open), ByConstruction: len(c.Rows) - len(open)}
+	for _, s := range c.Signs {
+		tallySign(&out.Unfaith, s.UnfaithKnown, s.UnfaithTie, s.UnfaithAgrees)
+		tallySign(&out.Impl, s.ImplKnown, s.ImplTie, s.ImplAgrees)
+	}
+	return out
+}
+
+func tallySign(t *SignTally, known, tie, agrees bool) {
+	switch {
+	case !known:
+	case tie:
+		t.Known++
+		t.Ties++
+	case agrees:
+		t.Known++
+		t.Agree++
+	default:
+		t.Known++
+		t.Disagree++
+	}
+}
+
+// PrintedZero reports a published difference that prints as 0.00 at the paper's two decimals (a tie).
+func PrintedZero(d float64) bool { return math.Abs(d) < 0.005-floatSlack }
