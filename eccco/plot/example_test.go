@@ -49,11 +49,10 @@ func ExamplePOC() {
 	// 2 × 2 panels, 5.25 in wide
 	// blue
 	// orange
-	// SGLD samples of the target class
-	// factual
-	// path
+	// SGLD samples
+	// factual, path
 	// counterfactual
-	// negative gradient of the objective
+	// −∇ objective
 }
 
 // The appendix's 10 × 10 MNIST grids: originals on the diagonal, the counterfactual of original i into
