@@ -248,7 +248,7 @@ func TestPOCPanelsHoldTheirData(t *testing.T) {
 	for _, e := range f.Legend {
 		labels = append(labels, e.Label)
 	}
-	for _, want := range []string{"blue", "orange", "SGLD samples", "factual, path", "counterfactual", "−∇ objective"} {
+	for _, want := range []string{"blue", "orange", "SGLD samples", "factual, path", "counterfactual", "−gradient"} {
 		if !strings.Contains(strings.Join(labels, "|"), want) {
 			t.Errorf("legend %v lacks %q", labels, want)
 		}

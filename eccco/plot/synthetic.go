@@ -698,7 +698,7 @@ func planeLegend(planes []Plane, classNames []string, sampleLabel string) []Lege
 			LegendEntry{Label: "counterfactual", Thumbs: []plot.Thumbnailer{thumb{counterfactualGlyph(to)}}})
 	}
 	if arrows {
-		out = append(out, LegendEntry{Label: "−∇ objective", Thumbs: []plot.Thumbnailer{arrowThumb{}}})
+		out = append(out, LegendEntry{Label: "−gradient", Thumbs: []plot.Thumbnailer{arrowThumb{}}})
 	}
 	return out
 }
