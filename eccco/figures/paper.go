@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/eccco-go/eccco-go/eccco/compare"
 	"github.com/eccco-go/eccco-go/eccco/conformal"
@@ -42,6 +43,10 @@ type Synthetic struct {
 	From, To int
 	// Results are the searches behind the panels, in panel order.
 	Results []*experiment.Explanation
+	// EndEnergy is the model's energy E(x′|To) = −logit_To(x′) at each panel's counterfactual.
+	EndEnergy []float64
+	// QHat is the conformal threshold behind Grid.
+	QHat float64
 }
 
 // plane returns the training data's bounding box, widened by 5 % on each side.
@@ -110,9 +115,15 @@ func SyntheticData(ctx context.Context, e *experiment.Experiment, kind models.Ki
 			return nil, fmt.Errorf("figures: the objective field of %s: %w", gen.Name, err)
 		}
 		s.Results = append(s.Results, x)
+		logits, err := models.Logits(e.Backend(), r.Model, x.Result.X)
+		if err != nil {
+			return nil, fmt.Errorf("figures: the energy of %s's counterfactual: %w", gen.Name, err)
+		}
+		s.EndEnergy = append(s.EndEnergy, -float64(logits[to]))
 		s.Panels = append(s.Panels, plot.GeneratorPanel{Generator: gen.Name, Field: &plot.VectorField{Points: field.Points, Vectors: field.NegGradient},
 			Path: plot.Path{Steps: x.Result.Paths[0], From: from, To: to}, Samples: s.Samples[to]})
 	}
+	s.QHat = r.Ingredients.Calibrated.QHat
 	if s.Grid, err = conformal.GridValues(e.Backend(), r.Ingredients.Calibrated, xr, yr, SurfacePoints, to, conformal.LossOptions{}); err != nil {
 		return nil, fmt.Errorf("figures: conformal surfaces: %w", err)
 	}
@@ -133,7 +144,17 @@ func (s *Synthetic) CPDiff() (plot.Figure, error) {
 	sf := func(z [][]float64, label string, levels ...float64) plot.Surface {
 		return plot.Surface{X: s.Grid.X, Y: s.Grid.Y, Z: z, Label: label, Levels: levels}
 	}
-	return plot.CPDiff(&s.Data, sf(s.Grid.SetSize, "set size", 1.5), sf(s.Grid.SmoothSetSize, "smooth set size"),
+	omega := sf(s.Grid.SmoothSetSize, "smooth set size")
+	if r := s.OmegaRange(); r < minOmegaRange {
+		omega.Note = fmt.Sprintf("Ω varies by %.2g only", r)
+		if r == 0 {
+			omega.Note = fmt.Sprintf("Ω = %.2g everywhere", s.Grid.SmoothSetSize[0][0])
+		}
+		if len(s.ClassNames) == 2 && s.QHat <= 0.5 {
+			omega.Note += fmt.Sprintf("\n(2 classes, q̂ = %.2g ≤ 0.5)", s.QHat)
+		}
+	}
+	return plot.CPDiff(&s.Data, sf(s.Grid.SetSize, "set size", 1.5), omega,
 		sf(s.Grid.Loss, "classification loss"), s.ClassNames)
 }
 
@@ -146,61 +167,132 @@ func imageShape(e *experiment.Experiment) (int, int, error) {
 	return img.Height, img.Width, nil
 }
 
+// Made is a figure with the criteria its recipe measured on the data it draws.
+type Made struct {
+	Figure   plot.Figure
+	Criteria []Criterion
+}
+
 // Transformation draws one factual of class from, turned into class to by each generator, as a row of
 // images titled with the generator and p(y⁺|x′): Fig. 1 (fig:motiv: a 9 into a 7 by Wachter, Schut and
 // REVISE for the MNIST MLP) and Fig. 3 (fig:mnist-bmk: a 3 into a 5 by ECCCo, ECCCo+, REVISE, Schut and
-// Wachter for LeNet-5).
+// Wachter for LeNet-5). TransformationChecked also measures it.
 func Transformation(ctx context.Context, e *experiment.Experiment, kind models.Kind, from, to int, gens ...string) (plot.Figure, error) {
+	m, err := TransformationChecked(ctx, e, kind, from, to, nil, nil, gens...)
+	return m.Figure, err
+}
+
+// TransformationChecked is Transformation with its criteria: every counterfactual valid (p(y⁺|x′) ≥ 0.5)
+// but those of the generators in invalid, and the counterfactuals of the generators in plausible read
+// as the target by a 1-nearest-neighbour classifier on the training images (NearestLabels: independent
+// of the model searched).
+func TransformationChecked(ctx context.Context, e *experiment.Experiment, kind models.Kind, from, to int, invalid, plausible []string, gens ...string) (Made, error) {
 	h, w, err := imageShape(e)
 	if err != nil {
-		return plot.Figure{}, err
+		return Made{}, err
 	}
 	g, err := experiment.ParseGenerators(gens...)
 	if err != nil {
-		return plot.Figure{}, err
+		return Made{}, err
 	}
 	rows, err := e.TestRowsOf(ctx, kind, from, 1)
 	if err != nil {
-		return plot.Figure{}, err
+		return Made{}, err
 	}
 	f, err := e.FactualRows(ctx, kind, 1, rows, to)
 	if err != nil {
-		return plot.Figure{}, err
+		return Made{}, err
 	}
 	r, err := e.RunFor(ctx, kind, 1, f, g...)
 	if err != nil {
-		return plot.Figure{}, err
+		return Made{}, err
 	}
 	r.SkipMetrics = true
-	names := e.Split().Train.ClassNames
+	train := e.Split().Train
+	names := train.ClassNames
 	images := [][]float32{f.X}
-	titles := []string{fmt.Sprintf("factual\n%s", names[from])}
+	titles := []string{"factual"}
+	var p []float64
+	var cfs []float32
 	for _, gen := range g {
 		x, err := r.Explain(ctx, gen)
 		if err != nil {
-			return plot.Figure{}, err
+			return Made{}, err
 		}
 		images = append(images, x.Result.X)
+		cfs = append(cfs, x.Result.X...)
+		p = append(p, float64(x.Result.Probability[0]))
 		titles = append(titles, fmt.Sprintf("%s\np=%.2f", gen.Name, x.Result.Probability[0]))
 	}
 	grid, err := plot.ImageRow(images, titles, h, w)
 	if err != nil {
-		return plot.Figure{}, err
+		return Made{}, err
 	}
-	return grid.Figure()
+	grid.ColHeader = fmt.Sprintf("%s → target %s", className(names, from), className(names, to))
+	fig, err := grid.Figure()
+	if err != nil {
+		return Made{}, err
+	}
+	read, err := NearestLabels(train.X, train.Y, train.D(), cfs)
+	if err != nil {
+		return Made{}, err
+	}
+	crit := []Criterion{ValidCount("the counterfactuals are valid", gens, p, invalid...)}
+	if len(plausible) > 0 {
+		crit = append(crit, readAsTarget(fmt.Sprintf("%s's counterfactuals look like the target", strings.Join(plausible, " and ")), gens, read, to, names, plausible))
+	}
+	return Made{Figure: fig, Criteria: crit}, nil
+}
+
+// readAsTarget is the criterion that the counterfactuals of the generators in which are read as the
+// target class by the nearest-neighbour reader: Value is the share of them that are.
+func readAsTarget(claim string, gens []string, read []int, to int, names, which []string) Criterion {
+	want := map[string]bool{}
+	for _, w := range which {
+		want[w] = true
+	}
+	hits, n := 0, 0
+	var parts []string
+	for i, g := range gens {
+		parts = append(parts, fmt.Sprintf("%s read as %s", g, className(names, read[i])))
+		if want[g] {
+			n++
+			if read[i] == to {
+				hits++
+			}
+		}
+	}
+	v := share(hits, n)
+	return Criterion{Claim: claim, Measure: "share of them whose nearest training image is of the target class (1 holds)", Value: v,
+		Detail: strings.Join(parts, ", "), Holds: n > 0 && hits == n}
 }
 
 // CounterfactualGrid draws the appendix's 10 × 10 MNIST grids (fig:mnist-eccco-*, fig:mnist-revise-*):
 // one clean test image of each class on the diagonal and, across its row, its counterfactual into every
 // other class by the generator — all 90 searched in one batch.
 func CounterfactualGrid(ctx context.Context, e *experiment.Experiment, kind models.Kind, generator string) (plot.Figure, error) {
+	g, err := CounterfactualGridChecked(ctx, e, kind, generator)
+	return g.Figure, err
+}
+
+// GridMade is a counterfactual grid with what it measured: ReadAsTarget is the share of its
+// counterfactuals whose nearest training image is of their target class (NearestLabels), Valid the
+// share with p(y⁺|x′) ≥ 0.5.
+type GridMade struct {
+	Made
+	ReadAsTarget, Valid float64
+}
+
+// CounterfactualGridChecked is CounterfactualGrid with its measures (GridMade) and the criterion that its
+// counterfactuals mostly read as their target (ReadAsTarget ≥ 0.5).
+func CounterfactualGridChecked(ctx context.Context, e *experiment.Experiment, kind models.Kind, generator string) (GridMade, error) {
 	h, w, err := imageShape(e)
 	if err != nil {
-		return plot.Figure{}, err
+		return GridMade{}, err
 	}
 	g, err := experiment.ParseGenerators(generator)
 	if err != nil {
-		return plot.Figure{}, err
+		return GridMade{}, err
 	}
 	test := e.Split().Test
 	k := test.K()
@@ -209,7 +301,7 @@ func CounterfactualGrid(ctx context.Context, e *experiment.Experiment, kind mode
 	for c := range k {
 		r, err := e.TestRowsOf(ctx, kind, c, 1)
 		if err != nil {
-			return plot.Figure{}, err
+			return GridMade{}, err
 		}
 		originals[c] = test.Row(r[0])
 		for t := range k {
@@ -220,17 +312,17 @@ func CounterfactualGrid(ctx context.Context, e *experiment.Experiment, kind mode
 	}
 	f, err := e.FactualRows(ctx, kind, 1, rows, -1)
 	if err != nil {
-		return plot.Figure{}, err
+		return GridMade{}, err
 	}
 	f.Targets = targets
 	r, err := e.RunFor(ctx, kind, 1, f, g...)
 	if err != nil {
-		return plot.Figure{}, err
+		return GridMade{}, err
 	}
 	r.SkipMetrics = true
 	x, err := r.Explain(ctx, g[0])
 	if err != nil {
-		return plot.Figure{}, err
+		return GridMade{}, err
 	}
 	d := h * w
 	cfs := make([][][]float32, k)
@@ -243,31 +335,67 @@ func CounterfactualGrid(ctx context.Context, e *experiment.Experiment, kind mode
 	}
 	grid, err := plot.CounterfactualMatrix(originals, cfs, test.ClassNames, h, w)
 	if err != nil {
-		return plot.Figure{}, err
+		return GridMade{}, err
 	}
-	return grid.Figure()
+	fig, err := grid.Figure()
+	if err != nil {
+		return GridMade{}, err
+	}
+	train := e.Split().Train
+	read, err := NearestLabels(train.X, train.Y, train.D(), x.Result.X)
+	if err != nil {
+		return GridMade{}, err
+	}
+	m := GridMade{Made: Made{Figure: fig}}
+	m.ReadAsTarget, m.Valid = gridShares(read, targets, x.Result.Probability)
+	m.Criteria = []Criterion{{Claim: fmt.Sprintf("%s's counterfactuals mostly look like their target", generator),
+		Measure: "share of the grid's counterfactuals whose nearest training image is of the target class (≥ 0.5 holds)",
+		Value:   m.ReadAsTarget, Detail: fmt.Sprintf("valid (p ≥ 0.5): %.2f", m.Valid), Holds: m.ReadAsTarget >= 0.5}}
+	return m, nil
+}
+
+// gridShares returns the share of counterfactuals read as their target and the share valid.
+func gridShares(read, targets []int, p []float32) (readAsTarget, valid float64) {
+	hits, v := 0, 0
+	for i, t := range targets {
+		if read[i] == t {
+			hits++
+		}
+		if p[i] >= 0.5 {
+			v++
+		}
+	}
+	return share(hits, len(targets)), share(v, len(targets))
 }
 
 // GeneratedImages draws fig:mnist-gen: the model's conditional SGLD samples of every class, one row
 // per class (the sampler of the experiment's settings: experiment.Experiment.ClassOptions).
 func GeneratedImages(ctx context.Context, e *experiment.Experiment, kind models.Kind, perClass int) (plot.Figure, error) {
+	m, err := GeneratedImagesChecked(ctx, e, kind, perClass)
+	return m.Figure, err
+}
+
+// GeneratedImagesChecked is GeneratedImages with its criteria: the samples of each class differ (their
+// mean pairwise distance against that of as many training images of the class, the smallest ratio over
+// the classes, ≥ 0.5) and read as their class (the share whose nearest training image is of it, ≥ 0.5).
+func GeneratedImagesChecked(ctx context.Context, e *experiment.Experiment, kind models.Kind, perClass int) (Made, error) {
 	h, w, err := imageShape(e)
 	if err != nil {
-		return plot.Figure{}, err
+		return Made{}, err
 	}
 	m, err := e.Model(ctx, kind)
 	if err != nil {
-		return plot.Figure{}, err
+		return Made{}, err
 	}
 	train := e.Split().Train
 	opts, err := e.ClassOptions()
 	if err != nil {
-		return plot.Figure{}, err
+		return Made{}, err
 	}
 	opts.Keep = min(perClass, opts.Chains)
 	per, err := energy.SamplePerClass(ctx, e.Backend(), m, opts, experiment.SeedFor(e.Seed(), e.Dataset(), string(kind), "figure samples"))
 	if err != nil {
-		return plot.Figure{}, fmt.Errorf("figures: sampling the %s: %w", kind, err)
+		return Made{}, fmt.Errorf("figures: sampling the %s: %w", kind, err)
 	}
 	samples := make([][][]float32, len(per))
 	d := h * w
@@ -278,25 +406,82 @@ func GeneratedImages(ctx context.Context, e *experiment.Experiment, kind models.
 	}
 	grid, err := plot.SampleGrid(samples, train.ClassNames, h, w)
 	if err != nil {
-		return plot.Figure{}, err
+		return Made{}, err
 	}
-	return grid.Figure()
+	fig, err := grid.Figure()
+	if err != nil {
+		return Made{}, err
+	}
+	crit, err := sampleCriteria(train.X, train.Y, d, samples, train.ClassNames)
+	return Made{Figure: fig, Criteria: crit}, err
+}
+
+// sampleCriteria measures conditional samples (samples[k] of class k) against reference data: diversity
+// (mean pairwise distance ÷ that of the class's first as many reference rows, smallest over the classes,
+// ≥ 0.5) and recognition (share whose nearest reference row is of their class, ≥ 0.5).
+func sampleCriteria(refX []float32, refY []int, d int, samples [][][]float32, names []string) ([]Criterion, error) {
+	minRatio := math.Inf(1)
+	hits, n := 0, 0
+	var parts []string
+	refRows := rowsOf(refX, d)
+	for k, s := range samples {
+		if len(s) == 0 {
+			continue
+		}
+		var ref [][]float32
+		for i, y := range refY {
+			if y == k && len(ref) < max(len(s), 2) {
+				ref = append(ref, refRows[i])
+			}
+		}
+		ratio := MeanPairwiseDistance(s) / MeanPairwiseDistance(ref)
+		minRatio = math.Min(minRatio, ratio)
+		parts = append(parts, fmt.Sprintf("%s %.2f", className(names, k), ratio))
+		var flat []float32
+		for _, x := range s {
+			flat = append(flat, x...)
+		}
+		read, err := NearestLabels(refX, refY, d, flat)
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range read {
+			if r == k {
+				hits++
+			}
+		}
+		n += len(read)
+	}
+	rec := share(hits, n)
+	return []Criterion{
+		{Claim: "the conditional samples vary within a class", Measure: "samples' mean pairwise distance ÷ the class's training images', smallest over the classes (≥ 0.5 holds)",
+			Value: minRatio, Detail: strings.Join(parts, ", "), Holds: minRatio >= 0.5},
+		{Claim: "the conditional samples look like their class", Measure: "share of samples whose nearest training image is of their class (≥ 0.5 holds)",
+			Value: rec, Detail: fmt.Sprintf("%d of %d", hits, n), Holds: rec >= 0.5},
+	}, nil
 }
 
 // VAEReconstructions draws fig:vae-rec: n test images drawn at random (seeded) above their
 // reconstructions by REVISE's VAE.
 func VAEReconstructions(ctx context.Context, e *experiment.Experiment, n int) (plot.Figure, error) {
+	m, err := VAEReconstructionsChecked(ctx, e, n)
+	return m.Figure, err
+}
+
+// VAEReconstructionsChecked is VAEReconstructions with its criterion: the reconstructions keep their
+// original's class (the share whose nearest training image is of the original's class, ≥ 0.9).
+func VAEReconstructionsChecked(ctx context.Context, e *experiment.Experiment, n int) (Made, error) {
 	h, w, err := imageShape(e)
 	if err != nil {
-		return plot.Figure{}, err
+		return Made{}, err
 	}
 	v, err := e.VAE(ctx)
 	if err != nil {
-		return plot.Figure{}, err
+		return Made{}, err
 	}
 	test := e.Split().Test
 	if n < 1 {
-		return plot.Figure{}, fmt.Errorf("%w: %d images", experiment.ErrInvalid, n)
+		return Made{}, fmt.Errorf("%w: %d images", experiment.ErrInvalid, n)
 	}
 	rows := data.NewRand(experiment.SeedFor(e.Seed(), e.Dataset(), "vae reconstructions")).Perm(test.N())[:min(n, test.N())]
 	var x []float32
@@ -305,7 +490,7 @@ func VAEReconstructions(ctx context.Context, e *experiment.Experiment, n int) (p
 	}
 	rec, err := v.Reconstruct(e.Backend(), x)
 	if err != nil {
-		return plot.Figure{}, err
+		return Made{}, err
 	}
 	d := test.D()
 	var orig, recs [][]float32
@@ -315,9 +500,27 @@ func VAEReconstructions(ctx context.Context, e *experiment.Experiment, n int) (p
 	}
 	grid, err := plot.Reconstructions(orig, recs, min(n, 10), h, w)
 	if err != nil {
-		return plot.Figure{}, err
+		return Made{}, err
 	}
-	return grid.Figure()
+	fig, err := grid.Figure()
+	if err != nil {
+		return Made{}, err
+	}
+	train := e.Split().Train
+	read, err := NearestLabels(train.X, train.Y, d, rec)
+	if err != nil {
+		return Made{}, err
+	}
+	hits := 0
+	for i, r := range rows {
+		if read[i] == test.Y[r] {
+			hits++
+		}
+	}
+	kept := share(hits, len(rows))
+	return Made{Figure: fig, Criteria: []Criterion{{Claim: "REVISE's VAE is not weak: its reconstructions are good",
+		Measure: "share of reconstructions whose nearest training image is of the original's class (≥ 0.9 holds)",
+		Value:   kept, Detail: fmt.Sprintf("%d of %d", hits, len(rows)), Holds: kept >= 0.9}}}, nil
 }
 
 // BenchmarkChart draws one metric of a data set's benchmark cells (subset "all") per generator and model,

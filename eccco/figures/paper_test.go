@@ -104,6 +104,9 @@ func TestCatalog(t *testing.T) {
 		if s.Make == nil || s.Caption == "" || len(s.Datasets) == 0 {
 			t.Errorf("figure %s lacks a maker, caption or data set", s.Name)
 		}
+		if s.InPaper() && s.Claim == "" {
+			t.Errorf("the paper's figure %s carries no claim", s.Name)
+		}
 	}
 	for _, l := range []string{"fig:motiv", "fig:poc", "fig:mnist-bmk", "fig:mnist-gen", "fig:poc-gen", "fig:cp-diff", "fig:vae-rec",
 		"fig:mnist-eccco-lenet", "fig:mnist-eccco-mlp", "fig:mnist-eccco-mlp-ens", "fig:mnist-eccco-jem", "fig:mnist-eccco-jem-ens",

@@ -18,7 +18,7 @@ func ExamplePOC() {
 		X: []float32{-1, -1, -1.2, -0.8, 1, 1, 1.1, 0.9}, // two points per class
 		Y: []int{0, 0, 1, 1},
 	}
-	// The field: −∇ objective at a 5 × 5 grid (here pulling towards (−1, −1)).
+	// The field: −gradient at a 5 × 5 grid (here pulling towards (−1, −1)).
 	var points, vectors []float32
 	for i := range 5 {
 		for j := range 5 {
@@ -49,11 +49,10 @@ func ExamplePOC() {
 	// 2 × 2 panels, 5.25 in wide
 	// blue
 	// orange
-	// SGLD samples of the target class
-	// factual
-	// path
+	// SGLD samples
+	// factual, path
 	// counterfactual
-	// negative gradient of the objective
+	// −gradient
 }
 
 // The appendix's 10 × 10 MNIST grids: originals on the diagonal, the counterfactual of original i into

@@ -57,7 +57,8 @@ func (p *Panel) Add(ps ...plot.Plotter) {
 	p.Layers = append(p.Layers, ps...)
 }
 
-// LegendEntry is one entry of a figure's shared legend: a label and the thumbnails drawn before it.
+// LegendEntry is one entry of a figure's shared legend: a label and the thumbnails drawn before it, side
+// by side.
 type LegendEntry struct {
 	Label  string
 	Thumbs []plot.Thumbnailer
@@ -147,10 +148,12 @@ func (f Figure) Draw(c draw.Canvas) {
 
 // Thumbnail size and spacing of the legend strip.
 const (
-	legendThumb = vg.Length(14)
-	legendGap   = vg.Length(4)
-	legendSep   = vg.Length(12)
+	legendThumb = vg.Length(11)
+	legendGap   = vg.Length(3)
+	legendSep   = vg.Length(9)
 )
+
+func (e LegendEntry) thumbsWidth() vg.Length { return legendThumb * vg.Length(max(len(e.Thumbs), 1)) }
 
 // legendLines packs the entries into lines no wider than width and returns the entries per line.
 func legendLines(entries []LegendEntry, width vg.Length) [][]LegendEntry {
@@ -160,7 +163,7 @@ func legendLines(entries []LegendEntry, width vg.Length) [][]LegendEntry {
 	var used vg.Length
 	for _, e := range entries {
 		// 10 % slack: an SVG viewer may substitute a slightly wider font.
-		w := legendThumb + legendGap + sty.Width(e.Label)*1.1
+		w := e.thumbsWidth() + legendGap + sty.Width(e.Label)*1.1
 		if len(line) > 0 && used+legendSep+w > width {
 			lines = append(lines, line)
 			line, used = nil, 0
@@ -195,16 +198,17 @@ func drawLegend(c draw.Canvas, entries []LegendEntry) {
 			if i > 0 {
 				total += legendSep
 			}
-			total += legendThumb + legendGap + sty.Width(e.Label)
+			total += e.thumbsWidth() + legendGap + sty.Width(e.Label)
 		}
 		x := c.Min.X + (c.Max.X-c.Min.X-total)/2
 		for _, e := range line {
-			tc := draw.Canvas{Canvas: c.Canvas, Rectangle: vg.Rectangle{
-				Min: vg.Point{X: x, Y: y - lh/2 + 1}, Max: vg.Point{X: x + legendThumb, Y: y + lh/2 - 1}}}
 			for _, t := range e.Thumbs {
+				tc := draw.Canvas{Canvas: c.Canvas, Rectangle: vg.Rectangle{
+					Min: vg.Point{X: x, Y: y - lh/2 + 1}, Max: vg.Point{X: x + legendThumb, Y: y + lh/2 - 1}}}
 				t.Thumbnail(&tc)
+				x += legendThumb
 			}
-			x += legendThumb + legendGap
+			x += legendGap
 			c.FillText(sty, vg.Point{X: x, Y: y}, e.Label)
 			x += sty.Width(e.Label) + legendSep
 		}

@@ -248,7 +248,7 @@ func TestPOCPanelsHoldTheirData(t *testing.T) {
 	for _, e := range f.Legend {
 		labels = append(labels, e.Label)
 	}
-	for _, want := range []string{"blue", "orange", "SGLD samples of the target class", "factual", "counterfactual", "negative gradient of the objective"} {
+	for _, want := range []string{"blue", "orange", "SGLD samples", "factual, path", "counterfactual", "−gradient"} {
 		if !strings.Contains(strings.Join(labels, "|"), want) {
 			t.Errorf("legend %v lacks %q", labels, want)
 		}
@@ -579,5 +579,46 @@ func TestEmptyTileAndWrittenBytes(t *testing.T) {
 	// The data's 4 % margin keeps markers inside the axes.
 	if p.Plot.X.Min >= 0 || p.Plot.X.Max <= 1 {
 		t.Errorf("x axis %v … %v has no margin around the data 0 … 1", p.Plot.X.Min, p.Plot.X.Max)
+	}
+}
+
+// At print size, the legends of the synthetic figures fit on one line and no text is below 7 pt.
+func TestLegendsOnOneLineReadable(t *testing.T) {
+	for _, size := range []vg.Length{TitleSize, LabelSize, TickSize, LegendSize} {
+		if size < 7 {
+			t.Errorf("a font of %v pt", size)
+		}
+	}
+	d := Labelled{X: []float32{0, 0, 1, 1}, Y: []int{0, 1}}
+	var panels []GeneratorPanel
+	for _, g := range []string{"Wachter", "ECCCo (no EBM)", "ECCCo (no CP)", "ECCCo"} {
+		panels = append(panels, GeneratorPanel{Generator: g, Field: &VectorField{Points: []float32{0, 0, 1, 1}, Vectors: []float32{1, 0, 0, 1}},
+			Path: Path{Steps: []float32{1, 1, 0.5, 0.5, 0, 0}, From: 1, To: 0}, Samples: []float32{0, 0.1}})
+	}
+	poc, err := POC(d, panels, []string{"0", "1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gen, err := POCGen(d, [][]float32{{0, 0.1}, {1, 0.9}}, []string{"0", "1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, f := range map[string]Figure{"poc": poc, "poc-gen": gen} {
+		if n := len(legendLines(f.Legend, f.Width)); n != 1 {
+			t.Errorf("%s: the legend takes %d lines", name, n)
+		}
+	}
+}
+
+// A constant surface with a note shows the note on top of its panel.
+func TestSurfaceNote(t *testing.T) {
+	s := Surface{X: []float64{0, 1}, Y: []float64{0, 1}, Z: [][]float64{{0, 0}, {0, 0}}, Note: "Ω = 0 everywhere"}
+	p, err := Plane{Surface: &s}.Panel()
+	if err != nil {
+		t.Fatal(err)
+	}
+	last, ok := p.Layers[len(p.Layers)-1].(NoteLayer)
+	if !ok || last.Text != s.Note {
+		t.Errorf("the last layer is %T, want the note", p.Layers[len(p.Layers)-1])
 	}
 }

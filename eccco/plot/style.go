@@ -28,7 +28,7 @@ const (
 	TitleSize  = vg.Length(9)
 	LabelSize  = vg.Length(8)
 	TickSize   = vg.Length(7)
-	LegendSize = vg.Length(8)
+	LegendSize = vg.Length(7)
 )
 
 // classPalette is the default colour palette of Julia's Plots.jl, with which the paper's figures were

@@ -77,6 +77,9 @@ type Surface struct {
 	Min, Max float64
 	// Levels are values at which contour lines are drawn (none: no lines).
 	Levels []float64
+	// Note, when set, is written in a white box in the middle of the panel (e.g. why a surface is
+	// constant, so that a uniform panel is not mistaken for a blank one).
+	Note string
 }
 
 // Plane describes one panel over the 2-D input plane: any of a heat map, the data, a vector field,
@@ -108,6 +111,13 @@ func dataGlyph(k int) draw.GlyphStyle {
 
 func sampleGlyph(c color.Color) draw.GlyphStyle {
 	return draw.GlyphStyle{Color: c, Radius: sampleRadius, Shape: EdgedGlyph{Shape: Star, Edge: color.Black, Width: 0.45}}
+}
+
+// classSampleGlyph draws the samples of class k over that class's own data (fig:poc-gen): larger stars,
+// filled with a dark shade of the class colour and edged in black, so that they stand out from the
+// class's points.
+func classSampleGlyph(k int) draw.GlyphStyle {
+	return draw.GlyphStyle{Color: darker(ClassColor(k), 0.5), Radius: 1.3 * sampleRadius, Shape: EdgedGlyph{Shape: Star, Edge: color.Black, Width: 0.8}}
 }
 
 func factualGlyph(k int) draw.GlyphStyle {
@@ -227,12 +237,21 @@ func (l *PathLayer) DataRange() (xmin, xmax, ymin, ymax float64) { return plotte
 type SampleLayer struct {
 	XYs   plotter.XYs
 	Color color.Color
+	// Style, when its Shape is set, replaces the star of Color.
+	Style draw.GlyphStyle
+}
+
+func (l *SampleLayer) style() draw.GlyphStyle {
+	if l.Style.Shape != nil {
+		return l.Style
+	}
+	return sampleGlyph(l.Color)
 }
 
 // Plot implements plot.Plotter.
 func (l *SampleLayer) Plot(c draw.Canvas, p *plot.Plot) {
 	trX, trY := p.Transforms(&c)
-	sty := sampleGlyph(l.Color)
+	sty := l.style()
 	for _, xy := range l.XYs {
 		c.DrawGlyph(sty, vg.Point{X: trX(xy.X), Y: trY(xy.Y)})
 	}
@@ -557,11 +576,11 @@ func (pl Plane) Panel() (*Panel, error) {
 		if err != nil {
 			return nil, err
 		}
-		c := s.Color
-		if c == nil {
-			c = ClassColor(s.Class)
+		l := &SampleLayer{XYs: xy, Color: s.Color}
+		if s.Color == nil {
+			l.Color, l.Style = ClassColor(s.Class), classSampleGlyph(s.Class)
 		}
-		p.Add(&SampleLayer{XYs: xy, Color: c})
+		p.Add(l)
 	}
 	for _, path := range pl.Paths {
 		l, err := NewPathLayer(path)
@@ -569,6 +588,9 @@ func (pl Plane) Panel() (*Panel, error) {
 			return nil, err
 		}
 		p.Add(l)
+	}
+	if pl.Surface != nil && pl.Surface.Note != "" { // on top of everything
+		p.Add(NoteLayer{Text: pl.Surface.Note})
 	}
 	// Fixed ranges as given; otherwise a heat map fills the data area and markers get a 4 % margin.
 	for _, a := range []struct {
@@ -617,8 +639,9 @@ func className(names []string, k int) string {
 	return "class " + strconv.Itoa(k)
 }
 
-// planeLegend returns the shared legend of planes: each class of the data, the samples, the factual and
-// counterfactual markers, the path and the arrows, as far as any plane draws them.
+// planeLegend returns the shared legend of planes, on as few lines as it can: each class of the data
+// (with the star of its own samples, if drawn), samples of one colour, the factual with the path, the
+// counterfactual and the arrows, as far as any plane draws them.
 func planeLegend(planes []Plane, classNames []string, sampleLabel string) []LegendEntry {
 	classes := map[int]bool{}
 	type sampleKey struct {
@@ -653,26 +676,29 @@ func planeLegend(planes []Plane, classNames []string, sampleLabel string) []Lege
 		ks = append(ks, k)
 	}
 	slices.Sort(ks)
+	classEntry := map[int]int{}
 	for _, k := range ks {
+		classEntry[k] = len(out)
 		out = append(out, LegendEntry{Label: className(classNames, k), Thumbs: []plot.Thumbnailer{thumb{dataGlyph(k)}}})
 	}
 	for _, s := range samples {
-		c := s.c
-		label := sampleLabel
-		if c == nil {
-			c = ClassColor(s.class)
-			label += " (" + className(classNames, s.class) + ")"
+		if s.c == nil { // the class's own samples: their star joins the class's entry
+			if i, ok := classEntry[s.class]; ok {
+				out[i].Thumbs = append(out[i].Thumbs, thumb{classSampleGlyph(s.class)})
+				continue
+			}
+			out = append(out, LegendEntry{Label: sampleLabel + " (" + className(classNames, s.class) + ")", Thumbs: []plot.Thumbnailer{thumb{classSampleGlyph(s.class)}}})
+			continue
 		}
-		out = append(out, LegendEntry{Label: label, Thumbs: []plot.Thumbnailer{thumb{sampleGlyph(c)}}})
+		out = append(out, LegendEntry{Label: sampleLabel, Thumbs: []plot.Thumbnailer{thumb{sampleGlyph(s.c)}}})
 	}
-	if from >= 0 {
+	if from >= 0 { // the path's line joins the factual's entry
 		out = append(out,
-			LegendEntry{Label: "factual", Thumbs: []plot.Thumbnailer{thumb{factualGlyph(from)}}},
-			LegendEntry{Label: "path", Thumbs: []plot.Thumbnailer{pathThumb{}}},
+			LegendEntry{Label: "factual, path", Thumbs: []plot.Thumbnailer{thumb{factualGlyph(from)}, pathThumb{}}},
 			LegendEntry{Label: "counterfactual", Thumbs: []plot.Thumbnailer{thumb{counterfactualGlyph(to)}}})
 	}
 	if arrows {
-		out = append(out, LegendEntry{Label: "negative gradient of the objective", Thumbs: []plot.Thumbnailer{arrowThumb{}}})
+		out = append(out, LegendEntry{Label: "−gradient", Thumbs: []plot.Thumbnailer{arrowThumb{}}})
 	}
 	return out
 }
@@ -694,7 +720,7 @@ func PlaneFigure(planes []Plane, cols int, width vg.Length, classNames []string)
 		width = TextWidth
 	}
 	f := Figure{Width: width, Rows: rows, Cols: cols, Panels: make([]*Panel, rows*cols),
-		Legend: planeLegend(planes, classNames, "SGLD samples")}
+		Legend: planeLegend(planes, classNames, "samples")}
 	bars := false
 	for i, pl := range planes {
 		p, err := pl.Panel()
@@ -772,7 +798,7 @@ func POC(data Labelled, panels []GeneratorPanel, classNames []string) (Figure, e
 	if err != nil {
 		return Figure{}, err
 	}
-	f.Legend = planeLegend(planes, classNames, "SGLD samples of the target class")
+	f.Legend = planeLegend(planes, classNames, "SGLD samples")
 	return f, nil
 }
 
@@ -799,4 +825,18 @@ func CPDiff(data *Labelled, setSize, smoothSetSize, loss Surface, classNames []s
 		planes[i] = Plane{Title: titles[i], Surface: &s, Data: data}
 	}
 	return PlaneFigure(planes, 3, TextWidth, classNames)
+}
+
+// NoteLayer writes a note in a white box in the middle of the data area.
+type NoteLayer struct{ Text string }
+
+// Plot implements plot.Plotter.
+func (n NoteLayer) Plot(c draw.Canvas, _ *plot.Plot) {
+	sty := textStyle(TickSize)
+	sty.XAlign, sty.YAlign = draw.XCenter, draw.YCenter
+	w, h := sty.Width(n.Text), sty.Height(n.Text)
+	mid := c.Center()
+	box := vg.Rectangle{Min: vg.Point{X: mid.X - w/2 - keyPad, Y: mid.Y - h/2 - keyPad}, Max: vg.Point{X: mid.X + w/2 + keyPad, Y: mid.Y + h/2 + keyPad}}
+	c.FillPolygon(color.White, []vg.Point{box.Min, {X: box.Max.X, Y: box.Min.Y}, box.Max, {X: box.Min.X, Y: box.Max.Y}})
+	c.FillText(sty, mid, n.Text)
 }

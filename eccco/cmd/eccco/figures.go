@@ -46,6 +46,9 @@ func runFigures(ctx context.Context, args []string, stdout, stderr io.Writer) er
 				label = "(beyond the paper)"
 			}
 			fmt.Fprintf(stdout, "%-28s %-22s %s\n", s.Name, label, s.Caption)
+			if s.Claim != "" {
+				fmt.Fprintf(stdout, "%-28s %-22s criterion: %s\n", "", "", s.Claim)
+			}
 		}
 		return nil
 	}
@@ -87,7 +90,7 @@ func runFigures(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	for _, s := range todo {
 		bar.Describe(s.Name)
 		start := time.Now()
-		paths, err := s.Write(ctx, env, *out)
+		paths, crit, err := s.Write(ctx, env, *out)
 		if err != nil {
 			bar.Finish()
 			return fmt.Errorf("figures: %w", err)
@@ -95,6 +98,7 @@ func runFigures(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		bar.Add(1)
 		written++
 		fmt.Fprintf(stdout, "%-28s %5.1f s  %s\n", s.Name, time.Since(start).Seconds(), strings.Join(paths, " "))
+		fmt.Fprint(stdout, figures.FormatCriteria(crit, "    "))
 	}
 	bar.Finish()
 	fmt.Fprintf(stdout, "wrote %d figures to %s (%s mode, seed %d)\n", written, *out, opts.Mode, opts.Seed)
