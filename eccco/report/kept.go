@@ -11,8 +11,8 @@ import (
 	"github.com/eccco-go/eccco-go/eccco/compare"
 )
 
-// Kept are cells written earlier (a committed cells.csv) that join a table set: a data set's cells come
-// from the rows when the rows have it, from Kept otherwise (TableSetOptions.Kept).
+// Kept are cells written earlier (a committed cells.csv) that join a table set: a data set × model ×
+// generator's cells come from the rows when the rows have it, from Kept otherwise (TableSetOptions.Kept).
 type Kept struct {
 	Cells []compare.Cell
 	// From names them in the comparison's provenance.

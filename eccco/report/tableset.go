@@ -28,9 +28,9 @@ type TableSet struct {
 }
 
 // TableSetOptions are WriteTableSet's. Kept are cells written earlier (ReadKept; nil for none): a data
-// set's cells come from the rows when the rows have it, from Kept otherwise, so that a new data set's
-// benchmark joins the committed tables of the others without their per-counterfactual rows; the kept data
-// sets keep their calibration bounds unless Bounds has the model. Published names the paper's numbers
+// set × model × generator's cells come from the rows when the rows have it, from Kept otherwise, so that a
+// new data set's benchmark (or a rerun of some generators) joins the committed tables without their
+// per-counterfactual rows; the kept data sets keep their calibration bounds unless Bounds has the model. Published names the paper's numbers
 // ("" for compare.DefaultPublished(), which may be missing). Bounds are the calibration bounds that
 // explain uncertainty misses (benchmark.Runner.UncertaintyBounds; compare.CompareWithBounds).
 type TableSetOptions struct {
@@ -59,18 +59,24 @@ type rerender struct {
 // writeTableSet is WriteTableSet, re-rendering when re is not nil.
 func writeTableSet(dir string, rows []benchmark.Row, o TableSetOptions, re *rerender) (*TableSet, error) {
 	cells := compare.Aggregate(rows)
-	fresh := map[string]bool{}
+	fresh := map[string]bool{}        // data sets the rows have
+	freshCell := map[[3]string]bool{} // (data set, model, generator) the rows have
 	for _, c := range cells {
 		fresh[c.Dataset] = true
+		freshCell[[3]string{c.Dataset, c.Model, c.Generator}] = true
 	}
 	var keptSets []string
 	bounds := maps.Clone(o.Bounds)
 	if o.Kept != nil {
 		for _, c := range o.Kept.Cells {
-			if !fresh[c.Dataset] {
+			if !freshCell[[3]string{c.Dataset, c.Model, c.Generator}] {
 				cells = append(cells, c)
-				if !slices.Contains(keptSets, c.Dataset) {
-					keptSets = append(keptSets, c.Dataset)
+				name := c.Dataset
+				if fresh[c.Dataset] {
+					name += " (the models and generators the rows lack)"
+				}
+				if !slices.Contains(keptSets, name) {
+					keptSets = append(keptSets, name)
 				}
 			}
 		}

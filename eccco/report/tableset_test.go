@@ -41,10 +41,12 @@ func TestReadCellsAndKeepOtherDataSets(t *testing.T) {
 			t.Errorf("cell %d read back as %+v, written %+v", i, cells[i], want[i])
 		}
 	}
-	// Kept: a circles cell (joins) and a moons cell (replaced by the rows' moons cells).
+	// Kept: a circles cell (joins), a moons Wachter cell (replaced by the rows' moons Wachter cells) and a
+	// moons ECCCo cell (joins: the rows have no ECCCo).
 	kept := []compare.Cell{
 		{Dataset: "circles", Subset: "all", Model: "MLP", Generator: "Wachter", Metric: "cost", Mean: 7, SD: 1, Runs: 50},
 		{Dataset: "moons", Subset: "all", Model: "MLP", Generator: "Wachter", Metric: "cost", Mean: 99, Runs: 50},
+		{Dataset: "moons", Subset: "all", Model: "MLP", Generator: "ECCCo", Metric: "cost", Mean: 5, Runs: 50},
 	}
 	pub := filepath.Join(dir, "published.csv")
 	if err := os.WriteFile(pub, []byte("dataset,subset,model,generator,metric,mean,std,stars,bold\ncircles,all,MLP,Wachter,cost,7.1,0.2,0,0\nmoons,all,MLP,Wachter,cost,3,0.1,0,0\n"), 0o644); err != nil {
@@ -54,11 +56,16 @@ func TestReadCellsAndKeepOtherDataSets(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var circles, moonsCost int
+	var circles, moonsCost, moonsECCCo int
 	for _, c := range rep.Cells {
 		switch {
 		case c.Dataset == "circles":
 			circles++
+		case c.Dataset == "moons" && c.Generator == "ECCCo":
+			if c.Mean != 5 {
+				t.Errorf("kept moons ECCCo cost %v, want 5", c.Mean)
+			}
+			moonsECCCo++
 		case c.Dataset == "moons" && c.Subset == "all" && c.Metric == "cost":
 			moonsCost++
 			if c.Mean != 3 {
@@ -66,13 +73,13 @@ func TestReadCellsAndKeepOtherDataSets(t *testing.T) {
 			}
 		}
 	}
-	if circles != 1 || moonsCost != 1 {
-		t.Errorf("%d circles cells and %d moons cost cells, want 1 and 1", circles, moonsCost)
+	if circles != 1 || moonsCost != 1 || moonsECCCo != 1 {
+		t.Errorf("%d circles cells, %d moons Wachter cost cells and %d moons ECCCo cells, want 1, 1 and 1", circles, moonsCost, moonsECCCo)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "b", "table-circles.md")); err != nil {
 		t.Errorf("no table for the kept data set: %v", err)
 	}
-	if rep.Comparison == nil || !strings.Contains(rep.Provenance, "the cells of circles kept from old/cells.csv") {
+	if rep.Comparison == nil || !strings.Contains(rep.Provenance, "the cells of circles, moons (the models and generators the rows lack) kept from old/cells.csv") {
 		t.Errorf("provenance does not name the kept cells: %q", rep.Provenance)
 	}
 	if _, err := ReadCells(filepath.Join(dir, "published.csv")); err == nil {
