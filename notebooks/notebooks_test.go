@@ -285,8 +285,8 @@ func TestNotebookFiles(t *testing.T) {
 				src := joined(c.Source)
 				if first {
 					first = false
-					if !strings.Contains(src, "%noautoget") || !strings.Contains(src, "go work init") {
-						t.Errorf("the first code cell must be the set-up cell (%%noautoget and the go.work line; see README.md), got:\n%s", src)
+					if !strings.Contains(src, "%noautoget") || !strings.Contains(src, "workspace.sh") {
+						t.Errorf("the first code cell must be the set-up cell (%%noautoget and workspace.sh; see README.md), got:\n%s", src)
 					}
 				}
 				if _, err := expectations(c.Metadata); err != nil {
