@@ -174,3 +174,11 @@ func Relative(s, root string) string {
 	s = strings.ReplaceAll(s, root+string(filepath.Separator), "")
 	return strings.ReplaceAll(s, root, ".")
 }
+
+// Must2 is Must for functions that return two values and an error.
+func Must2[T, U any](v T, u U, err error) (T, U) {
+	if err != nil {
+		panic(err)
+	}
+	return v, u
+}
