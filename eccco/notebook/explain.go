@@ -144,8 +144,8 @@ func EndDistance(a, b *experiment.Explanation) float64 {
 
 // Leaders is a Markdown list that names, for each of the paper's metrics, the generator with the best
 // mean in the explanations (lowest unfaithfulness, implausibility, uncertainty and cost; highest
-// redundancy and validity), with its value and the runner-up's: the sentence a notebook writes under a
-// SummaryTable, computed from the same numbers.
+// validity), with its value and the runner-up's (generators whose means are exactly equal are named
+// together as tied): the sentence a notebook writes under a SummaryTable, computed from the same numbers.
 func Leaders(xs []*experiment.Explanation) string {
 	if len(xs) < 2 {
 		return ""
@@ -182,16 +182,27 @@ func Leaders(xs []*experiment.Explanation) string {
 				order[j], order[j-1] = order[j-1], order[j]
 			}
 		}
-		first, second := sums[order[0]], sums[order[1]]
 		word := "lowest"
 		if !m.lowest {
 			word = "highest"
 		}
-		tie := ""
-		if m.v(first) == m.v(second) {
-			tie = " (tied)"
+		best := m.v(sums[order[0]])
+		var tied []string
+		for _, i := range order {
+			if m.v(sums[i]) == best {
+				tied = append(tied, "**"+sums[i].Generator+"**")
+			}
 		}
-		fmt.Fprintf(&b, "- %s %s: **%s** (%.3f; next %s, %.3f)%s\n", word, m.name, first.Generator, m.v(first), second.Generator, m.v(second), tie)
+		switch {
+		case len(tied) == len(order):
+			fmt.Fprintf(&b, "- %s: all %d tied (%.3f)\n", m.name, len(tied), best)
+		case len(tied) > 1:
+			next := sums[order[len(tied)]]
+			fmt.Fprintf(&b, "- %s %s: %s, tied (%.3f; next %s, %.3f)\n", word, m.name, strings.Join(tied, ", "), best, next.Generator, m.v(next))
+		default:
+			next := sums[order[1]]
+			fmt.Fprintf(&b, "- %s %s: %s (%.3f; next %s, %.3f)\n", word, m.name, tied[0], best, next.Generator, m.v(next))
+		}
 	}
 	return b.String()
 }
