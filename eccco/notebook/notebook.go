@@ -10,12 +10,23 @@
 //	gens := notebook.Must(experiment.ParseGenerators("ECCCo", "Wachter"))
 //	xs := notebook.Must(e.Explain(ctx, models.KindJEM, 20, gens...))
 //	notebook.Markdown(experiment.SummaryTable(xs))
+//
+// A data set that is not on disk (MNIST before notebooks/setup.sh fetched it) is not an error in a notebook:
+// Open says so in a Markdown output and the cell returns.
+//
+// The first cell of every notebook is not Go (the go.work it writes must exist before a cell can import
+// this package): notebooks/workspace.sh writes it.
 package notebook
 
 import (
+	"errors"
 	"fmt"
+	"html"
+	"io"
 	"os"
 	"path/filepath"
+	"strings"
+	"sync"
 
 	"github.com/eccco-go/eccco-go/eccco/data"
 	"github.com/eccco-go/eccco-go/eccco/experiment"
@@ -36,7 +47,8 @@ func Quick(full bool) bool { return !full || os.Getenv(QuickEnv) == "1" }
 //     models of ./reproduce.sh --quick;
 //   - full: the paper's training settings, in runs/models, the models of ./reproduce.sh.
 //
-// Training progress goes to standard error, one line per 10 %.
+// Training progress and the models loaded or trained show as one grey status line under the cell, updated
+// in place, with paths relative to the repository (Status).
 func Options(full bool) experiment.Options { return OptionsFor(experiment.Paper, full) }
 
 // AuthorsOptions are Options in the authors'-code mode: the mode of the published numbers and of the
@@ -46,7 +58,7 @@ func AuthorsOptions(full bool) experiment.Options { return OptionsFor(experiment
 // OptionsFor are Options in a mode.
 func OptionsFor(mode experiment.Mode, full bool) experiment.Options {
 	_ = os.Setenv("ECCCO_PROGRESS", "lines")
-	o := experiment.Options{Mode: mode, Progress: os.Stderr, Log: os.Stderr}
+	o := experiment.Options{Mode: mode, Progress: Status(), Log: Status()}
 	if Quick(full) {
 		o.ModelsDir = filepath.Join(root(), "runs", "quick", "models")
 		o.Training = experiment.Training{Epochs: 5, LeNetEpochs: 1}
@@ -90,4 +102,87 @@ func Must[T any](v T, err error) T {
 		panic(err)
 	}
 	return v
+}
+
+// Open opens an experiment on a data set, as experiment.Open. When the data set is not on disk it shows
+// a Markdown note that names the command to fetch it and returns nil and false, so that the cell can
+// stop quietly:
+//
+//	e, ok := notebook.Open("mnist", notebook.Options(full))
+//	if !ok {
+//		return
+//	}
+//
+// Any other error stops the cell (Must).
+func Open(dataset string, opts experiment.Options) (*experiment.Experiment, bool) {
+	e, err := experiment.Open(dataset, opts)
+	if errors.Is(err, data.ErrNotAvailable) {
+		Markdown(Missing(dataset))
+		return nil, false
+	}
+	return Must(e, err), true
+}
+
+// SkippedMarker starts the note of a skipped cell (an HTML comment, invisible on the page): the headless
+// notebook test reads it and does not ask a skipped cell for its expected outputs.
+const SkippedMarker = "<!-- eccco:skipped -->"
+
+// Missing is the note Open shows for a data set that is not on disk.
+func Missing(dataset string) string {
+	return SkippedMarker + "\n" + fmt.Sprintf("> **%s is not available here**, so this cell is skipped. Fetch it with "+
+		"`go run ./eccco/cmd/eccco data fetch %s` (or `notebooks/setup.sh`, which fetches the image sets) "+
+		"and run the cell again.", dataset, dataset)
+}
+
+// status is the process's status line (each cell is a process of its own).
+var status struct {
+	once sync.Once
+	w    *statusLine
+}
+
+// Status returns a writer that shows each line written to it as the one grey status line of the cell,
+// replacing the line before (gonbui.UpdateHtml), with the repository's absolute path removed. It is
+// what Options passes as progress and log: a cell shows "mnist MLP: loaded runs/quick/models/…" or
+// "training: 3/5 epochs", not a scroll of lines on standard error. Outside a notebook it writes nothing.
+func Status() io.Writer {
+	status.once.Do(func() { status.w = &statusLine{id: "eccco-status-" + gonbui.UniqueId(), root: root()} })
+	return status.w
+}
+
+type statusLine struct {
+	mu      sync.Mutex
+	id      string
+	root    string
+	partial string
+}
+
+func (s *statusLine) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	text := s.partial + string(p)
+	lines := strings.Split(text, "\n")
+	s.partial = lines[len(lines)-1]
+	for _, l := range lines[:len(lines)-1] {
+		if l = strings.TrimSpace(Relative(l, s.root)); l != "" {
+			gonbui.UpdateHtml(s.id, `<div style="color:#888;font-size:85%">`+html.EscapeString(l)+`</div>`)
+		}
+	}
+	return len(p), nil
+}
+
+// Relative replaces the absolute path root (and root + "/") in s by paths relative to it.
+func Relative(s, root string) string {
+	if root == "" || root == "." || root == "/" {
+		return s
+	}
+	s = strings.ReplaceAll(s, root+string(filepath.Separator), "")
+	return strings.ReplaceAll(s, root, ".")
+}
+
+// Must2 is Must for functions that return two values and an error.
+func Must2[T, U any](v T, u U, err error) (T, U) {
+	if err != nil {
+		panic(err)
+	}
+	return v, u
 }

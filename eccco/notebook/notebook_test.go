@@ -1,0 +1,48 @@
+package notebook
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/eccco-go/eccco-go/eccco/compare"
+)
+
+func TestRelative(t *testing.T) {
+	for _, c := range []struct{ in, root, want string }{
+		{"mnist mlp: loaded /home/u/eccco-go/runs/quick/models/mnist/mlp", "/home/u/eccco-go", "mnist mlp: loaded runs/quick/models/mnist/mlp"},
+		{"data in /home/u/eccco-go", "/home/u/eccco-go", "data in ."},
+		{"no path here", "/home/u/eccco-go", "no path here"},
+		{"/x/y", "", "/x/y"},
+	} {
+		if got := Relative(c.in, c.root); got != c.want {
+			t.Errorf("Relative(%q, %q) = %q, want %q", c.in, c.root, got, c.want)
+		}
+	}
+}
+
+// Beside counts a cell within when |ours − paper| ≤ max(3·sd, 0.015): 0.50 vs 0.51 (sd 0) is within by the
+// rounding floor, 0.50 vs 0.60 (sd 0.01) is not.
+func TestBeside(t *testing.T) {
+	ours := []compare.Cell{
+		{Dataset: "moons", Subset: "all", Model: "MLP", Generator: "ECCCo", Metric: "unfaithfulness", Mean: 0.50, SD: 0, Runs: 50},
+		{Dataset: "moons", Subset: "all", Model: "MLP", Generator: "Wachter", Metric: "unfaithfulness", Mean: 0.50, SD: 0, Runs: 50},
+	}
+	pub := []compare.Published{
+		{Dataset: "moons", Subset: "all", Model: "MLP", Generator: "ECCCo", Metric: "unfaithfulness", Mean: 0.51, SD: 0},
+		{Dataset: "moons", Subset: "all", Model: "MLP", Generator: "Wachter", Metric: "unfaithfulness", Mean: 0.60, SD: 0.01},
+	}
+	md := Beside(compare.Compare(ours, pub), "moons", "unfaithfulness")
+	if !strings.Contains(md, "**1 of 2** cells within") {
+		t.Errorf("Beside: want 1 of 2 within, got:\n%s", md)
+	}
+	cells := BesideCells(ours, pub, "moons", "unfaithfulness")
+	if len(cells) != 4 || cells[0].Model != "MLP (ours)" || cells[1].Model != "MLP (paper)" || math.Abs(cells[1].Mean-0.51) > 1e-12 {
+		t.Errorf("BesideCells = %+v", cells)
+	}
+	claims := Claims(ours, pub, "moons", []string{"MLP"})
+	// Ours: ECCCo (0.50) is not more faithful than Wachter (0.50); the paper's: 0.51 < 0.60, it is.
+	if !strings.Contains(claims, "| MLP | ECCCo more faithful than Wachter | **does not hold** | holds |") {
+		t.Errorf("Claims:\n%s", claims)
+	}
+}
