@@ -24,6 +24,9 @@ type Inputs struct {
 	// PaperMode are the results of the paper's equations (paper/results-paper-mode), on which the paper's
 	// claims are checked too; nil for none.
 	PaperMode *Results
+	// ReplayOnly are the results of the authors'-code mode without its fitted switches
+	// (experiment.FittedOff); nil for none.
+	ReplayOnly *Results
 	// Performance is the model-performance table (Table 5); nil leaves the section saying so.
 	Performance []Perf
 	// Published is the paper's result tables (paper/published-results.csv); nil leaves out the comparison.

@@ -20,6 +20,10 @@ type Config struct {
 	// PaperMode is a second result directory made with the paper's equations (paper/results-paper-mode),
 	// on which the paper's claims are checked beside Results; "" for none.
 	PaperMode string
+	// ReplayOnly is a result directory of the authors'-code mode without its fitted switches
+	// (paper/results-replay-only; experiment.FittedOff), whose counts the report gives beside Results';
+	// "" for none.
+	ReplayOnly string
 	// Perf is the model-performance CSV (paper/model-performance.csv, or perf.csv of `eccco perf`); "" for none.
 	Perf string
 	// Published is the paper's numbers (paper/published-results.csv); "" for compare.DefaultPublished().
@@ -77,6 +81,12 @@ func Make(ctx context.Context, cfg Config) (*Outcome, error) {
 			return nil, err
 		}
 		sources = append(sources, [2]string{"results of the paper's equations", cfg.PaperMode})
+	}
+	if cfg.ReplayOnly != "" {
+		if in.ReplayOnly, err = LoadResults(cfg.ReplayOnly); err != nil {
+			return nil, err
+		}
+		sources = append(sources, [2]string{"replay-only results (fitted switches off)", cfg.ReplayOnly})
 	}
 	if cfg.Perf != "" {
 		if in.Performance, err = ReadPerformance(cfg.Perf); err != nil {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/eccco-go/eccco-go/eccco/compare"
 	"github.com/eccco-go/eccco-go/eccco/data"
+	"github.com/eccco-go/eccco-go/eccco/experiment"
 )
 
 // claimSources are the result sets the paper's claims are checked on: ours (the authors'-code results,
@@ -230,6 +231,10 @@ func (b *builder) setup() error {
 			t.Size = `\footnotesize`
 			m.add(t)
 		}
+	}
+
+	if err := b.switches(); err != nil {
+		return err
 	}
 
 	p := b.d.add(&Section{Title: "Protocol and tolerance", Label: "setup:protocol", Level: 2})
@@ -554,4 +559,31 @@ func FigureSettings(path string) (map[string]string, error) {
 		out[""] = def
 	}
 	return out, nil
+}
+
+// switches lists the authors'-code mode's switches with their provenance (experiment.Switches), and, where
+// replay-only results are given, the headline counts with and without the fitted switches.
+func (b *builder) switches() error {
+	s := b.d.add(&Section{Title: "The authors'-code mode's switches", Label: "setup:switches", Level: 2})
+	s.para(T("Every switch of the authors'-code mode, the key that sets it (eccco --set KEY=VALUE) and where its value comes from: "),
+		I("replayed"), T(" from the authors' code at the file and line given, "), I("inferred"), T(" from their code and data together, or "),
+		I("fitted"), T(" to the published numbers where their code does not record the value. A fitted switch is not evidence of what their code did; the replay-only results switch the fitted ones off."))
+	var md strings.Builder
+	md.WriteString("| Switch | Provenance | Source |\n|---|---|---|\n")
+	for _, sw := range experiment.Switches() {
+		fmt.Fprintf(&md, "| %s | %s | %s |\n", sw.Key, sw.Provenance, strings.ReplaceAll(sw.Source, "|", "/"))
+	}
+	if t := tableFromMarkdown(md.String(), Inline{T("The switches of the authors'-code mode and their provenance (experiment.Switches; ECCCo.jl at d0ada1d unless another package is named).")}, "tab:switches", nil); t != nil {
+		t.Size = `\footnotesize`
+		s.add(t)
+	}
+	ro := b.in.ReplayOnly
+	if ro == nil || b.in.Published == nil {
+		s.para(T("No replay-only results were given (eccco report --replay-only DIR): the counts of this report include the fitted switches."))
+		return nil
+	}
+	with := compare.CompareWithBounds(b.in.Results.Cells, b.in.Published, b.in.Results.Bounds).Counts()
+	without := compare.CompareWithBounds(ro.Cells, b.in.Published, ro.Bounds).Counts()
+	s.para(T("With the fitted switches (the results of this report): "), T(WithinText(with)), T(". Replay-only (fitted switches off; "), T(ro.Dir), T("): "), T(WithinText(without)), T("."))
+	return nil
 }

@@ -20,13 +20,18 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		}
 	}
 	at := func(p string) string { return filepath.Join(root, p) }
-	fs := newFlagSet("report", "report [--results DIR] [--paper-mode DIR] [--perf FILE] [--figures DIR] [--stages FILE] [--differences FILE] [--out DIR] [--markdown FILE] [--pdf FILE] [--quick] [--replace]", stderr)
+	fs := newFlagSet("report", "report [--results DIR] [--paper-mode DIR] [--replay-only DIR] [--perf FILE] [--figures DIR] [--stages FILE] [--differences FILE] [--out DIR] [--markdown FILE] [--pdf FILE] [--quick] [--replace]", stderr)
 	var cfg report.Config
 	fs.StringVar(&cfg.Results, "results", at("paper/results"), "benchmark results: a directory of `eccco bench --out` (results.csv, units/) or of its tables (cells.csv, comparison.md)")
 	paperMode := at("paper/results-paper-mode")
 	if st, err := os.Stat(paperMode); err != nil || !st.IsDir() {
 		paperMode = ""
 	}
+	replayOnly := at("paper/results-replay-only")
+	if st, err := os.Stat(replayOnly); err != nil || !st.IsDir() {
+		replayOnly = ""
+	}
+	fs.StringVar(&cfg.ReplayOnly, "replay-only", replayOnly, "results of the authors'-code mode without its fitted switches (`eccco bench --mode authors-code --set target-mix=,energy-decay-rate=0,energy-decay-every=0`), whose counts are given beside the main ones (\"\" for none)")
 	fs.StringVar(&cfg.PaperMode, "paper-mode", paperMode, "results of the paper's equations (`eccco bench --mode paper`), on which the paper's claims are checked too (\"\" for none)")
 	fs.StringVar(&cfg.Perf, "perf", at("paper/model-performance.csv"), "model-performance CSV of `eccco perf` (\"\" for none)")
 	fs.StringVar(&cfg.Published, "published", "", "the paper's numbers (default paper/published-results.csv)")
