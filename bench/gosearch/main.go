@@ -1,5 +1,5 @@
-// Command gosearch times eccco-go's batched gradient counterfactual search (counterfactual.Search with
-// Wachter's generator) for the side-by-side speed benchmark of bench/ (see bench/README.md).
+// Command gosearch times eccco-go's batched counterfactual search for the speed benchmark of bench/. It
+// runs counterfactual.Search with Wachter's generator, side by side with the peers of bench/README.md.
 //
 // The workload is the same in every implementation of the benchmark: Wachter's objective (cross-entropy
 // towards the target class + λ·‖x′ − x‖₁, λ = 0.1), plain gradient descent with step 0.05 (eccco-go's

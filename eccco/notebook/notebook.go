@@ -1,5 +1,5 @@
-// Package notebook is the little that the GoNB notebooks in notebooks/ need beyond the library: the
-// experiment options of the quick and the full settings, and showing figures and tables inline. It is
+// Package notebook is what the GoNB notebooks in notebooks/ need beyond the library. It holds the
+// experiment options of the quick and the full settings and shows figures and tables inline. It is
 // the only package that imports GoNB's gonbui; outside a notebook its display calls do nothing.
 //
 // A notebook cell reads:

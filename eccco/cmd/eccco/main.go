@@ -1,5 +1,5 @@
-// Command eccco trains, explains and benchmarks models for the paper "Faithful Model Explanations through
-// Energy-Constrained Conformal Counterfactuals" (Altmeyer et al., AAAI-24).
+// Command eccco trains, explains and benchmarks the models of the ECCCo paper (AAAI-24).
+// The paper is "Faithful Model Explanations through Energy-Constrained Conformal Counterfactuals".
 //
 // `eccco help` prints the command reference: what each command does, the flags every experiment command
 // shares (--mode, --seed, --data-dir, --models-dir, --set), the --set keys and the environment.
