@@ -36,7 +36,7 @@ func TestComparisonFigures(t *testing.T) {
 		t.Errorf("drawn %d files, want %d", len(d.Drawn), 2*len(want))
 	}
 	tex := d.LaTeX()
-	md := d.Markdown("", "")
+	md := d.Markdown("/x", "/x")
 	for _, w := range want {
 		if !bytes.HasPrefix(d.Drawn[w+".pdf"], []byte("%PDF")) || !bytes.HasPrefix(d.Drawn[w+".png"], []byte("\x89PNG")) {
 			t.Errorf("%s: no PDF or PNG drawn", w)

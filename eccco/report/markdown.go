@@ -145,7 +145,7 @@ func (l mdLinks) block(sb *strings.Builder, b Block) {
 			path = b.MarkdownFile
 		}
 		if l.texDir != "" {
-			path = l.rel(filepath.Join(l.texDir, filepath.FromSlash(b.File)))
+			path = l.rel(filepath.Join(l.texDir, filepath.FromSlash(path)))
 		}
 		label := ""
 		if b.Label != "" {
