@@ -289,7 +289,9 @@ func (b *builder) experiments() error {
 	b.performance(p)
 
 	c := b.d.add(&Section{Title: "Ours against the published results", Label: "emp:cmp", Level: 2})
-	b.comparison(c)
+	if err := b.comparison(c); err != nil {
+		return err
+	}
 
 	r := b.d.add(&Section{Title: "Results per data set", Label: "emp:results", Level: 2})
 	r.para(T("One table per data set, valid counterfactuals only (runs without any valid counterfactual left out), as the paper's main text shows its Tables 1 and 2; the tables of all counterfactuals, the paper's appendix tables, are in our appendix. Each paragraph counts the data set's cells of both subsets."))
@@ -404,16 +406,16 @@ func (b *builder) performance(s *Section) {
 	s.add(t)
 }
 
-func (b *builder) comparison(s *Section) {
+func (b *builder) comparison(s *Section) error {
 	if b.cmp == nil {
 		s.para(T("The published numbers were not given (eccco report --published FILE), so no cell is compared."))
-		return
+		return nil
 	}
 	cmp := b.cmp
 	rounding, strict, n := b.within()
 	if n == 0 {
 		s.para(T("No cell of these results has a published counterpart (data sets, models or generators that are not in the paper's tables)."))
-		return
+		return nil
 	}
 	s.para(T(fmt.Sprintf("Of the %d cells (data set × subset × model × generator × metric) that have a published counterpart, %s (strict: with the published sd as printed; fixed by construction: %s). %s; %s. ",
 		n, WithinText(cmp.Counts()), compare.ByConstructionRule, MissesText(cmp.Counts().All), SignificanceText(cmp.Counts().All))), T("The rule, as the comparison report states it: "), I(compare.ToleranceRule), T("; z: "), I(compare.ZRule), T("."))
@@ -443,6 +445,9 @@ func (b *builder) comparison(s *Section) {
 	}
 	s.add(shareTable("Metric", "tab:within-metric", "Cells within the published numbers, per metric: strictly (mean ± 3 sd) and rounding-aware (mean ± max(3 sd, 0.015)).", metricGroups, func(s string) string { return s }))
 	s.add(shareTable("Data set", "tab:within-dataset", "Cells within the published numbers, per data set.", dsGroups, datasetTitle))
+	if err := b.comparisonFigures(s); err != nil {
+		return err
+	}
 
 	// Rank agreement.
 	var ms []string
@@ -542,6 +547,7 @@ func (b *builder) comparison(s *Section) {
 		s.add(ct)
 	}
 	b.calibration(s)
+	return nil
 }
 
 // spread compares the spread of our run means with the published one, per metric (compare.SpreadRows).

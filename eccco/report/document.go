@@ -69,11 +69,14 @@ type Math struct {
 
 // Figure is an image from the figures directory, copied beside the document as figures/NAME.EXT.
 type Figure struct {
-	Name    string // the figure's file stem (figures.Spec.Name)
-	File    string // path relative to the document's directory (figures/NAME.png)
-	Label   string // the paper's \label, e.g. fig:poc ("" for figures beyond the paper)
-	Caption Inline
-	Width   float64 // fraction of the text width
+	Name string // the figure's file stem (figures.Spec.Name)
+	File string // path relative to the document's directory (figures/NAME.png)
+	// MarkdownFile is the file the Markdown version shows instead of File (a PNG beside File's vector
+	// PDF); "" for File.
+	MarkdownFile string
+	Label        string // the paper's \label, e.g. fig:poc ("" for figures beyond the paper)
+	Caption      Inline
+	Width        float64 // fraction of the text width
 }
 
 // Column is a table column: its heading and LaTeX alignment ("l", "r", "c", or "p{WIDTH}" for wrapped
@@ -145,6 +148,9 @@ type Document struct {
 	Sections []*Section
 	// Figures lists the figure files the document uses: their source paths by Figure.File.
 	Figures map[string]string
+	// Drawn holds the figure files the report draws itself (the comparison's, from its inputs): their
+	// bytes by path relative to the LaTeX source's directory (Figure.File and Figure.MarkdownFile).
+	Drawn map[string][]byte
 }
 
 func (d *Document) add(s *Section) *Section {

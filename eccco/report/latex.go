@@ -222,6 +222,10 @@ func writeLaTeXBlock(sb *strings.Builder, b Block) {
 		if b.Label != "" {
 			sb.WriteString(`\label{` + b.Label + `}`)
 		}
+		if b.MarkdownFile != "" && b.MarkdownFile != b.File {
+			// Names the Markdown version's file, so that Write knows it as generated.
+			sb.WriteString("\n% Markdown version: {" + b.MarkdownFile + "}")
+		}
 		sb.WriteString("\n\\end{figure}\n\n")
 	case *Table:
 		writeLaTeXTable(sb, b)

@@ -141,8 +141,11 @@ func (l mdLinks) block(sb *strings.Builder, b Block) {
 		sb.WriteString("$$\n" + b.TeX + "\n$$\n\n")
 	case *Figure:
 		path := b.File
+		if b.MarkdownFile != "" {
+			path = b.MarkdownFile
+		}
 		if l.texDir != "" {
-			path = l.rel(filepath.Join(l.texDir, filepath.FromSlash(b.File)))
+			path = l.rel(filepath.Join(l.texDir, filepath.FromSlash(path)))
 		}
 		label := ""
 		if b.Label != "" {

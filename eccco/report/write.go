@@ -96,9 +96,14 @@ func Write(doc *Document, opts WriteOptions) (*Written, error) {
 	texPath := opts.TeXPath()
 	w := &Written{TeX: texPath, Markdown: opts.Markdown}
 	oldTeX, _ := os.ReadFile(texPath)
-	files := make([]string, 0, len(doc.Figures))
+	files := make([]string, 0, len(doc.Figures)+len(doc.Drawn))
 	for f := range doc.Figures {
 		files = append(files, f)
+	}
+	for f := range doc.Drawn {
+		if _, ok := doc.Figures[f]; !ok {
+			files = append(files, f)
+		}
 	}
 	slices.Sort(files)
 	if !opts.Replace {
@@ -127,9 +132,9 @@ func Write(doc *Document, opts WriteOptions) (*Written, error) {
 			if ownTeX && bytes.Contains(oldTeX, []byte("{"+f+"}")) {
 				continue
 			}
-			want, err := os.ReadFile(doc.Figures[f])
+			want, err := doc.figureBytes(f)
 			if err != nil {
-				return nil, fmt.Errorf("report: reading figure: %w", err)
+				return nil, err
 			}
 			if !bytes.Equal(have, want) {
 				return nil, fmt.Errorf("%w: %s", ErrNotGenerated, dst)
@@ -137,9 +142,9 @@ func Write(doc *Document, opts WriteOptions) (*Written, error) {
 		}
 	}
 	for _, f := range files {
-		raw, err := os.ReadFile(doc.Figures[f])
+		raw, err := doc.figureBytes(f)
 		if err != nil {
-			return nil, fmt.Errorf("report: reading figure: %w", err)
+			return nil, err
 		}
 		dst := filepath.Join(opts.Dir, filepath.FromSlash(f))
 		if have, err := os.ReadFile(dst); err == nil && bytes.Equal(have, raw) {
@@ -165,6 +170,18 @@ func Write(doc *Document, opts WriteOptions) (*Written, error) {
 		}
 	}
 	return w, nil
+}
+
+// figureBytes is the content of the document's figure file f: drawn, or read from its source.
+func (doc *Document) figureBytes(f string) ([]byte, error) {
+	if b, ok := doc.Drawn[f]; ok {
+		return b, nil
+	}
+	raw, err := os.ReadFile(doc.Figures[f])
+	if err != nil {
+		return nil, fmt.Errorf("report: reading figure: %w", err)
+	}
+	return raw, nil
 }
 
 // TeXAvailable reports whether pdflatex is on PATH.
