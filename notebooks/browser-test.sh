@@ -56,11 +56,11 @@ echo '{"windowingMode": "none"}' > "$tmp/settings/@jupyterlab/notebook-extension
 echo '{"checkForUpdates": false, "fetchNews": "false"}' > "$tmp/settings/@jupyterlab/apputils-extension/notification.jupyterlab-settings"
 echo '{"autosave": false}' > "$tmp/settings/@jupyterlab/docmanager-extension/plugin.jupyterlab-settings"
 
-# The notebook runs on a copy inside the repository (runs/ is ignored by git), so that its first cell still
-# finds go.mod above it.
+# The notebook runs on a copy inside the repository (runs/ is ignored by git), beside a copy of
+# workspace.sh, which its first cell runs from the notebook's folder and which finds go.mod above it.
 work="$out/browser"
 rm -rf "$work" && mkdir -p "$work"
-cp "notebooks/$nbname" "$work/"
+cp "notebooks/$nbname" notebooks/workspace.sh "$work/"
 
 py="$home/venv/bin/python"
 port="$("$py" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
