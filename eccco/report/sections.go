@@ -584,6 +584,6 @@ func (b *builder) switches() error {
 	}
 	with := compare.CompareWithBounds(b.in.Results.Cells, b.in.Published, b.in.Results.Bounds).Counts()
 	without := compare.CompareWithBounds(ro.Cells, b.in.Published, ro.Bounds).Counts()
-	s.para(T("With the fitted switches (the results of this report): "), T(WithinText(with)), T(". Replay-only (fitted switches off; "), T(ro.Dir), T("): "), T(WithinText(without)), T("."))
+	s.para(T("With the fitted switches (the results of this report): "), T(WithinText(with)), T(". Replay-only (fitted switches off; "), T(displayPath(ro.Dir)), T("): "), T(WithinText(without)), T("."))
 	return nil
 }
