@@ -48,3 +48,27 @@ func (e *Experiment) TestRowsOf(ctx context.Context, kind models.Kind, class, n 
 	}
 	return out, nil
 }
+
+// RunOneOf prepares run 1 for one factual: the first test row labelled from that the model also predicts
+// as from (TestRowsOf), with target to, explained by gens (names, any case; ParseGenerators). The paper's
+// single-factual figures and the notebooks use it; the run's paths and metrics are set on it before
+// explaining.
+func (e *Experiment) RunOneOf(ctx context.Context, kind models.Kind, from, to int, gens ...string) (*Run, *Factuals, []Generator, error) {
+	g, err := ParseGenerators(gens...)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	rows, err := e.TestRowsOf(ctx, kind, from, 1)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	f, err := e.FactualRows(ctx, kind, 1, rows, to)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	r, err := e.RunFor(ctx, kind, 1, f, g...)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return r, f, g, nil
+}

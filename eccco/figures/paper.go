@@ -70,20 +70,8 @@ func SyntheticData(ctx context.Context, e *experiment.Experiment, kind models.Ki
 	if gens == nil {
 		gens = POCGenerators
 	}
-	g, err := experiment.ParseGenerators(gens...)
-	if err != nil {
-		return nil, err
-	}
 	const from, to = 1, 0
-	rows, err := e.TestRowsOf(ctx, kind, from, 1)
-	if err != nil {
-		return nil, err
-	}
-	f, err := e.FactualRows(ctx, kind, 1, rows, to)
-	if err != nil {
-		return nil, err
-	}
-	r, err := e.RunFor(ctx, kind, 1, f, g...)
+	r, f, g, err := e.RunOneOf(ctx, kind, from, to, gens...)
 	if err != nil {
 		return nil, err
 	}
@@ -191,19 +179,7 @@ func TransformationChecked(ctx context.Context, e *experiment.Experiment, kind m
 	if err != nil {
 		return Made{}, err
 	}
-	g, err := experiment.ParseGenerators(gens...)
-	if err != nil {
-		return Made{}, err
-	}
-	rows, err := e.TestRowsOf(ctx, kind, from, 1)
-	if err != nil {
-		return Made{}, err
-	}
-	f, err := e.FactualRows(ctx, kind, 1, rows, to)
-	if err != nil {
-		return Made{}, err
-	}
-	r, err := e.RunFor(ctx, kind, 1, f, g...)
+	r, f, g, err := e.RunOneOf(ctx, kind, from, to, gens...)
 	if err != nil {
 		return Made{}, err
 	}

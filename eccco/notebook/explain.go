@@ -20,19 +20,7 @@ const Validity = 0.5
 // explanations in generator order. A notebook prints their probabilities beside the figure, so that its
 // prose can quote the numbers the reader sees.
 func OneFactual(ctx context.Context, e *experiment.Experiment, kind models.Kind, from, to int, gens ...string) ([]*experiment.Explanation, error) {
-	g, err := experiment.ParseGenerators(gens...)
-	if err != nil {
-		return nil, err
-	}
-	rows, err := e.TestRowsOf(ctx, kind, from, 1)
-	if err != nil {
-		return nil, err
-	}
-	f, err := e.FactualRows(ctx, kind, 1, rows, to)
-	if err != nil {
-		return nil, err
-	}
-	r, err := e.RunFor(ctx, kind, 1, f, g...)
+	r, _, g, err := e.RunOneOf(ctx, kind, from, to, gens...)
 	if err != nil {
 		return nil, err
 	}
