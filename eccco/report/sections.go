@@ -575,6 +575,7 @@ func (b *builder) switches() error {
 	}
 	if t := tableFromMarkdown(md.String(), Inline{T("The switches of the authors'-code mode and their provenance (experiment.Switches; ECCCo.jl at d0ada1d unless another package is named).")}, "tab:switches", nil); t != nil {
 		t.Size = `\footnotesize`
+		t.Columns[1].Align, t.Columns[2].Align = "l", "p{10.5cm}" // the sources wrap within the text width
 		s.add(t)
 	}
 	ro := b.in.ReplayOnly
