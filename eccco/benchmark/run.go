@@ -189,7 +189,7 @@ func (r *Runner) unit(ctx context.Context, ex *experiment.Experiment, p Protocol
 
 // ProtocolVersion is the version of the code that produces unit results. It is stored with the units and
 // raised whenever a change alters what a unit holds, so that a benchmark never resumes into (or merges)
-// units computed under other rules. The authors' trained models (experiment.Mode.AuthorsModels) change
+// units computed under other rules. The authors' trained models (experiment.Settings.AuthorsModels) change
 // the models, not the rules: their units are told apart by the models' fingerprints and the manifest's
 // ModelSource. What each version changed is in the commit history of this constant.
 const ProtocolVersion = 12
