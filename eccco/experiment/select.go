@@ -58,17 +58,26 @@ func (e *Experiment) RunOneOf(ctx context.Context, kind models.Kind, from, to in
 	if err != nil {
 		return nil, nil, nil, err
 	}
+	r, f, err := e.RunOne(ctx, kind, from, to, g...)
+	return r, f, g, err
+}
+
+// RunOne is RunOneOf for generators given as values (with their overrides, Generator.Set).
+func (e *Experiment) RunOne(ctx context.Context, kind models.Kind, from, to int, g ...Generator) (*Run, *Factuals, error) {
+	if err := CheckGenerators(g); err != nil {
+		return nil, nil, err
+	}
 	rows, err := e.TestRowsOf(ctx, kind, from, 1)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, err
 	}
 	f, err := e.FactualRows(ctx, kind, 1, rows, to)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, err
 	}
 	r, err := e.RunFor(ctx, kind, 1, f, g...)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, err
 	}
-	return r, f, g, nil
+	return r, f, nil
 }

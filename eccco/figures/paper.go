@@ -175,13 +175,27 @@ func Transformation(ctx context.Context, e *experiment.Experiment, kind models.K
 // as the target by a 1-nearest-neighbour classifier on the training images (NearestLabels: independent
 // of the model searched).
 func TransformationChecked(ctx context.Context, e *experiment.Experiment, kind models.Kind, from, to int, invalid, plausible []string, gens ...string) (Made, error) {
+	g, err := experiment.ParseGenerators(gens...)
+	if err != nil {
+		return Made{}, err
+	}
+	return TransformationOf(ctx, e, kind, from, to, invalid, plausible, g...)
+}
+
+// TransformationOf is TransformationChecked for generators given as values, with their overrides
+// (experiment.Generator.Set), titled by their names.
+func TransformationOf(ctx context.Context, e *experiment.Experiment, kind models.Kind, from, to int, invalid, plausible []string, g ...experiment.Generator) (Made, error) {
 	h, w, err := imageShape(e)
 	if err != nil {
 		return Made{}, err
 	}
-	r, f, g, err := e.RunOneOf(ctx, kind, from, to, gens...)
+	r, f, err := e.RunOne(ctx, kind, from, to, g...)
 	if err != nil {
 		return Made{}, err
+	}
+	gens := make([]string, len(g))
+	for i := range g {
+		gens[i] = g[i].Name
 	}
 	r.SkipMetrics = true
 	train := e.Split().Train

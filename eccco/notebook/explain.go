@@ -20,7 +20,17 @@ const Validity = 0.5
 // explanations in generator order. A notebook prints their probabilities beside the figure, so that its
 // prose can quote the numbers the reader sees.
 func OneFactual(ctx context.Context, e *experiment.Experiment, kind models.Kind, from, to int, gens ...string) ([]*experiment.Explanation, error) {
-	r, _, g, err := e.RunOneOf(ctx, kind, from, to, gens...)
+	g, err := experiment.ParseGenerators(gens...)
+	if err != nil {
+		return nil, err
+	}
+	return OneFactualOf(ctx, e, kind, from, to, g...)
+}
+
+// OneFactualOf is OneFactual for generators given as values, with their overrides
+// (experiment.Generator.Set; e.g. figures.MotivGenerators).
+func OneFactualOf(ctx context.Context, e *experiment.Experiment, kind models.Kind, from, to int, g ...experiment.Generator) ([]*experiment.Explanation, error) {
+	r, _, err := e.RunOne(ctx, kind, from, to, g...)
 	if err != nil {
 		return nil, err
 	}

@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -231,20 +232,31 @@ func (b *builder) figure(s *Section, name string) {
 	if !ok || b.in.FiguresDir == "" {
 		return
 	}
-	var src string
-	for _, ext := range []string{".png", ".pdf"} {
+	// The LaTeX version embeds the vector PDF where there is one, the Markdown version the PNG.
+	found := map[string]string{}
+	for _, ext := range []string{".pdf", ".png"} {
 		p := filepath.Join(b.in.FiguresDir, name+ext)
 		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
-			src = p
-			break
+			found[ext] = p
 		}
 	}
-	if src == "" {
+	if len(found) == 0 {
 		b.missing = append(b.missing, name)
 		return
 	}
-	file := "figures/" + filepath.Base(src)
-	b.d.Figures[file] = src
+	file, mdFile := "", ""
+	for _, ext := range []string{".pdf", ".png"} {
+		if src, ok := found[ext]; ok {
+			f := "figures/" + filepath.Base(src)
+			b.d.Figures[f] = src
+			if file == "" {
+				file = f
+			}
+			if ext == ".png" && file != f {
+				mdFile = f
+			}
+		}
+	}
 	caption := Inline{T(spec.Caption)}
 	if note, ok := b.in.FigureNotes[name]; ok {
 		caption = append(caption, T(" "), B("Ours:"), T(" "))
@@ -263,7 +275,11 @@ func (b *builder) figure(s *Section, name string) {
 	if w == 0 {
 		w = 0.75
 	}
-	s.add(&Figure{Name: name, File: file, Label: spec.Label, Caption: caption, Width: w})
+	f := &Figure{Name: name, File: file, MarkdownFile: mdFile, Label: spec.Label, Caption: caption, Width: w}
+	if src, ok := found[".pdf"]; ok {
+		f.PrintWidth = pdfWidth(src)
+	}
+	s.add(f)
 }
 
 func (b *builder) method() {
@@ -848,4 +864,26 @@ func decimals(dataset, metric string) int {
 		return 3
 	}
 	return 2
+}
+
+// mediaBox matches a PDF page's /MediaBox [x0 y0 x1 y1].
+var mediaBox = regexp.MustCompile(`/MediaBox\s*\[\s*([-0-9.]+)\s+([-0-9.]+)\s+([-0-9.]+)\s+([-0-9.]+)\s*\]`)
+
+// pdfWidth returns the width in points of a PDF's first page (its /MediaBox, which eccco's figures write
+// uncompressed), or 0 when the file cannot be read or has none.
+func pdfWidth(path string) float64 {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return 0
+	}
+	m := mediaBox.FindSubmatch(b)
+	if m == nil {
+		return 0
+	}
+	x0, err0 := strconv.ParseFloat(string(m[1]), 64)
+	x1, err1 := strconv.ParseFloat(string(m[3]), 64)
+	if err0 != nil || err1 != nil || x1 <= x0 {
+		return 0
+	}
+	return x1 - x0
 }

@@ -76,7 +76,11 @@ type Figure struct {
 	MarkdownFile string
 	Label        string // the paper's \label, e.g. fig:poc ("" for figures beyond the paper)
 	Caption      Inline
-	Width        float64 // fraction of the text width
+	Width        float64 // fraction of the text width, where PrintWidth is 0
+	// PrintWidth is the width in points the figure was drawn for (its PDF's MediaBox): the LaTeX version
+	// prints it at that size, so that its text has the size it was drawn with, shrunk only to fit the text
+	// width. 0: Width decides.
+	PrintWidth float64
 }
 
 // Column is a table column: its heading and LaTeX alignment ("l", "r", "c", or "p{WIDTH}" for wrapped

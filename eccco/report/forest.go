@@ -5,6 +5,7 @@ import (
 
 	"github.com/eccco-go/eccco-go/eccco/compare"
 	"github.com/eccco-go/eccco-go/eccco/figures"
+	"github.com/eccco-go/eccco-go/eccco/plot"
 )
 
 // forestSubset is the subset whose cells the comparison's figures draw, per metric: the valid
@@ -51,7 +52,7 @@ func (b *builder) comparisonFigures(s *Section) error {
 			T(fmt.Sprintf("Shaded: ±%g, the band of the rounding-aware rule, ", compare.DeviationBand)), I(compare.ToleranceRule), T(". "),
 			B(fmt.Sprintf("%s cells within", share(n.Rounding, n.Cells))), T(fmt.Sprintf("; %s strictly (3 sd as printed).", share(n.Strict, n.Cells)))}
 		figs = append(figs, &Figure{Name: figures.ComparisonName(m.Name, subset), File: stem + ".pdf", MarkdownFile: stem + ".png",
-			Caption: caption, Width: 1})
+			Caption: caption, Width: 1, PrintWidth: float64(plot.TextWidth)})
 	}
 	if len(figs) == 0 {
 		return nil

@@ -103,6 +103,10 @@ func latexInline(in Inline) string {
 // do not collide with the paper's, which the text cites by their own numbers.
 const FloatPrefix = "R"
 
+// TextWidthPt is the LaTeX version's text width in points: A4 (595.28 pt) less two margins of 1.5 cm
+// (42.52 pt), wide enough for a figure drawn at the paper's two-column width (plot.TextWidth, 504 pt).
+const TextWidthPt = 510.2
+
 const latexPreamble = `\documentclass[10pt,a4paper]{article}
 \usepackage[utf8]{inputenc}
 \usepackage[T1]{fontenc}
@@ -110,7 +114,7 @@ const latexPreamble = `\documentclass[10pt,a4paper]{article}
 \usepackage[scaled=0.9]{helvet}
 \usepackage{courier}
 \usepackage{amsmath,amssymb}
-\usepackage[margin=2cm,headheight=14pt]{geometry}
+\usepackage[margin=1.5cm,headheight=14pt]{geometry}
 \usepackage{graphicx}
 \usepackage{booktabs}
 \usepackage{longtable}
@@ -213,11 +217,15 @@ func writeLaTeXBlock(sb *strings.Builder, b Block) {
 		}
 		sb.WriteString("\\end{equation}\n\n")
 	case *Figure:
-		w := b.Width
-		if w <= 0 {
-			w = 1
+		if b.PrintWidth > 0 {
+			fmt.Fprintf(sb, "\\begin{figure}[htbp]\n\\centering\n\\includegraphics[width=%.1fpt,height=0.85\\textheight,keepaspectratio]{%s}\n", min(b.PrintWidth, TextWidthPt), b.File)
+		} else {
+			w := b.Width
+			if w <= 0 {
+				w = 1
+			}
+			fmt.Fprintf(sb, "\\begin{figure}[htbp]\n\\centering\n\\includegraphics[width=%.2f\\textwidth,height=%.2f\\textheight,keepaspectratio]{%s}\n", w, min(0.6, w), b.File)
 		}
-		fmt.Fprintf(sb, "\\begin{figure}[htbp]\n\\centering\n\\includegraphics[width=%.2f\\textwidth,height=%.2f\\textheight,keepaspectratio]{%s}\n", w, min(0.6, w), b.File)
 		sb.WriteString(`\caption{` + latexInline(b.Caption) + `}`)
 		if b.Label != "" {
 			sb.WriteString(`\label{` + b.Label + `}`)

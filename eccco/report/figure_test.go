@@ -1,0 +1,50 @@
+package report
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// A figure with both a vector PDF and a PNG: the LaTeX version embeds the PDF at the width it was drawn
+// for (its MediaBox, here 3.3 in = 237.6 pt), the Markdown version shows the PNG; a figure drawn wider
+// than the text is shrunk to the text width, and one with only a PNG keeps its fraction of the text width.
+func TestFiguresPrintAtTheirDrawnSize(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, body string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("fig1-motiv.pdf", "%PDF-1.4\n1 0 obj << /Type /Page /MediaBox [0 0 237.6 120.5] >> endobj\n")
+	write("fig1-motiv.png", "png")
+	write("fig2-poc.pdf", "%PDF-1.4\n1 0 obj << /Type /Page /MediaBox [0 0 612 300] >> endobj\n")
+	write("cp-diff.png", "png")
+	in := tiny()
+	in.FiguresDir = dir
+	d, err := Build(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tex := d.LaTeX()
+	for _, want := range []string{
+		`\includegraphics[width=237.6pt,height=0.85\textheight,keepaspectratio]{figures/fig1-motiv.pdf}`,
+		`\includegraphics[width=510.2pt,height=0.85\textheight,keepaspectratio]{figures/fig2-poc.pdf}`,
+		`{figures/cp-diff.png}`,
+	} {
+		if !strings.Contains(tex, want) {
+			t.Errorf("LaTeX lacks %s", want)
+		}
+	}
+	md := d.Markdown("", "")
+	if !strings.Contains(md, "(figures/fig1-motiv.png)") || strings.Contains(md, "(figures/fig1-motiv.pdf)") {
+		t.Errorf("the Markdown version should show fig1-motiv.png, not the PDF")
+	}
+	if !strings.Contains(md, "(figures/fig2-poc.pdf)") {
+		t.Errorf("the Markdown version should fall back to the PDF when there is no PNG")
+	}
+	if got := pdfWidth(filepath.Join(dir, "cp-diff.png")); got != 0 {
+		t.Errorf("pdfWidth of a PNG = %v, want 0", got)
+	}
+}
