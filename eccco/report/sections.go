@@ -501,7 +501,7 @@ func (b *builder) conclusion() error {
 
 // FigureSettings reads, from the gallery's README (figures/README.md), the `eccco figures` commands of its
 // first sh code block and returns, per figure stem, the settings it was drawn with (mode, seed, --set
-// knobs, DPI): a command with --only applies to the figures it names, one without to every other figure.
+// knobs; the PNG's DPI is left out, the LaTeX version embeds the vector PDF): a command with --only applies to the figures it names, one without to every other figure.
 func FigureSettings(path string) (map[string]string, error) {
 	raw, err := os.ReadFile(path)
 	if err != nil {
@@ -543,8 +543,8 @@ func FigureSettings(path string) (map[string]string, error) {
 		} else {
 			parts = append(parts, "the paper's training settings")
 		}
-		if dpi := flag(cmd, "dpi"); dpi != "" {
-			parts = append(parts, dpi+"-DPI PNG")
+		if mode == "authors-code" {
+			parts = append(parts, "the authors' trained models where they published them")
 		}
 		st := strings.Join(parts, ", ")
 		if only := flag(cmd, "only"); only != "" {
