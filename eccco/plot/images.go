@@ -335,12 +335,14 @@ func Reconstructions(originals, reconstructions [][]float32, cols, height, width
 // SampleGrid is fig:mnist-gen: row k holds the conditional samples of class k (samples[k], each image
 // Height·Width values), titled by classNames (nil: the class number).
 func SampleGrid(samples [][][]float32, classNames []string, height, width int) (*ImageGrid, error) {
-	g := &ImageGrid{Height: height, Width: width, Cells: samples, RowHeader: "class", FitWidth: 0.75 * ColumnWidth}
+	g := &ImageGrid{Height: height, Width: width, Cells: samples, RowHeader: "class", FitWidth: ColumnWidth}
 	for k := range samples {
-		g.RowTitles = append(g.RowTitles, className(classNames, k))
-		if classNames == nil {
-			g.RowTitles[k] = strconv.Itoa(k)
+		// The header says "class": a row is titled by the class's name, or its number where it has none.
+		t := className(classNames, k)
+		if t == "class "+strconv.Itoa(k) {
+			t = strconv.Itoa(k)
 		}
+		g.RowTitles = append(g.RowTitles, t)
 	}
 	return g, g.check()
 }

@@ -265,7 +265,7 @@ var PaperClaims = []PaperClaim{
 		Where: "Section 5.3 (Balancing Desiderata), second paragraph; the appendix's MNIST figures",
 		Test:  "MNIST models where ECCCo+'s implausibility (the structural dissimilarity to the target class's images) is below REVISE's",
 		Limits: "The claim is visual and the metric is not: the paper's own tables put REVISE ahead on this metric. " +
-			"Our appendix figures come from models trained for fewer epochs than the paper's (see their captions).",
+			"The appendix's grids give a measured stand-in for the eye: the share of each grid's 90 counterfactuals that a 1-nearest-neighbour classifier on the training images reads as the target (their captions).",
 		Figures: []string{"mnist-eccco-lenet", "mnist-revise-lenet"},
 		Eval: func(cells []compare.Cell) (int, int) {
 			return perPair(cells, func(m cellMeans, ds, model string) (bool, bool) {

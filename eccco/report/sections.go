@@ -37,6 +37,9 @@ func (b *builder) modeName(r *Results) string {
 	switch mode {
 	case "authors-code":
 		mode = "authors' code"
+		if r == b.in.ReplayOnly {
+			mode = "authors' code without its fitted switches"
+		}
 	case "paper":
 		mode = "paper's equations"
 	case "":
@@ -267,7 +270,7 @@ func (b *builder) setup() error {
 	c.para(T(fmt.Sprintf("This report was built on %s (%d cores, %s/%s, %s); the GoMLX backend there was %s. ", mc.CPU, mc.Cores, mc.OS, mc.Arch, mc.GoVersion, b.in.Provenance.Backend)),
 		T("The benchmarks' wall time by stage and data set, where the result directories record it (eccco bench writes timings.md):"))
 	found := false
-	for _, r := range []*Results{b.in.Results, b.in.PaperMode} {
+	for _, r := range []*Results{b.in.Results, b.in.ReplayOnly, b.in.PaperMode} {
 		if r == nil {
 			continue
 		}
