@@ -49,5 +49,8 @@ else
   echo "PDF: $(stat -c %s "$tmp/eccco-go.pdf") bytes (pdfinfo not installed: no page count)"
 fi
 
-echo "== report: package tests (they compile a document)"
+echo "== report: package tests (they compile a document), and the PDF figures' orientation (read back by pdftoppm)"
 go test -count=1 ./eccco/report/...
+if command -v pdftoppm >/dev/null; then
+  go test -count=1 -run TestPDFImagesAreUpright -v ./eccco/plot | grep -E '^(--- |ok|FAIL)'
+fi

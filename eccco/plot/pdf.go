@@ -1,6 +1,7 @@
 package plot
 
 import (
+	"image"
 	"strings"
 
 	"golang.org/x/text/encoding/charmap"
@@ -18,6 +19,25 @@ type pdfCanvas struct{ *vgpdf.Canvas }
 // FillString implements vg.Canvas.
 func (c pdfCanvas) FillString(f font.Face, pt vg.Point, s string) {
 	c.Canvas.FillString(f, pt, cp1252(s))
+}
+
+// DrawImage implements vg.Canvas. vgpdf places an image's rows from the bottom of the rectangle up (the
+// canvas's y axis points up, the image's down), so every picture would print upside down; the image is
+// flipped vertically first, so that the PDF shows what the PNG and SVG show.
+func (c pdfCanvas) DrawImage(rect vg.Rectangle, img image.Image) {
+	c.Canvas.DrawImage(rect, flipVertical(img))
+}
+
+// flipVertical returns a copy of img with its rows in reverse order.
+func flipVertical(img image.Image) image.Image {
+	b := img.Bounds()
+	out := image.NewNRGBA(image.Rect(0, 0, b.Dx(), b.Dy()))
+	for y := range b.Dy() {
+		for x := range b.Dx() {
+			out.Set(x, b.Dy()-1-y, img.At(b.Min.X+x, b.Min.Y+y))
+		}
+	}
+	return out
 }
 
 var spelled = map[rune]string{
