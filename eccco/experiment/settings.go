@@ -96,7 +96,7 @@ type Settings struct {
 	// [0.1, 0.1, 0.2], [0.1, 0.1, 0.5] and [0.01, 0.1, 3.0] (mnist.jl:33, setup_env.jl:188-196;
 	// append_best_params, grid_search.jl:259-282): the final table prints that grid's η = 0.05 for both
 	// image sets where the scripts set 0.1 (mnist.jl:59; table_gen_params.tex at 2265ceb against
-	// bf79e1a). The winner itself is not recorded; [0.01, 0.1, 3.0] would pull ECCCo-L1 30 times harder
+	// 6b66766). The winner itself is not recorded; [0.01, 0.1, 3.0] would pull ECCCo-L1 30 times harder
 	// towards its sample than towards the factual, where the published ECCCo-L1 costs what Wachter
 	// costs. Fitted: (0.1, 0.2), the grid point whose results come closest to the published numbers.
 	VisionCost     float64 `json:"vision-cost,omitempty"`
