@@ -97,8 +97,8 @@ type Settings struct {
 	// append_best_params, grid_search.jl:259-282): the final table prints that grid's η = 0.05 for both
 	// image sets where the scripts set 0.1 (mnist.jl:59; table_gen_params.tex at 2265ceb against
 	// 6b66766). The winner itself is not recorded; [0.01, 0.1, 3.0] would pull ECCCo-L1 30 times harder
-	// towards its sample than towards the factual, where the published ECCCo-L1 costs what Wachter
-	// costs. Fitted: (0.1, 0.2), the grid point whose results come closest to the published numbers.
+	// towards its sample than towards the factual, where the published ECCCo-L1 costs 3–13 % more than
+	// Wachter. Fitted: (0.1, 0.2), the grid point whose results come closest to the published numbers.
 	VisionCost     float64 `json:"vision-cost,omitempty"`
 	VisionL1Energy float64 `json:"vision-l1-energy,omitempty"`
 	// NoisyImageBounds clamps every pixel of a counterfactual to the smallest and largest value of the
