@@ -420,6 +420,19 @@ func TestAuthorsVisionLambda(t *testing.T) {
 			t.Errorf("vision-cost=%s: err = %v, want ErrInvalid", v, err)
 		}
 	}
+	// The image weights are refused on a tabular set, where they would weigh nothing the authors ran;
+	// switched off (0) they are accepted everywhere, as a replay-only run across all sets sets them.
+	for _, k := range []string{"vision-cost", "vision-l1-energy"} {
+		if _, err := resolve(Options{Mode: AuthorsCode, Set: map[string]string{k: "0.1"}}, "moons"); !errors.Is(err, ErrInvalid) {
+			t.Errorf("%s=0.1 on moons: err = %v, want ErrInvalid", k, err)
+		}
+		if s, err := resolve(Options{Mode: AuthorsCode, Set: map[string]string{k: "0"}}, "moons"); err != nil || s.VisionCost != 0 || s.VisionL1Energy != 0 {
+			t.Errorf("%s=0 on moons: %v", k, err)
+		}
+		if s, err := resolve(Options{Mode: Paper, Set: map[string]string{k: "0.5"}}, "fashion-mnist"); err != nil || (s.VisionCost != 0.5 && s.VisionL1Energy != 0.5) {
+			t.Errorf("%s=0.5 on fashion-mnist in the paper mode: %+v, %v", k, s, err)
+		}
+	}
 	for s, in := range map[string]bool{"vision-cost": true, "vision-l1-energy": true} {
 		raw, err := json.Marshal(tab)
 		if err != nil {

@@ -88,8 +88,9 @@ type Settings struct {
 	SchutStep float64 `json:"schut-step"`
 	// VisionCost and VisionL1Energy, when positive, are λ_cost of Wachter, REVISE and the ECCCo-L1
 	// family and λ_energy of the ECCCo-L1 family on images (the data set's table keeps ECCCo's and
-	// ECCCo+'s, and every weight where they are 0). The vision scripts gave these generators the
-	// Experiment's Λ and ECCCo and ECCCo+ its Λ_Δ = [0.01, 0.1, 0.3] (experiments/mnist.jl:57-58,
+	// ECCCo+'s, and every weight where they are 0; Open refuses them positive on other data sets). The
+	// vision scripts gave these generators the Experiment's Λ and ECCCo and ECCCo+ its
+	// Λ_Δ = [0.01, 0.1, 0.3] (experiments/mnist.jl:57-58,
 	// fmnist.jl:57-58; experiments/benchmarking/benchmarking.jl:84-117: Wachter and REVISE λ = Λ[1],
 	// "ECCCo", the paper's ECCCo-L1, λ = Λ, "ECCCo-Δ" and "ECCCo-Δ (latent)" λ = Λ_Δ). The paper's table
 	// prints Λ_Δ (paper/tables.Rmd:634), and Λ was replaced by the winner of a grid search over
