@@ -241,5 +241,10 @@ func resolve(opts Options, dataset string) (Settings, error) {
 	if opts.OwnModels {
 		s.AuthorsModels = false
 	}
+	if s.VisionCost > 0 || s.VisionL1Energy > 0 {
+		if info, err := data.Lookup(dataset); err == nil && info.Kind != data.KindVision {
+			return s, fmt.Errorf("%w: settings vision-cost and vision-l1-energy weigh the image generators; %s is not an image data set (0 keeps the table's weights)", ErrInvalid, dataset)
+		}
+	}
 	return s, nil
 }

@@ -2,6 +2,7 @@ package experiment
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -356,4 +357,93 @@ func sf(m Mode, d *data.Dataset) Settings {
 		panic(err)
 	}
 	return s
+}
+
+// On images the authors' Wachter, REVISE and ECCCo-L1 took the Experiment's Λ, ECCCo and ECCCo+ its Λ_Δ,
+// which the table prints (ECCCo.jl experiments/benchmarking/benchmarking.jl:84-117): from the table's
+// MNIST weights (λ_cost 0.01, λ_setsize 0.1, λ_energy 0.3) the authors'-code mode moves λ_cost to 0.1 for
+// the first three and ECCCo-L1's λ_energy to 0.2, and nothing else, nowhere else.
+func TestAuthorsVisionLambda(t *testing.T) {
+	table, err := counterfactual.PaperParams("mnist")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if table.Cost != 0.01 || table.SetSize != 0.1 || table.Energy != 0.3 {
+		t.Fatalf("the table's MNIST weights %+v, want 0.01, 0.1, 0.3", table)
+	}
+	img, err := AuthorsCode.Settings("mnist")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string][2]float64{ // λ_cost, λ_energy
+		"Wachter": {0.1, 0.3}, "REVISE": {0.1, 0.3},
+		"ECCCo-L1": {0.1, 0.2}, "ECCCo-L1 (no CP)": {0.1, 0.2}, "ECCCo-L1 (no EBM)": {0.1, 0.2},
+		"ECCCo": {0.01, 0.3}, "ECCCo+": {0.01, 0.3}, "ECCCo (no CP)": {0.01, 0.3}, "ECCCo (no EBM)": {0.01, 0.3}, "Schut": {0.01, 0.3},
+	}
+	for _, base := range counterfactual.GeneratorNames() {
+		w, ok := want[base]
+		if !ok {
+			t.Fatalf("no expectation for %s", base)
+		}
+		q := img.GeneratorParams(base, table)
+		if q.Cost != w[0] || q.Energy != w[1] || q.SetSize != 0.1 || q.Ridge != 0 {
+			t.Errorf("authors' MNIST %s: λ_cost %g, λ_energy %g, λ_setsize %g, ridge %g; want %g, %g, 0.1, 0", base, q.Cost, q.Energy, q.SetSize, q.Ridge, w[0], w[1])
+		}
+	}
+	if w := counterfactual.Wachter(img.GeneratorParams("Wachter", table)); w.Penalties[0].Weight != 0.1 {
+		t.Errorf("authors' MNIST Wachter's cost weighs %g, want 0.1", w.Penalties[0].Weight)
+	}
+	// Tabular sets in the authors'-code mode and images in the paper's keep the table's weights.
+	paperImg, _ := Paper.Settings("mnist")
+	tab, _ := AuthorsCode.Settings("moons")
+	for _, s := range []Settings{paperImg, tab} {
+		for _, base := range counterfactual.GeneratorNames() {
+			if q := s.GeneratorParams(base, table); q.Cost != 0.01 || q.Energy != 0.3 {
+				t.Errorf("%s (images %t) %s: λ_cost %g, λ_energy %g, want the table's", s.Mode, s.VisionCost != 0, base, q.Cost, q.Energy)
+			}
+		}
+	}
+	// Off (0) restores the table's; a negative weight is refused. Where they are off the manifest does not
+	// name them, so that results without them keep their bytes.
+	off := img
+	if err := off.Set("vision-cost", "0"); err != nil {
+		t.Fatal(err)
+	}
+	if err := off.Set("vision-l1-energy", "0"); err != nil {
+		t.Fatal(err)
+	}
+	if q := off.GeneratorParams("ECCCo-L1", table); q.Cost != 0.01 || q.Energy != 0.3 {
+		t.Errorf("switched off: ECCCo-L1 λ_cost %g, λ_energy %g, want 0.01, 0.3", q.Cost, q.Energy)
+	}
+	for _, v := range []string{"-0.1", "NaN", "+Inf"} {
+		if err := off.Set("vision-cost", v); !errors.Is(err, ErrInvalid) {
+			t.Errorf("vision-cost=%s: err = %v, want ErrInvalid", v, err)
+		}
+	}
+	// The image weights are refused on a tabular set, where they would weigh nothing the authors ran;
+	// switched off (0) they are accepted everywhere, as a replay-only run across all sets sets them.
+	for _, k := range []string{"vision-cost", "vision-l1-energy"} {
+		if _, err := resolve(Options{Mode: AuthorsCode, Set: map[string]string{k: "0.1"}}, "moons"); !errors.Is(err, ErrInvalid) {
+			t.Errorf("%s=0.1 on moons: err = %v, want ErrInvalid", k, err)
+		}
+		if s, err := resolve(Options{Mode: AuthorsCode, Set: map[string]string{k: "0"}}, "moons"); err != nil || s.VisionCost != 0 || s.VisionL1Energy != 0 {
+			t.Errorf("%s=0 on moons: %v", k, err)
+		}
+		if s, err := resolve(Options{Mode: Paper, Set: map[string]string{k: "0.5"}}, "fashion-mnist"); err != nil || (s.VisionCost != 0.5 && s.VisionL1Energy != 0.5) {
+			t.Errorf("%s=0.5 on fashion-mnist in the paper mode: %+v, %v", k, s, err)
+		}
+	}
+	for s, in := range map[string]bool{"vision-cost": true, "vision-l1-energy": true} {
+		raw, err := json.Marshal(tab)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(string(raw), s) {
+			t.Errorf("tabular settings name %s: %s", s, raw)
+		}
+		raw, _ = json.Marshal(img)
+		if strings.Contains(string(raw), `"`+s+`":`) != in {
+			t.Errorf("authors' MNIST settings and %s: %s", s, raw)
+		}
+	}
 }

@@ -5,9 +5,9 @@ import (
 	"testing"
 )
 
-// Every key of Settings.Set has its provenance, in field order; the fitted ones are the two the published
-// numbers chose (the target mix, the energy decay), and switching them off by FittedOff leaves the rest of
-// the authors'-code mode as it is.
+// Every key of Settings.Set has its provenance, in field order; the fitted ones are those the published
+// numbers chose (the target mix, the energy decay, the image generators' Λ), and switching them off by
+// FittedOff leaves the rest of the authors'-code mode as it is.
 func TestSwitchesCoverEverySetting(t *testing.T) {
 	var keys []string
 	for _, s := range Switches() {
@@ -20,7 +20,7 @@ func TestSwitchesCoverEverySetting(t *testing.T) {
 		t.Errorf("switches %v, settings %v", keys, SettingKeys())
 	}
 	off := FittedOff()
-	if len(off) != 3 || off["target-mix"] != "" || off["energy-decay-rate"] != "0" {
+	if len(off) != 5 || off["target-mix"] != "" || off["energy-decay-rate"] != "0" || off["vision-cost"] != "0" || off["vision-l1-energy"] != "0" {
 		t.Errorf("FittedOff = %v", off)
 	}
 	s, err := AuthorsCode.Settings("german-credit")
