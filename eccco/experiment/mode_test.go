@@ -371,7 +371,12 @@ func TestAuthorsVisionLambda(t *testing.T) {
 	if table.Cost != 0.01 || table.SetSize != 0.1 || table.Energy != 0.3 {
 		t.Fatalf("the table's MNIST weights %+v, want 0.01, 0.1, 0.3", table)
 	}
-	img, err := AuthorsCode.Settings("mnist")
+	// The mode leaves them off (the committed image results were made without them); --set turns them on.
+	if def, err := AuthorsCode.Settings("mnist"); err != nil || def.VisionCost != 0 || def.VisionL1Energy != 0 {
+		t.Fatalf("the authors'-code mode's default vision weights %v, %v (%v), want off", def.VisionCost, def.VisionL1Energy, err)
+	}
+	img, err := resolve(Options{Mode: AuthorsCode, Set: map[string]string{
+		"vision-cost": fmt.Sprint(AuthorsVisionCost), "vision-l1-energy": fmt.Sprint(AuthorsVisionL1Energy)}}, "mnist")
 	if err != nil {
 		t.Fatal(err)
 	}
