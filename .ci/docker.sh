@@ -80,7 +80,7 @@ echo "== docker: a Docker engine?"
 if docker info >/dev/null 2>&1; then
   echo "SKIP docker build: an engine answers, but a full build (TeX, venv, Go modules) does not fit CI's time; the stages are replayed below"
 else
-  echo "SKIP docker build: no Docker engine here (\`docker info\` fails); the Dockerfile's stages are replayed below"
+  echo "SKIP docker build: no Docker engine here (\`docker info\` fails); the Dockerfile's stages are replayed below (scripts/container-check.sh builds and runs the image with podman: too long for CI)"
 fi
 if docker buildx version >/dev/null 2>&1; then
   docker buildx build --check . || fail "docker buildx build --check"
