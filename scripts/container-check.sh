@@ -7,8 +7,8 @@
 #
 #   scripts/container-check.sh [--out DIR] [--tag NAME] [--no-quick] [--no-lab] [--notebook NB.ipynb]
 #
-#   --out DIR        where the container's outputs land (default ${TMPDIR:-/var/tmp}/eccco-container-check;
-#                    emptied first, so never a folder of yours): runs/ (runs/quick/, runs/notebooks/executed/),
+#   --out DIR        where the container's outputs land (default ${TMPDIR:-/var/tmp}/eccco-container-check; new,
+#                    empty, or an earlier check's, which is emptied first): runs/ (runs/quick/, runs/notebooks/executed/),
 #                    figures/, paper/ (a copy of the checkout's; the quick run writes paper/eccco-go.pdf), data/
 #                    (a copy of the checkout's data cache, if any), lab-screenshot.png, logs
 #   --tag NAME       the image's name (default localhost/eccco-go:check)
@@ -76,6 +76,10 @@ if [ "$engine" = podman ] && [ -z "${CONTAINERS_CONF:-}" ] && command -v runc >/
   export CONTAINERS_CONF="$confdir/containers.conf"
 fi
 say "engine: $("$engine" --version)${CONTAINERS_CONF:+ (CONTAINERS_CONF=$CONTAINERS_CONF)}"
+# Emptied only when empty already or when it holds an earlier check's outputs (its times.tsv).
+if [ -n "$(ls -A "$out")" ] && [ ! -f "$out/times.tsv" ]; then
+  fail "--out $out holds files that are not an earlier check's (no times.tsv): choose an empty or new folder"
+fi
 rm -rf "${out:?}"/* "$out"/.[!.]* 2>/dev/null || true
 printf 'step\tseconds\n' >"$times"
 
