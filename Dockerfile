@@ -7,9 +7,14 @@
 #
 # Built in stages, cheapest to invalidate last: Debian packages, the Python venv (and the XLA plugin), the Go
 # modules and notebook tools (from go.mod/go.sum alone), then the source. Every RUN is one script under
-# docker/, and .ci/docker.sh runs the same scripts, in the same order, outside Docker. See README.md (Docker).
+# docker/, and .ci/docker.sh runs the same scripts, in the same order, outside Docker. Everything after the
+# Debian packages runs as the user eccco (uid 1000), who owns /eccco. See docker/README.md.
+#
+# BASE: the official image by default; where no registry answers, docker/base.sh makes an equivalent one from
+# Debian's archive and the Go proxy (scripts/container-check.sh passes --build-arg BASE=localhost/golang:…).
+ARG BASE=golang:1.26.8-bookworm
 
-FROM golang:1.26.8-bookworm AS system
+FROM ${BASE} AS system
 SHELL ["/bin/bash", "-o", "pipefail", "-c"]
 WORKDIR /eccco
 COPY docker/install-system.sh docker/apt-packages.txt docker/
@@ -17,21 +22,23 @@ COPY docker/install-system.sh docker/apt-packages.txt docker/
 # falls back to a minimal TeX set without it).
 COPY scripts/texlive-packages.tx[t] scripts/
 RUN docker/install-system.sh --image
+USER 1000:1000
+ENV HOME=/home/eccco
 
 FROM system AS python
 ARG WITH_XLA=0
-COPY notebooks/setup.sh notebooks/requirements.txt notebooks/
-COPY scripts/install-xla.sh scripts/
-COPY docker/install-python.sh docker/
-RUN --mount=type=cache,target=/root/.cache/pip ECCCO_WITH_XLA="$WITH_XLA" docker/install-python.sh
+COPY --chown=eccco:eccco notebooks/setup.sh notebooks/requirements.txt notebooks/
+COPY --chown=eccco:eccco scripts/install-xla.sh scripts/
+COPY --chown=eccco:eccco docker/install-python.sh docker/requirements-hashes.txt docker/
+RUN --mount=type=cache,target=/home/eccco/.cache/pip,uid=1000,gid=1000 ECCCO_WITH_XLA="$WITH_XLA" docker/install-python.sh
 
 FROM python AS gotools
-COPY go.mod go.sum ./
-COPY docker/install-go.sh docker/
+COPY --chown=eccco:eccco go.mod go.sum ./
+COPY --chown=eccco:eccco docker/install-go.sh docker/
 RUN docker/install-go.sh
 
 FROM gotools AS eccco
-COPY . .
+COPY --chown=eccco:eccco . .
 RUN docker/build.sh
 EXPOSE 8888
 ENTRYPOINT ["/usr/bin/tini", "--", "/eccco/docker/entrypoint.sh"]

@@ -6,7 +6,9 @@
 #
 #   docker/install-system.sh             install what is missing (root and apt-get; a no-op when all is there)
 #   docker/install-system.sh --image     also the image-only group (Debian's Fashion-MNIST files), then apt's
-#                                        lists and caches removed (the Dockerfile's use)
+#                                        lists and caches removed, and the image's user made: eccco (uid and
+#                                        gid 1000, home /home/eccco), owner of this checkout's folder (/eccco)
+#                                        — the Dockerfile's use, inside the image only
 #   docker/install-system.sh --dry-run   resolve what would be installed with `apt-get install --simulate`
 #                                        (every pin must exist in the archive); installs nothing
 #
@@ -25,7 +27,7 @@ for a in "$@"; do
   case "$a" in
     --image) image=1 ;;
     --dry-run) dry=1 ;;
-    -h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "install-system.sh: unknown argument $a (try --help)" >&2; exit 2 ;;
   esac
 done
@@ -101,6 +103,15 @@ fi
 if [ "$image" = 1 ]; then
   apt-get clean
   rm -rf /var/lib/apt/lists/*
+  # The image's user: the Dockerfile's later stages and the container run as eccco, not root.
+  if ! id -u eccco >/dev/null 2>&1; then
+    groupadd --gid 1000 eccco
+    useradd --uid 1000 --gid 1000 --create-home --shell /bin/bash eccco
+  fi
+  # Made now, as eccco's: a build-time cache mount below it (the Dockerfile's pip cache) would make it root's.
+  install -d -o eccco -g eccco /home/eccco/.cache
+  chown -R eccco:eccco "$root"
+  say "user eccco (uid $(id -u eccco)) owns $root"
 fi
 say "installed versions:"
 dpkg-query -W -f='${db:Status-Status} ${Package} ${Version}\n' "${wanted[@]}" 2>/dev/null | sed -n 's/^installed /  /p' || true
