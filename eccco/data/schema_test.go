@@ -200,3 +200,15 @@ func TestViolations(t *testing.T) {
 		}
 	}
 }
+
+func TestParseRows(t *testing.T) {
+	got, err := ParseRows("0, 3,10-12,3", 20)
+	if err != nil || !slices.Equal(got, []int{0, 3, 10, 11, 12, 3}) {
+		t.Fatalf("ParseRows = %v, %v", got, err)
+	}
+	for _, bad := range []string{"", "a", "1,,2", "5-3", "-1", "1-x", "20", "18-20"} {
+		if _, err := ParseRows(bad, 20); !errors.Is(err, ErrInvalidOption) {
+			t.Errorf("%q: err = %v, want ErrInvalidOption", bad, err)
+		}
+	}
+}

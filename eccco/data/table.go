@@ -347,3 +347,31 @@ func (s *Schema) Violations(factual, cf, lo, hi []float32, tol float64) []Violat
 	}
 	return out
 }
+
+// ParseRows reads a list of data rows: comma-separated 0-based indices and inclusive ranges A-B
+// ("0,3,10-12" is 0, 3, 10, 11, 12), each below n. An empty spec, a malformed item, a reversed range or
+// a row ≥ n is an error wrapping ErrInvalidOption.
+func ParseRows(spec string, n int) ([]int, error) {
+	var out []int
+	for _, item := range strings.Split(spec, ",") {
+		item = strings.TrimSpace(item)
+		a, b, isRange := strings.Cut(item, "-")
+		lo, err1 := strconv.Atoi(strings.TrimSpace(a))
+		hi, err2 := lo, error(nil)
+		if isRange {
+			hi, err2 = strconv.Atoi(strings.TrimSpace(b))
+		}
+		switch {
+		case item == "" || err1 != nil || err2 != nil || lo < 0:
+			return nil, markf(ErrInvalidOption, "rows %q: %q is not a row number or a range A-B", spec, item)
+		case hi < lo:
+			return nil, markf(ErrInvalidOption, "rows %q: range %q runs backwards", spec, item)
+		case hi >= n:
+			return nil, markf(ErrInvalidOption, "rows %q: row %d does not exist (the data has rows 0 … %d)", spec, hi, n-1)
+		}
+		for r := lo; r <= hi; r++ {
+			out = append(out, r)
+		}
+	}
+	return out, nil
+}

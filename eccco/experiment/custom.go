@@ -505,3 +505,69 @@ func WriteCustomCSV(w io.Writer, s *data.Schema, classes []string, xs ...*Custom
 	cw.Flush()
 	return cw.Error()
 }
+
+// OpenCustomFiles reads a schema, a CSV and an ONNX model (models.FromONNX) and opens them (OpenCustom).
+func OpenCustomFiles(modelPath, dataPath, schemaPath string, o CustomOptions) (*Custom, error) {
+	s, err := data.ReadSchema(schemaPath)
+	if err != nil {
+		return nil, err
+	}
+	tb, err := data.ReadTable(dataPath, s)
+	if err != nil {
+		return nil, err
+	}
+	if o.Backend == nil {
+		if o.Backend, err = backend.New(); err != nil {
+			return nil, err
+		}
+	}
+	clf, err := models.FromONNX(o.Backend, modelPath)
+	if err != nil {
+		return nil, err
+	}
+	return OpenCustom(tb, clf, o)
+}
+
+// ParseTarget reads a target class: its name in the data, its index, or "other" (−1: see Targets).
+func (c *Custom) ParseTarget(s string) (int, error) {
+	s = strings.TrimSpace(s)
+	if s == "" || strings.EqualFold(s, "other") {
+		return -1, nil
+	}
+	classes := c.Table.Data.ClassNames
+	if i := slices.Index(classes, s); i >= 0 {
+		return i, nil
+	}
+	if i, err := strconv.Atoi(s); err == nil && i >= 0 && i < len(classes) {
+		return i, nil
+	}
+	return 0, fmt.Errorf("%w: target %q is not a class (%s), a class index or \"other\"", ErrInvalid, s, strings.Join(classes, ", "))
+}
+
+// CustomSummaryTable is a plain-text table of explanations: per generator, the counterfactuals, the
+// share valid, the means of the six metrics over them and the number of constraint violations.
+func CustomSummaryTable(xs []*CustomExplanation) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%-18s %4s %6s %8s %8s %8s %8s %8s %6s\n", "generator", "n", "valid", "unfaith", "implaus", "uncert", "cost", "redund", "viol")
+	for _, x := range xs {
+		var sum [5]float64
+		valid, viol := 0, 0
+		for i, s := range x.Scores {
+			if s.Valid {
+				valid++
+			}
+			viol += len(x.Violations[i])
+			for j, v := range []float64{s.Unfaithfulness, s.Implausibility, s.Uncertainty, s.Cost, s.Redundancy} {
+				sum[j] += v
+			}
+		}
+		n := float64(len(x.Scores))
+		name := x.Generator
+		if name == "" {
+			name = "(scored)"
+		}
+		fmt.Fprintf(&b, "%-18s %4d %5.0f%% %8.3f %8.3f %8.3f %8.3f %8.3f %6d\n", name, len(x.Scores), 100*float64(valid)/n,
+			sum[0]/n, sum[1]/n, sum[2]/n, sum[3]/n, sum[4]/n, viol)
+	}
+	return b.String()
+}

@@ -16,6 +16,9 @@ import (
 )
 
 func runExplain(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if hasSchemaFlag(args) {
+		return runExplainCustom(ctx, args, stdout, stderr) // a user's own CSV, schema and ONNX model
+	}
 	fs := newFlagSet("explain", "explain --data NAME --model KIND|DIR --generator G[,G…] [--index i | --n N] [--run r] [--target t] [--mode paper|authors-code] [--set k=v] [flags]", stderr)
 	dataset := fs.String("data", "", "data set")
 	var mf modelFlag
