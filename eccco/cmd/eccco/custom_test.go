@@ -6,6 +6,11 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/eccco-go/eccco-go/eccco/counterfactual"
+	"github.com/eccco-go/eccco-go/eccco/data"
+	"github.com/eccco-go/eccco-go/eccco/experiment"
+	"github.com/eccco-go/eccco-go/eccco/metrics"
 )
 
 const exampleDir = "../../../examples/onnx-credit"
@@ -77,6 +82,26 @@ func TestExplainScoreCustom(t *testing.T) {
 	} {
 		if _, _, err := runCLI(t, c.args...); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%v: err = %v, want %q", c.args, err, c.want)
+		}
+	}
+}
+
+// TestPrintOneDataUnits: for standardised data, explain prints the factual and the counterfactual in the
+// data's units too (x·scale + mean, computed here by hand).
+func TestPrintOneDataUnits(t *testing.T) {
+	test := &data.Dataset{Name: "t", X: []float32{0.5, -1}, Y: []int{0}, FeatureNames: []string{"income", "age"}, ClassNames: []string{"no", "yes"}}
+	std := &data.Standardizer{Mean: []float64{1000, 40}, Scale: []float64{200, 10}}
+	x := &experiment.Explanation{Generator: experiment.Generator{Name: "Wachter"},
+		Factuals: &experiment.Factuals{Rows: []int{0}, X: []float32{0.5, -1}, Predicted: []int{0}, Targets: []int{1}},
+		Result:   &counterfactual.Result{X: []float32{1.25, -1}, Iterations: []int{3}, Converged: []bool{true}, Probability: []float32{0.7}},
+		Scores:   []metrics.Scores{{Valid: true}}}
+	var b strings.Builder
+	printOne(&b, test, std, x)
+	out := b.String()
+	// income: 0.5·200 + 1000 = 1100 → 1.25·200 + 1000 = 1250; age: −1·10 + 40 = 30, unchanged.
+	for _, want := range []string{"factual (data)", "1100", "1250 *", "30             30\n", "1 of 2 features changed"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
 }
