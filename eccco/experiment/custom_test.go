@@ -3,10 +3,12 @@ package experiment
 import (
 	"bytes"
 	"context"
+	"errors"
 	"math"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/eccco-go/eccco-go/eccco/backend"
@@ -178,5 +180,41 @@ func TestCustomEveryGenerator(t *testing.T) {
 			}
 		}
 		t.Logf("%s: %d of %d valid, iterations %v", x.Generator, n, len(x.Rows), x.Iterations)
+	}
+}
+
+// TestOpenCustomMismatch: a model whose input width or class count differs from the schema's is an error.
+func TestOpenCustomMismatch(t *testing.T) {
+	b, err := backend.Shared()
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = OpenCustomFiles("../models/testdata/binary-sigmoid.onnx", filepath.Join(exampleDir, "credit.csv"), filepath.Join(exampleDir, "schema.json"), CustomOptions{Backend: b})
+	if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "reads 3 inputs, the schema describes 35") {
+		t.Errorf("width: err = %v", err)
+	}
+	s, err := data.ParseSchema([]byte(`{"target": "y", "features": [{"name": "a", "type": "numeric"}, {"name": "b", "type": "numeric"}, {"name": "c", "type": "numeric"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb := &data.Table{Schema: s, Data: &data.Dataset{Name: "t", X: make([]float32, 9), Y: []int{0, 1, 2}, FeatureNames: s.Columns(), ClassNames: []string{"a", "b", "c"}}}
+	clf, err := models.FromONNX(b, "../models/testdata/binary-sigmoid.onnx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := OpenCustom(tb, clf, CustomOptions{Backend: b}); !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "gives 2 classes, the data has 3") {
+		t.Errorf("classes: err = %v", err)
+	}
+	c := openExample(t)
+	for _, bad := range []string{"maybe", "2", "-1"} {
+		if _, err := c.ParseTarget(bad); !errors.Is(err, ErrInvalid) {
+			t.Errorf("target %q: err = %v", bad, err)
+		}
+	}
+	if _, err := c.Explain(context.Background(), []int{1000}, -1, Generator{Name: "Wachter"}); !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "does not exist") {
+		t.Errorf("row 1000: err = %v", err)
+	}
+	if _, err := c.Score(context.Background(), []int{0}, []float32{1, 2}, -1); !errors.Is(err, ErrInvalid) {
+		t.Errorf("short counterfactual: err = %v", err)
 	}
 }
