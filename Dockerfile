@@ -27,7 +27,6 @@ RUN --mount=type=cache,target=/root/.cache/pip ECCCO_WITH_XLA="$WITH_XLA" docker
 
 FROM python AS gotools
 COPY go.mod go.sum ./
-COPY third_party/onnx-gomlx/go.mod third_party/onnx-gomlx/
 COPY docker/install-go.sh docker/
 RUN docker/install-go.sh
 

@@ -11,8 +11,8 @@ require (
 	github.com/gomlx/onnx-gomlx v0.5.3
 	github.com/janpfeifer/gonb v0.11.5
 	github.com/schollz/progressbar/v3 v3.19.0
-	golang.org/x/sys v0.43.0
-	golang.org/x/text v0.35.0
+	golang.org/x/sys v0.44.0
+	golang.org/x/text v0.38.0
 	gonum.org/v1/gonum v0.16.0
 	gonum.org/v1/plot v0.16.0
 	google.golang.org/protobuf v1.36.11
@@ -52,12 +52,12 @@ require (
 	go.uber.org/multierr v1.11.0 // indirect
 	go.uber.org/zap v1.27.0 // indirect
 	golang.org/x/exp v0.0.0-20260410095643-746e56fc9e2f // indirect
-	golang.org/x/image v0.26.0 // indirect
-	golang.org/x/mod v0.35.0 // indirect
-	golang.org/x/sync v0.20.0 // indirect
-	golang.org/x/telemetry v0.0.0-20260409153401-be6f6cb8b1fa // indirect
+	golang.org/x/image v0.43.0 // indirect
+	golang.org/x/mod v0.36.0 // indirect
+	golang.org/x/sync v0.21.0 // indirect
+	golang.org/x/telemetry v0.0.0-20260508192327-42602be52be6 // indirect
 	golang.org/x/term v0.40.0 // indirect
-	golang.org/x/tools v0.44.0 // indirect
+	golang.org/x/tools v0.45.0 // indirect
 	k8s.io/klog/v2 v2.140.0 // indirect
 )
 
@@ -65,5 +65,3 @@ tool (
 	github.com/janpfeifer/gonb
 	golang.org/x/tools/cmd/goimports
 )
-
-replace github.com/gomlx/onnx-gomlx => ./third_party/onnx-gomlx
