@@ -5,14 +5,17 @@ go 1.26.8
 require (
 	codeberg.org/go-pdf/fpdf v0.10.0
 	github.com/gomlx/compute v0.1.5
+	github.com/gomlx/compute-onnx v0.1.4
 	github.com/gomlx/go-xla v0.4.4
 	github.com/gomlx/gomlx v0.28.5
+	github.com/gomlx/onnx-gomlx v0.5.3
 	github.com/janpfeifer/gonb v0.11.5
 	github.com/schollz/progressbar/v3 v3.19.0
-	golang.org/x/sys v0.43.0
-	golang.org/x/text v0.35.0
+	golang.org/x/sys v0.44.0
+	golang.org/x/text v0.38.0
 	gonum.org/v1/gonum v0.16.0
 	gonum.org/v1/plot v0.16.0
+	google.golang.org/protobuf v1.36.11
 )
 
 require (
@@ -29,6 +32,7 @@ require (
 	github.com/gofrs/flock v0.13.0 // indirect
 	github.com/gofrs/uuid v4.4.0+incompatible // indirect
 	github.com/golang/freetype v0.0.0-20170609003504-e2365dfdc4a0 // indirect
+	github.com/gomlx/exceptions v0.0.3 // indirect
 	github.com/google/uuid v1.6.0 // indirect
 	github.com/gx-org/backend v0.3.0 // indirect
 	github.com/gx-org/gx v0.6.1 // indirect
@@ -48,13 +52,12 @@ require (
 	go.uber.org/multierr v1.11.0 // indirect
 	go.uber.org/zap v1.27.0 // indirect
 	golang.org/x/exp v0.0.0-20260410095643-746e56fc9e2f // indirect
-	golang.org/x/image v0.26.0 // indirect
-	golang.org/x/mod v0.35.0 // indirect
-	golang.org/x/sync v0.20.0 // indirect
-	golang.org/x/telemetry v0.0.0-20260409153401-be6f6cb8b1fa // indirect
+	golang.org/x/image v0.43.0 // indirect
+	golang.org/x/mod v0.36.0 // indirect
+	golang.org/x/sync v0.21.0 // indirect
+	golang.org/x/telemetry v0.0.0-20260508192327-42602be52be6 // indirect
 	golang.org/x/term v0.40.0 // indirect
-	golang.org/x/tools v0.44.0 // indirect
-	google.golang.org/protobuf v1.36.11 // indirect
+	golang.org/x/tools v0.45.0 // indirect
 	k8s.io/klog/v2 v2.140.0 // indirect
 )
 

@@ -159,6 +159,13 @@ func TestExplainMatchesBenchmark(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			cf, err := ReadCounterfactuals(r.CounterfactualsPath(Unit{Dataset: p.Dataset, Model: models.KindMLP, Generator: g.Name, Run: run}))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(cf.X, x.Result.X) || !slices.Equal(cf.Factuals, x.Factuals.Rows) || !slices.Equal(cf.Target, x.Factuals.Targets) {
+				t.Errorf("run %d %s: the unit's counterfactuals %v (factuals %v) differ from explain's %v", run, g.Name, cf.X, cf.Factuals, x.Result.X)
+			}
 			for i, row := range rows {
 				if row.Factual != x.Factuals.Rows[i] || row.Target != x.Factuals.Targets[i] || row.Scores != x.Scores[i] {
 					t.Errorf("run %d %s row %d: bench %+v, explain factual %d target %d scores %+v", run, g.Name, i, row, x.Factuals.Rows[i], x.Factuals.Targets[i], x.Scores[i])

@@ -142,11 +142,15 @@ func (r *Runner) Run(ctx context.Context, p Protocol, shard Shard) error {
 			fingerprinted[string(u.Model)] = true
 		}
 		start := time.Now()
-		rows, err := r.unit(ctx, ex, p, u, &tm)
+		rows, cfs, err := r.unit(ctx, ex, p, u, &tm)
 		if err != nil {
 			return fmt.Errorf("benchmark %s: %w", u, err)
 		}
 		tm.Units++
+		// The counterfactuals first: a unit's metrics file says that the unit is complete.
+		if err := writeCounterfactuals(r.CounterfactualsPath(u), cfs); err != nil {
+			return err
+		}
 		if err := WriteCSVAtomic(path, rows); err != nil {
 			return err
 		}
@@ -160,20 +164,20 @@ func (r *Runner) Run(ctx context.Context, p Protocol, shard Shard) error {
 }
 
 // unit explains the factuals of one unit with its generator and scores them.
-func (r *Runner) unit(ctx context.Context, ex *experiment.Experiment, p Protocol, u Unit, tm *Timings) ([]Row, error) {
+func (r *Runner) unit(ctx context.Context, ex *experiment.Experiment, p Protocol, u Unit, tm *Timings) ([]Row, Counterfactuals, error) {
 	t0 := time.Now()
 	run, err := ex.Run(ctx, u.Model, u.Run, p.Factuals, p.Generators...)
 	tm.add("preparation", time.Since(t0))
 	if err != nil {
-		return nil, err
+		return nil, Counterfactuals{}, err
 	}
 	g, ok := p.generator(u.Generator)
 	if !ok {
-		return nil, fmt.Errorf("%w: no generator %q in the protocol", experiment.ErrInvalid, u.Generator)
+		return nil, Counterfactuals{}, fmt.Errorf("%w: no generator %q in the protocol", experiment.ErrInvalid, u.Generator)
 	}
 	x, err := run.Explain(ctx, g)
 	if err != nil {
-		return nil, err
+		return nil, Counterfactuals{}, err
 	}
 	tm.add("search", x.Search)
 	tm.add("sampling", x.Sampling)
@@ -184,7 +188,8 @@ func (r *Runner) unit(ctx context.Context, ex *experiment.Experiment, p Protocol
 		rows[i] = Row{Dataset: u.Dataset, Model: string(u.Model), Generator: u.Generator, Run: u.Run, Factual: f.Rows[i],
 			Target: f.Targets[i], Scores: s, Iterations: x.Result.Iterations[i], Converged: x.Result.Converged[i]}
 	}
-	return rows, nil
+	cfs := Counterfactuals{Features: ex.Split().Test.FeatureNames, Factuals: f.Rows, Target: f.Targets, X: x.Result.X}
+	return rows, cfs, nil
 }
 
 // ProtocolVersion is the version of the code that produces unit results. It is stored with the units and
@@ -498,7 +503,8 @@ func (r *Runner) MergeDirs(srcs ...string) (int, error) {
 			if d.Name() == "experiment.json" {
 				return mergeManifest(path, dst)
 			}
-			if !strings.HasSuffix(path, ".csv") {
+			isUnit := strings.HasSuffix(path, ".csv")
+			if !isUnit && !strings.HasSuffix(path, counterfactualsSuffix) {
 				return nil
 			}
 			content, err := os.ReadFile(path)
@@ -511,7 +517,9 @@ func (r *Runner) MergeDirs(srcs ...string) (int, error) {
 				}
 				return nil
 			}
-			copied++
+			if isUnit {
+				copied++
+			}
 			return atomicfile.WriteFile(dst, content, 0o644)
 		})
 		if err != nil {

@@ -81,3 +81,48 @@ func project(x, factual, lo, hi, conflict *Node) *Node {
 	}
 	return Where(conflict, factual, clamped)
 }
+
+// oneHot returns x [B, D] with each one-hot group (Request.OneHot) replaced by the one-hot code of the
+// largest entry of scores there (the first on a tie), with the gradient of the identity (straight-through):
+// code + (x − StopGradient(x)) on the group's columns, whose value is the code exactly. Without groups it
+// returns x itself.
+func oneHot(x, scores *Node, groups [][]int) *Node {
+	return mapGroups(x, groups, func(a, b int, xg *Node) *Node {
+		code := OneHot(ArgMax(Slice(scores, AxisRange(), AxisRange(a, b)), -1), b-a, x.DType())
+		return Add(code, Sub(xg, StopGradient(xg)))
+	})
+}
+
+// normaliseGroups divides each one-hot group's search state (non-negative: within the bounds [0, 1]) by
+// its sum, so that a category's state grows at the others' expense and can overtake the factual's, which
+// would otherwise stay at the upper bound 1, tied with any other that reaches it. A group summing to 0 is
+// left as it is.
+func normaliseGroups(z *Node, groups [][]int) *Node {
+	return mapGroups(z, groups, func(_, _ int, zg *Node) *Node {
+		sum := ReduceSum(zg, -1)
+		sum = Where(GreaterThan(sum, ZerosLike(sum)), sum, OnesLike(sum))
+		return Div(zg, InsertAxes(sum, -1))
+	})
+}
+
+// mapGroups returns x with the columns [a, b) of each group replaced by fn(a, b, those columns).
+func mapGroups(x *Node, groups [][]int, fn func(a, b int, xg *Node) *Node) *Node {
+	if len(groups) == 0 {
+		return x
+	}
+	d := x.Shape().Dimensions[1]
+	var parts []*Node
+	at := 0
+	for _, g := range groups {
+		a, b := g[0], g[len(g)-1]+1
+		if a > at {
+			parts = append(parts, Slice(x, AxisRange(), AxisRange(at, a)))
+		}
+		parts = append(parts, fn(a, b, Slice(x, AxisRange(), AxisRange(a, b))))
+		at = b
+	}
+	if at < d {
+		parts = append(parts, Slice(x, AxisRange(), AxisRange(at, d)))
+	}
+	return Concatenate(parts, -1)
+}

@@ -60,6 +60,14 @@ type Request struct {
 	Lower, Upper []float32
 	// Mutability holds one constraint per feature (nil: all free).
 	Mutability []Mutability
+	// OneHot lists the one-hot groups of the features (a categorical feature's inputs; each group a
+	// contiguous ascending run of at least two features, groups disjoint). The counterfactual x′ of every
+	// step holds exactly one 1 in each group, the category whose search value is the largest (the first
+	// on a tie), and zeros: the state is searched continuously within the bounds, and the objective's
+	// gradient passes the rounding unchanged (a straight-through estimator; Bengio et al., 2013), so a
+	// category changes when the state of another one overtakes it. In a latent space the decoded x′ is
+	// rounded likewise. nil: no groups.
+	OneHot [][]int
 	// MaxIterations caps the steps (0: DefaultMaxIterations).
 	MaxIterations int
 	// Rule, Threshold γ (0: 0.5) and GradientTol τ (0: 0.01) decide convergence.
@@ -144,6 +152,23 @@ func (r *Request) validate(clf models.Classifier) (b int, err error) {
 	for j, m := range r.Mutability {
 		if m < Both || m > Decrease {
 			return 0, fmt.Errorf("counterfactual: feature %d has unknown mutability %d", j, m)
+		}
+	}
+	next := 0
+	for gi, g := range r.OneHot {
+		if len(g) < 2 || g[0] < next || g[len(g)-1] >= d {
+			return 0, fmt.Errorf("counterfactual: one-hot group %d %v is not a run of at least 2 features within 0 … %d after the previous group", gi, g, d-1)
+		}
+		for i := range g {
+			if g[i] != g[0]+i {
+				return 0, fmt.Errorf("counterfactual: one-hot group %d %v is not a contiguous ascending run", gi, g)
+			}
+		}
+		next = g[len(g)-1] + 1
+		for _, j := range g {
+			if r.Lower == nil || r.Lower[j] < 0 {
+				return 0, fmt.Errorf("counterfactual: one-hot group %d needs bounds with a non-negative lower bound (0 and 1: a category's inputs)", gi)
+			}
 		}
 	}
 	return len(r.Targets), nil
@@ -698,6 +723,9 @@ func projectionBounds(q Request, b, d int) (lo, hi []float32, conflict []bool) {
 func (s *Searcher) stepExec(q Request, b, dz int, conflict bool) (*model.Exec, error) {
 	var key strings.Builder
 	fmt.Fprintf(&key, "%d,%d|%d|%x|%x|%t", b, dz, q.Rule, math.Float64bits(q.Threshold), math.Float64bits(q.GradientTol), conflict)
+	if q.OneHot != nil {
+		fmt.Fprintf(&key, "|onehot%v", q.OneHot)
+	}
 	if s.g.JSMA != nil { // JSMA's choice of feature reads the bounds and constraints themselves
 		down, up := constraintMasks(q.Mutability, len(q.Factuals)/b)
 		fmt.Fprintf(&key, "|%v|%v|%v|%v", q.Lower, q.Upper, down, up)
@@ -744,9 +772,18 @@ func stepGraph(clf models.Classifier, g *Generator, q Request, d int, withConfli
 		proj := func(x *Node) *Node { return project(x, factual, in.lo, in.hi, in.conflict) }
 		xOf := func(z *Node) *Node {
 			if g.Latent == nil {
-				return z // kept projected by the update below
+				return oneHot(z, z, q.OneHot) // z is kept projected by the update below
 			}
-			return proj(g.Latent.Decode(z))
+			if q.OneHot == nil {
+				return proj(g.Latent.Decode(z))
+			}
+			// The category is the clamped decoded group's largest entry, ties (several clamped to the
+			// upper bound) broken by the decoded values; the gradient passes to the decoded group
+			// unclamped (a category at the bound 0 would otherwise have none).
+			dec := g.Latent.Decode(z)
+			x := proj(dec)
+			base := mapGroups(x, q.OneHot, func(a, b int, _ *Node) *Node { return Slice(dec, AxisRange(), AxisRange(a, b)) })
+			return oneHot(base, Add(x, MulScalar(Tanh(dec), 1e-3)), q.OneHot)
 		}
 		// s is the state the gradient is taken at, x the counterfactual checked for convergence: the same
 		// but for a Resampled map, whose state is z (x′ = f(z)) re-encoded through a posterior sample.
@@ -793,9 +830,12 @@ func stepGraph(clf models.Classifier, g *Generator, q Request, d int, withConfli
 				bLo, bHi = row(q.Lower), row(q.Upper)
 			}
 			zNext, countsNext = jsmaStep(z, grad, factual, bLo, bHi, row(down), row(up), counts, eta, float64(g.maxChanges()), proj)
+			if g.Latent == nil {
+				zNext = normaliseGroups(zNext, q.OneHot)
+			}
 			effGrad = grad
 		case g.Latent == nil:
-			zNext = proj(Sub(z, MulScalar(grad, eta)))
+			zNext = normaliseGroups(proj(Sub(z, MulScalar(grad, eta))), q.OneHot)
 			effGrad = DivScalar(Sub(z, zNext), eta) // the projected gradient
 		default:
 			zNext = Sub(s, MulScalar(grad, eta))

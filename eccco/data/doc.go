@@ -159,4 +159,13 @@
 // ReadCSV reads any labelled CSV (CSVSpec names the target column and classes); ReadIDX reads an
 // MNIST-style idx pair, raw or gzipped (recognised by the magic bytes 0x1f 0x8b). Both report the file,
 // line and column of malformed input and never panic.
+//
+// # Your own CSV
+//
+// A Schema (JSON: ReadSchema) describes a user's CSV as a model reads it: numeric features as written,
+// categorical ones as one-hot groups, ordinal ones as level indices, with bounds and mutability.
+// ReadTable encodes the CSV into a Dataset of the model's inputs; ReadRows reads rows in the CSV's units
+// (another tool's counterfactuals); Schema.DecodeRow writes inputs back in the CSV's units and
+// Schema.Violations lists the constraints a counterfactual breaks. Errors wrap ErrSchema and name the
+// line, the data row and the column.
 package data

@@ -46,4 +46,11 @@
 // experiment's seed and what the step is for). An Experiment compiles each model's graphs (predictions,
 // calibration, SGLD, every generator's search, the metrics) once and keeps them for all its runs
 // (models.Graphs; Close releases them), with the same results bit for bit as compiling them per run.
+//
+// # Your own data and model
+//
+// OpenCustom (or OpenCustomFiles: an ONNX model, a CSV and its schema) prepares an experiment on a user's
+// data with CustomTemplate's settings; Custom.Explain runs any of the paper's generators with the schema's
+// constraints kept after every step and reports counterfactuals in the data's units (WriteCustomCSV);
+// Custom.Score computes the same metrics and violations for counterfactuals made by any tool.
 package experiment

@@ -60,4 +60,10 @@
 // in the same Graphs. On the pure-Go backend building a graph costs little; XLA compiles each, which takes
 // longer than a run of a small tabular model computes, so the experiment layer keeps one Graphs per data
 // set and compiles each model's graphs once for all runs. The values are the same bit for bit.
+//
+// # Models from other frameworks
+//
+// FromONNX reads a classifier exported to ONNX (e.g. by torch.onnx.export) and converts its graph to GoMLX
+// operations (github.com/gomlx/onnx-gomlx), so gradients with respect to the inputs are exact; a final
+// softmax is read through to its logits, a single output is a binary logit. Errors wrap ErrONNX.
 package models

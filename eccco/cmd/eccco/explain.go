@@ -16,6 +16,9 @@ import (
 )
 
 func runExplain(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if hasSchemaFlag(args) {
+		return runExplainCustom(ctx, args, stdout, stderr) // a user's own CSV, schema and ONNX model
+	}
 	fs := newFlagSet("explain", "explain --data NAME --model KIND|DIR --generator G[,G…] [--index i | --n N] [--run r] [--target t] [--mode paper|authors-code] [--set k=v] [flags]", stderr)
 	dataset := fs.String("data", "", "data set")
 	var mf modelFlag
@@ -93,7 +96,7 @@ func runExplain(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	test := e.Split().Test
 	if f.N() == 1 {
 		for _, x := range xs {
-			printOne(stdout, test, x)
+			printOne(stdout, test, e.Split().Standardizer, x)
 		}
 	} else {
 		fmt.Fprintf(stdout, "%s %s, run %d: %d factuals (%s mode, seed %d)\n\n", e.Dataset(), kind.Title(), *runIdx, f.N(), e.Mode(), e.Seed())
@@ -131,8 +134,9 @@ func runExplain(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	return nil
 }
 
-// printOne prints one counterfactual: the factual, the counterfactual and what changed.
-func printOne(w io.Writer, test *data.Dataset, x *experiment.Explanation) {
+// printOne prints one counterfactual: the factual, the counterfactual and what changed; for standardised
+// data also the factual and the counterfactual in the data's original units.
+func printOne(w io.Writer, test *data.Dataset, std *data.Standardizer, x *experiment.Explanation) {
 	f, res := x.Factuals, x.Result
 	cls := func(k int) string { return fmt.Sprintf("%d (%s)", k, test.ClassNames[k]) }
 	fmt.Fprintf(w, "%s: test row %d, predicted %s, target %s\n", x.Generator.Name, f.Rows[0], cls(f.Predicted[0]), cls(f.Targets[0]))
@@ -157,6 +161,30 @@ func printOne(w io.Writer, test *data.Dataset, x *experiment.Explanation) {
 			}
 		}
 		fmt.Fprintf(w, "%d of %d pixels changed\n\n", changed, d)
+		return
+	}
+	if std != nil {
+		fx, cx := append([]float32(nil), f.X[:d]...), append([]float32(nil), res.X[:d]...)
+		std.InverseRows(fx)
+		std.InverseRows(cx)
+		for j := range d { // a standardised value's round trip leaves ±1e-7·scale where the data has 0
+			for _, v := range []*float32{&fx[j], &cx[j]} {
+				if math.Abs(float64(*v)) < 1e-5*std.Scale[j] {
+					*v = 0
+				}
+			}
+		}
+		fmt.Fprintf(w, "%-24s %12s %12s %12s %14s %14s\n", "feature", "factual", "counterfact.", "change", "factual (data)", "cf. (data)")
+		for j := range d {
+			delta := res.X[j] - f.X[j]
+			mark := ""
+			if math.Abs(float64(delta)) > 1e-5 {
+				changed++
+				mark = " *"
+			}
+			fmt.Fprintf(w, "%-24s %12.4f %12.4f %+12.4f %14.6g %14.6g%s\n", test.FeatureNames[j], f.X[j], res.X[j], delta, fx[j], cx[j], mark)
+		}
+		fmt.Fprintf(w, "%d of %d features changed (*); the first three columns are standardised\n\n", changed, d)
 		return
 	}
 	fmt.Fprintf(w, "%-24s %12s %12s %12s\n", "feature", "factual", "counterfact.", "change")

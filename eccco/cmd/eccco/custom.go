@@ -1,0 +1,148 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/eccco-go/eccco-go/eccco/counterfactual"
+	"github.com/eccco-go/eccco-go/eccco/data"
+	"github.com/eccco-go/eccco-go/eccco/experiment"
+	"github.com/eccco-go/eccco-go/eccco/internal/atomicfile"
+)
+
+// customFlags are the flags of explain and score on a user's own CSV, schema and ONNX model.
+type customFlags struct {
+	model, data, schema, target, out string
+	seed                             uint64
+}
+
+func (c *customFlags) register(fs interface {
+	StringVar(*string, string, string, string)
+	Uint64Var(*uint64, string, uint64, string)
+}) {
+	fs.StringVar(&c.model, "model", "", "the classifier: an ONNX file (one [B, D] input, one [B, K] output: logits, softmax or a binary logit)")
+	fs.StringVar(&c.data, "data", "", "the data: a CSV file with a header line")
+	fs.StringVar(&c.schema, "schema", "", "the CSV's schema (JSON: target, features with type, categories or levels, min, max, mutable)")
+	fs.StringVar(&c.target, "target", "other", "target class: its name, its index, or 'other' (the most probable class other than the predicted one)")
+	fs.StringVar(&c.out, "out", "", "write the counterfactuals to this CSV file (refused if it exists); default: standard output")
+	fs.Uint64Var(&c.seed, "seed", experiment.DefaultSeed, "seed of the calibration split, the SGLD samples and the VAE")
+}
+
+func (c *customFlags) open(stderr io.Writer) (*experiment.Custom, int, error) {
+	if c.model == "" || c.data == "" || c.schema == "" {
+		return nil, 0, fmt.Errorf("%w: --model, --data and --schema are all needed", experiment.ErrInvalid)
+	}
+	if c.out != "" {
+		if _, err := os.Stat(c.out); err == nil {
+			return nil, 0, fmt.Errorf("%w: --out %s exists; choose another path (nothing is overwritten)", experiment.ErrInvalid, c.out)
+		}
+	}
+	e, err := experiment.OpenCustomFiles(c.model, c.data, c.schema, experiment.CustomOptions{Seed: c.seed,
+		Logf: func(format string, args ...any) { fmt.Fprintf(stderr, format+"\n", args...) }})
+	if err != nil {
+		return nil, 0, err
+	}
+	t, err := e.ParseTarget(c.target)
+	return e, t, err
+}
+
+// write writes the counterfactuals' CSV to --out (atomically) or to stdout, and the summary to stderr.
+func (c *customFlags) write(e *experiment.Custom, xs []*experiment.CustomExplanation, stdout, stderr io.Writer) error {
+	fill := func(w io.Writer) error {
+		return experiment.WriteCustomCSV(w, e.Table.Schema, e.Table.Data.ClassNames, xs...)
+	}
+	fmt.Fprint(stderr, experiment.CustomSummaryTable(xs))
+	if c.out == "" {
+		return fill(stdout)
+	}
+	if err := atomicfile.Write(c.out, 0o644, fill); err != nil {
+		return err
+	}
+	fmt.Fprintf(stderr, "wrote %s\n", c.out)
+	return nil
+}
+
+// hasSchemaFlag reports whether explain's arguments name a schema: the form on a user's own data.
+func hasSchemaFlag(args []string) bool {
+	return slices.ContainsFunc(args, func(a string) bool {
+		name, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		return strings.HasPrefix(a, "-") && name == "schema"
+	})
+}
+
+func runExplainCustom(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("explain", "explain --model PATH.onnx --data PATH.csv --schema PATH.json --generator NAME[,NAME…] [--rows SPEC] [--target CLASS|other] [--out PATH.csv]", stderr)
+	var cf customFlags
+	cf.register(fs)
+	genNames := fs.String("generator", "ECCCo", "generator(s), comma-separated: "+strings.Join(counterfactual.GeneratorNames(), ", "))
+	rows := fs.String("rows", "0-9", "the CSV's data rows to explain (0-based): comma-separated indices and A-B ranges")
+	var set setFlag
+	fs.Var(&set, "set", "override a generator parameter, key=value (repeatable): "+strings.Join(experiment.ParamKeys(), ", "))
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("explain: unexpected arguments %v", fs.Args())
+	}
+	gens, err := experiment.ParseGenerators(splitList(*genNames)...)
+	if err != nil {
+		return fmt.Errorf("explain: --generator: %w", err)
+	}
+	if len(set) > 0 {
+		if gens, err = experiment.WithOverrides(gens, set); err != nil {
+			return fmt.Errorf("explain: --set: %w", err)
+		}
+	}
+	e, target, err := cf.open(stderr)
+	if err != nil {
+		return fmt.Errorf("explain: %w", err)
+	}
+	idx, err := data.ParseRows(*rows, e.Table.Data.N())
+	if err != nil {
+		return fmt.Errorf("explain: --rows: %w", err)
+	}
+	xs, err := e.Explain(ctx, idx, target, gens...)
+	if err != nil {
+		return fmt.Errorf("explain: %w", err)
+	}
+	if err := cf.write(e, xs, stdout, stderr); err != nil {
+		return fmt.Errorf("explain: %w", err)
+	}
+	return nil
+}
+
+func runScore(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("score", "score --model PATH.onnx --data PATH.csv --schema PATH.json --counterfactuals CF.csv [--target CLASS|other] [--out PATH.csv]", stderr)
+	var cf customFlags
+	cf.register(fs)
+	cfs := fs.String("counterfactuals", "", "counterfactuals made by any tool: a CSV with the schema's feature columns (data units, categories by name) and a column 'row' (the factual's 0-based data row)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("score: unexpected arguments %v", fs.Args())
+	}
+	if *cfs == "" {
+		return fmt.Errorf("score: %w: --counterfactuals is needed", experiment.ErrInvalid)
+	}
+	e, target, err := cf.open(stderr)
+	if err != nil {
+		return fmt.Errorf("score: %w", err)
+	}
+	x, rows, err := data.ReadRows(*cfs, e.Table.Schema)
+	if err != nil {
+		return fmt.Errorf("score: %w", err)
+	}
+	sc, err := e.Score(ctx, rows, x, target)
+	if err != nil {
+		return fmt.Errorf("score: %w", err)
+	}
+	if err := cf.write(e, []*experiment.CustomExplanation{sc}, stdout, stderr); err != nil {
+		return fmt.Errorf("score: %w", err)
+	}
+	return nil
+}

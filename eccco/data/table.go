@@ -1,0 +1,377 @@
+package data
+
+import (
+	"bufio"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Table is a CSV read with its Schema: every data row in the model's input space.
+type Table struct {
+	Schema *Schema
+	// Data holds the rows as the model reads them (D = Schema.Width() inputs, FeatureNames =
+	// Schema.Columns()), labelled by the class index of the target column's value (ClassNames).
+	Data *Dataset
+}
+
+// ReadTable reads a CSV with a header line as schema s describes it. Columns the schema does not name are
+// ignored. Errors wrap ErrSchema and name the file, the line, the data row (0-based, the header not
+// counted) and the column: a missing or repeated column, a row with the wrong number of fields, an
+// unknown category or level, a numeric field that is not a finite number (NaN, Inf, empty), a label that
+// is not one of the schema's classes, fewer than two classes, or no data rows.
+func ReadTable(path string, s *Schema) (*Table, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading the data: %w", err)
+	}
+	defer f.Close()
+	t, err := readTable(f, s, strings.TrimSuffix(filepath.Base(path), filepath.Ext(path)))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return t, nil
+}
+
+// csvRows reads a CSV's header and records, naming the line of a malformed record.
+type csvRows struct {
+	cr     *csv.Reader
+	header []string
+	col    map[string]int
+}
+
+func newCSVRows(r io.Reader) (*csvRows, error) {
+	cr := csv.NewReader(bufio.NewReaderSize(r, 1<<16))
+	header, err := cr.Read()
+	if errors.Is(err, io.EOF) {
+		return nil, markf(ErrSchema, "empty file: expected a header line")
+	}
+	if err != nil {
+		return nil, markf(ErrSchema, "%w", csvError(err))
+	}
+	c := &csvRows{cr: cr, header: header, col: map[string]int{}}
+	for j, h := range header {
+		h = strings.TrimSpace(h)
+		if j == 0 {
+			h = strings.TrimPrefix(h, "\ufeff")
+		}
+		header[j] = h
+		if _, dup := c.col[h]; dup {
+			return nil, markf(ErrSchema, "line 1: column %q appears twice in the header", h)
+		}
+		c.col[h] = j
+	}
+	return c, nil
+}
+
+// column returns the index of a column the schema needs.
+func (c *csvRows) column(name, what string) (int, error) {
+	j, ok := c.col[name]
+	if !ok {
+		return 0, markf(ErrSchema, "line 1: no column %q (%s) in the header (%s)", name, what, strings.Join(c.header, ","))
+	}
+	return j, nil
+}
+
+// next returns the next record and its line, or io.EOF.
+func (c *csvRows) next() ([]string, int, error) {
+	rec, err := c.cr.Read()
+	if err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, 0, err
+		}
+		return nil, 0, markf(ErrSchema, "%w", csvError(err))
+	}
+	line, _ := c.cr.FieldPos(0)
+	return rec, line, nil
+}
+
+func readTable(r io.Reader, s *Schema, name string) (*Table, error) {
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	c, err := newCSVRows(r)
+	if err != nil {
+		return nil, err
+	}
+	cols, err := featureColumns(c, s)
+	if err != nil {
+		return nil, err
+	}
+	tcol, err := c.column(s.Target, "the target")
+	if err != nil {
+		return nil, err
+	}
+	D := s.Width()
+	offs := s.Offsets()
+	var x []float32
+	var labels []string
+	row := make([]float32, D)
+	for n := 0; ; n++ {
+		rec, line, err := c.next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		if err := s.encodeRecord(rec, cols, offs, row); err != nil {
+			return nil, markf(ErrSchema, "line %d (data row %d), %w", line, n, err)
+		}
+		x = append(x, row...)
+		labels = append(labels, strings.TrimSpace(rec[tcol]))
+	}
+	if len(labels) == 0 {
+		return nil, markf(ErrSchema, "no data rows after the header")
+	}
+	classes := s.Classes
+	if classes == nil {
+		classes = sortedClasses(labels)
+	}
+	if len(classes) < 2 {
+		return nil, markf(ErrSchema, "column %q holds %d class (%s), need at least 2", s.Target, len(classes), strings.Join(classes, ", "))
+	}
+	y := make([]int, len(labels))
+	for i, l := range labels {
+		if y[i] = slices.Index(classes, l); y[i] < 0 {
+			return nil, markf(ErrSchema, "data row %d, column %q: label %q is not one of the schema's classes (%s)", i, s.Target, l, strings.Join(classes, ", "))
+		}
+	}
+	d := &Dataset{Name: name, X: x, Y: y, FeatureNames: s.Columns(), ClassNames: classes}
+	if err := d.Validate(); err != nil {
+		return nil, markf(ErrSchema, "%w", err)
+	}
+	return &Table{Schema: s, Data: d}, nil
+}
+
+// featureColumns finds the CSV column of every feature.
+func featureColumns(c *csvRows, s *Schema) ([]int, error) {
+	cols := make([]int, len(s.Features))
+	for i, f := range s.Features {
+		j, err := c.column(f.Name, "a feature of the schema")
+		if err != nil {
+			return nil, err
+		}
+		cols[i] = j
+	}
+	return cols, nil
+}
+
+// encodeRecord writes a record's features into row (the model's D inputs).
+func (s *Schema) encodeRecord(rec []string, cols, offs []int, row []float32) error {
+	for i, f := range s.Features {
+		if err := f.encodeField(rec[cols[i]], row[offs[i]:offs[i]+f.Width()]); err != nil {
+			return fmt.Errorf("column %q: %w", f.Name, err)
+		}
+	}
+	return nil
+}
+
+// sortedClasses returns the distinct labels sorted: as numbers when every one is an integer, else as text.
+func sortedClasses(labels []string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, l := range labels {
+		if !seen[l] {
+			seen[l] = true
+			out = append(out, l)
+		}
+	}
+	ints := true
+	for _, l := range out {
+		if _, err := strconv.ParseInt(l, 10, 64); err != nil {
+			ints = false
+		}
+	}
+	slices.SortFunc(out, func(a, b string) int {
+		if ints {
+			x, _ := strconv.ParseInt(a, 10, 64)
+			y, _ := strconv.ParseInt(b, 10, 64)
+			return int(x - y)
+		}
+		return strings.Compare(a, b)
+	})
+	return out
+}
+
+// Bounds returns the lower and upper bound of every model input: a numeric or ordinal feature's schema
+// min/max where given, else the data's range; 0 and 1 for a one-hot input.
+func (t *Table) Bounds() (lo, hi []float32) {
+	lo, hi = t.Data.Bounds()
+	for i, o := range t.Schema.Offsets() {
+		f := t.Schema.Features[i]
+		if f.Type == Categorical {
+			for j := range f.Width() {
+				lo[o+j], hi[o+j] = 0, 1
+			}
+			continue
+		}
+		if f.Min != nil {
+			lo[o] = float32(*f.Min)
+		}
+		if f.Max != nil {
+			hi[o] = float32(*f.Max)
+		}
+	}
+	return lo, hi
+}
+
+// RowColumn is the column of a counterfactual CSV that holds the factual's data row (ReadRows).
+const RowColumn = "row"
+
+// ReadRows reads rows written in a CSV's own columns and units, such as another tool's counterfactuals:
+// every feature column of s (categories and levels by name), and the column "row" with the 0-based data
+// row of the table each one belongs to (its factual). Other columns are ignored. Errors wrap ErrSchema
+// and name the line, the row and the column, as ReadTable's do.
+func ReadRows(path string, s *Schema) (x []float32, rows []int, err error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, fmt.Errorf("reading counterfactuals: %w", err)
+	}
+	defer f.Close()
+	x, rows, err = readRows(f, s)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return x, rows, nil
+}
+
+func readRows(r io.Reader, s *Schema) (x []float32, rows []int, err error) {
+	if err := s.Validate(); err != nil {
+		return nil, nil, err
+	}
+	c, err := newCSVRows(r)
+	if err != nil {
+		return nil, nil, err
+	}
+	cols, err := featureColumns(c, s)
+	if err != nil {
+		return nil, nil, err
+	}
+	rcol, err := c.column(RowColumn, "the factual's data row")
+	if err != nil {
+		return nil, nil, err
+	}
+	offs := s.Offsets()
+	row := make([]float32, s.Width())
+	for n := 0; ; n++ {
+		rec, line, err := c.next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		if err := s.encodeRecord(rec, cols, offs, row); err != nil {
+			return nil, nil, markf(ErrSchema, "line %d (row %d), %w", line, n, err)
+		}
+		v, perr := strconv.Atoi(strings.TrimSpace(rec[rcol]))
+		if perr != nil || v < 0 {
+			return nil, nil, markf(ErrSchema, "line %d (row %d), column %q: %q is not a data row number", line, n, RowColumn, rec[rcol])
+		}
+		x = append(x, row...)
+		rows = append(rows, v)
+	}
+	if len(rows) == 0 {
+		return nil, nil, markf(ErrSchema, "no rows after the header")
+	}
+	return x, rows, nil
+}
+
+// Violation is a constraint of the schema that a counterfactual breaks.
+type Violation struct {
+	Feature string
+	// Kind is "category" (a one-hot group not exactly one 1 and zeros), "level" (an ordinal input not a
+	// level index), "immutable", "increase", "decrease" or "range".
+	Kind   string
+	Detail string
+}
+
+func (v Violation) String() string { return v.Feature + ": " + v.Kind + " (" + v.Detail + ")" }
+
+// Violations lists the constraints that counterfactual cf breaks for its factual (both D model inputs):
+// a one-hot group that is not exactly one category, an ordinal input that is not a level index, a change
+// to an immutable feature, an increase-only feature decreased (or the reverse), and a value outside
+// [lo, hi] (Table.Bounds). tol is the slack of the comparisons (0: exact).
+func (s *Schema) Violations(factual, cf, lo, hi []float32, tol float64) []Violation {
+	var out []Violation
+	add := func(f SchemaFeature, kind, format string, args ...any) {
+		out = append(out, Violation{Feature: f.Name, Kind: kind, Detail: fmt.Sprintf(format, args...)})
+	}
+	for i, o := range s.Offsets() {
+		f := s.Features[i]
+		w := f.Width()
+		x, x0 := cf[o:o+w], factual[o:o+w]
+		if f.Type == Categorical {
+			ones := 0
+			for _, v := range x {
+				switch {
+				case math.Abs(float64(v)-1) <= tol:
+					ones++
+				case math.Abs(float64(v)) > tol:
+					ones = -len(x)
+				}
+			}
+			if ones != 1 {
+				add(f, "category", "one-hot inputs %v are not one category", x)
+				continue
+			}
+		}
+		if f.Type == Ordinal && math.Abs(float64(x[0])-math.Round(float64(x[0]))) > tol {
+			add(f, "level", "%v is not a level index", x[0])
+		}
+		changed := false
+		for j := range x {
+			d := float64(x[j]) - float64(x0[j])
+			changed = changed || math.Abs(d) > tol
+			switch m := f.Mutability(); {
+			case m == MutableIncrease && d < -tol:
+				add(f, "increase", "%v < factual's %v", x[j], x0[j])
+			case m == MutableDecrease && d > tol:
+				add(f, "decrease", "%v > factual's %v", x[j], x0[j])
+			}
+			if lo != nil && (float64(x[j]) < float64(lo[o+j])-tol || float64(x[j]) > float64(hi[o+j])+tol) {
+				add(f, "range", "%v outside [%v, %v]", x[j], lo[o+j], hi[o+j])
+			}
+		}
+		if changed && f.Mutability() == MutableNone {
+			add(f, "immutable", "changed from %v to %v", x0, x)
+		}
+	}
+	return out
+}
+
+// ParseRows reads a list of data rows: comma-separated 0-based indices and inclusive ranges A-B
+// ("0,3,10-12" is 0, 3, 10, 11, 12), each below n. An empty spec, a malformed item, a reversed range or
+// a row ≥ n is an error wrapping ErrInvalidOption.
+func ParseRows(spec string, n int) ([]int, error) {
+	var out []int
+	for _, item := range strings.Split(spec, ",") {
+		item = strings.TrimSpace(item)
+		a, b, isRange := strings.Cut(item, "-")
+		lo, err1 := strconv.Atoi(strings.TrimSpace(a))
+		hi, err2 := lo, error(nil)
+		if isRange {
+			hi, err2 = strconv.Atoi(strings.TrimSpace(b))
+		}
+		switch {
+		case item == "" || err1 != nil || err2 != nil || lo < 0:
+			return nil, markf(ErrInvalidOption, "rows %q: %q is not a row number or a range A-B", spec, item)
+		case hi < lo:
+			return nil, markf(ErrInvalidOption, "rows %q: range %q runs backwards", spec, item)
+		case hi >= n:
+			return nil, markf(ErrInvalidOption, "rows %q: row %d does not exist (the data has rows 0 … %d)", spec, hi, n-1)
+		}
+		for r := lo; r <= hi; r++ {
+			out = append(out, r)
+		}
+	}
+	return out, nil
+}

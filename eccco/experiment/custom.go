@@ -1,0 +1,573 @@
+package experiment
+
+import (
+	"context"
+	"encoding/csv"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/eccco-go/eccco-go/eccco/backend"
+	"github.com/eccco-go/eccco-go/eccco/counterfactual"
+	"github.com/eccco-go/eccco-go/eccco/data"
+	"github.com/eccco-go/eccco-go/eccco/energy"
+	"github.com/eccco-go/eccco-go/eccco/metrics"
+	"github.com/eccco-go/eccco-go/eccco/models"
+	"github.com/eccco-go/eccco-go/eccco/vae"
+	"github.com/gomlx/compute"
+	. "github.com/gomlx/gomlx/core/graph" //nolint:revive
+)
+
+// CustomTemplate is the paper's data set whose settings an experiment on a user's own data takes: its
+// generator parameters (counterfactual.PaperParams), ECCCo+'s PCA size, REVISE's VAE architecture and
+// training, and the SGLD sampler of the unfaithfulness metric and of ECCCo-L1 (10 chains per class).
+const CustomTemplate = "german-credit"
+
+// CustomOptions configure OpenCustom; the zero value takes every default.
+type CustomOptions struct {
+	// Backend runs the graphs; nil means backend.New() (pure Go, or GOMLX_BACKEND).
+	Backend compute.Backend
+	// Seed seeds the calibration split, the SGLD samples, the VAE and stochastic searches; 0 means
+	// DefaultSeed.
+	Seed uint64
+	// Params are the generators' hyper-parameters; nil means CustomTemplate's (η 0.05, λ_cost 0.1,
+	// λ_setsize 0.1, λ_energy 0.1, ridge 0.5). Generator.Set overrides them per generator.
+	Params *counterfactual.Params
+	// MaxIterations caps each search; 0 means counterfactual.DefaultMaxIterations.
+	MaxIterations int
+	// Logf, when set, receives progress lines.
+	Logf func(format string, args ...any)
+}
+
+// Custom is an experiment on a user's own data and model: a CSV read with its schema (data.Table) and a
+// classifier of the schema's inputs (models.FromONNX, models.FromFunc, …), prepared as the paper's data
+// sets are: the whole table is the generators' training data (conformal calibration on a seeded half of
+// it, SGLD samples of the model, ECCCo+'s PCA, REVISE's VAE, the metrics' target-class rows).
+//
+// The search runs in the model's input space with every numeric and ordinal input standardised (mean 0,
+// standard deviation 1 over the table, as the paper does for tabular data; one-hot inputs are left as
+// they are): a linear bijection, so that the step size and the costs weigh the features alike. In it
+// every step keeps the schema's constraints: bounds (Table.Bounds), mutability (immutable,
+// increase-only, decrease-only) and valid one-hot groups (counterfactual.Request.OneHot), in feature and
+// in latent space. At the end an ordinal input is rounded to its nearest level, every value is clamped
+// once more in the data's units (so that an immutable value is the factual's exactly), the model predicts
+// the result again and the metrics are computed for it, in the standardised space; the counterfactuals
+// are reported in the data's units.
+type Custom struct {
+	Table *data.Table
+	// Model reads the schema's inputs in the data's units.
+	Model   models.Classifier
+	backend compute.Backend
+	opts    CustomOptions
+	params  counterfactual.Params
+
+	std       *data.Standardizer
+	scaled    models.Classifier // Model on standardised inputs
+	train     *data.Dataset     // the table, standardised
+	lo, hi    []float32         // bounds in the data's units
+	slo, shi  []float32         // the same, standardised
+	mut       []counterfactual.Mutability
+	groups    [][]int
+	ordinal   []int // the inputs of the ordinal features
+	vae       *vae.VAE
+	in        *counterfactual.Ingredients
+	prepared  map[string]bool
+	evaluator *metrics.Evaluator
+}
+
+// OpenCustom prepares an experiment on a table and a model of its schema's inputs. The model must read
+// D = Schema.Width() inputs and give one logit per class of the table (an error wrapping ErrInvalid
+// otherwise).
+func OpenCustom(table *data.Table, clf models.Classifier, o CustomOptions) (*Custom, error) {
+	if table == nil || clf == nil {
+		return nil, fmt.Errorf("%w: a custom experiment needs a table and a model", ErrInvalid)
+	}
+	s, ds := table.Schema, table.Data
+	if clf.NumFeatures() != s.Width() {
+		return nil, fmt.Errorf("%w: the model reads %d inputs, the schema describes %d (%s)", ErrInvalid, clf.NumFeatures(), s.Width(), strings.Join(s.Columns(), ", "))
+	}
+	if clf.NumClasses() != ds.K() {
+		return nil, fmt.Errorf("%w: the model gives %d classes, the data has %d (%s)", ErrInvalid, clf.NumClasses(), ds.K(), strings.Join(ds.ClassNames, ", "))
+	}
+	if o.Seed == 0 {
+		o.Seed = DefaultSeed
+	}
+	if o.MaxIterations < 0 {
+		return nil, fmt.Errorf("%w: max iterations %d must not be negative", ErrInvalid, o.MaxIterations)
+	}
+	b := o.Backend
+	if b == nil {
+		var err error
+		if b, err = backend.New(); err != nil {
+			return nil, err
+		}
+	}
+	p, err := counterfactual.PaperParams(CustomTemplate)
+	if err != nil {
+		return nil, err
+	}
+	if o.Params != nil {
+		p = *o.Params
+	}
+	c := &Custom{Table: table, Model: clf, backend: b, opts: o, params: p, groups: s.OneHotGroups(), prepared: map[string]bool{}}
+	c.std = data.FitStandardizer(ds)
+	for i, off := range s.Offsets() {
+		switch f := s.Features[i]; f.Type {
+		case data.Categorical:
+			for j := range f.Width() {
+				c.std.Mean[off+j], c.std.Scale[off+j] = 0, 1
+			}
+		case data.Ordinal:
+			c.ordinal = append(c.ordinal, off)
+		}
+	}
+	c.train = c.std.Transform(ds)
+	c.lo, c.hi = table.Bounds()
+	c.slo, c.shi = slices.Clone(c.lo), slices.Clone(c.hi)
+	c.std.TransformRows(c.slo)
+	c.std.TransformRows(c.shi)
+	for _, m := range s.InputMutability() {
+		mm, err := counterfactual.ParseMutability(string(m))
+		if err != nil {
+			return nil, err
+		}
+		c.mut = append(c.mut, mm)
+	}
+	c.scaled = standardised{clf: clf, mean: c.std.Mean, scale: c.std.Scale}
+	return c, nil
+}
+
+// standardised is a classifier of standardised inputs u: the model at x = u·scale + mean.
+type standardised struct {
+	clf         models.Classifier
+	mean, scale []float64
+}
+
+func (s standardised) Logits(u *Node) *Node {
+	g := u.Graph()
+	d := len(s.mean)
+	vec := func(v []float64) *Node {
+		f := make([]float32, d)
+		for i, x := range v {
+			f[i] = float32(x)
+		}
+		return ConvertDType(Reshape(Const(g, f), 1, d), u.DType())
+	}
+	return s.clf.Logits(Add(Mul(u, vec(s.scale)), vec(s.mean)))
+}
+func (s standardised) NumFeatures() int { return s.clf.NumFeatures() }
+func (s standardised) NumClasses() int  { return s.clf.NumClasses() }
+
+func (c *Custom) logf(format string, args ...any) {
+	if c.opts.Logf != nil {
+		c.opts.Logf(format, args...)
+	}
+}
+
+// Backend runs the experiment's graphs.
+func (c *Custom) Backend() compute.Backend { return c.backend }
+
+// Bounds are the search's bounds of every model input, in the data's units (Table.Bounds).
+func (c *Custom) Bounds() (lo, hi []float32) { return c.lo, c.hi }
+
+// Targets returns the target class of each data row: target itself (a class index), or, for target < 0,
+// the class other than the model's prediction that the model finds most probable ("other").
+func (c *Custom) Targets(rows []int, target int) ([]int, error) {
+	ds := c.Table.Data
+	k := ds.K()
+	if target >= k {
+		return nil, fmt.Errorf("%w: target class %d; the classes are 0 … %d (%s)", ErrInvalid, target, k-1, strings.Join(ds.ClassNames, ", "))
+	}
+	x, err := c.rows(rows)
+	if err != nil {
+		return nil, err
+	}
+	prob, err := models.Probabilities(c.backend, c.Model, x)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]int, len(rows))
+	for i, r := range rows {
+		p := prob[i*k : (i+1)*k]
+		pred := argmax(p, -1)
+		if target >= 0 {
+			if pred == target {
+				return nil, fmt.Errorf("%w: data row %d is already predicted as %q; choose another target", ErrInvalid, r, ds.ClassNames[target])
+			}
+			out[i] = target
+			continue
+		}
+		out[i] = argmax(p, pred)
+	}
+	return out, nil
+}
+
+// argmax returns the index of the largest entry of p other than skip.
+func argmax(p []float32, skip int) int {
+	best := -1
+	for j, v := range p {
+		if j != skip && (best < 0 || v > p[best]) {
+			best = j
+		}
+	}
+	return best
+}
+
+// rows returns the given data rows in the data's units.
+func (c *Custom) rows(rows []int) ([]float32, error) {
+	ds := c.Table.Data
+	if len(rows) == 0 {
+		return nil, fmt.Errorf("%w: no data rows to explain", ErrInvalid)
+	}
+	x := make([]float32, 0, len(rows)*ds.D())
+	for _, r := range rows {
+		if r < 0 || r >= ds.N() {
+			return nil, fmt.Errorf("%w: data row %d does not exist (the table has rows 0 … %d)", ErrInvalid, r, ds.N()-1)
+		}
+		x = append(x, ds.Row(r)...)
+	}
+	return x, nil
+}
+
+// ingredients prepares, once, what the generators need (see CustomTemplate).
+func (c *Custom) ingredients(ctx context.Context, gens []Generator) (counterfactual.Ingredients, error) {
+	names, err := paperNeeds(gens)
+	if err != nil {
+		return counterfactual.Ingredients{}, err
+	}
+	var missing []string
+	for _, n := range names {
+		if !c.prepared[n] {
+			missing = append(missing, n)
+		}
+	}
+	if c.in != nil && len(missing) == 0 {
+		return *c.in, nil
+	}
+	if slices.Contains(missing, "REVISE") && c.vae == nil {
+		c.logf("training REVISE's VAE on %d rows", c.train.N())
+		spec, err := vae.PaperSpec(CustomTemplate, c.train.D())
+		if err != nil {
+			return counterfactual.Ingredients{}, err
+		}
+		v, err := vae.New(c.backend, spec, SeedFor(c.opts.Seed, "custom", "vae"))
+		if err != nil {
+			return counterfactual.Ingredients{}, err
+		}
+		to, err := vae.PaperTrainOptions(CustomTemplate)
+		if err != nil {
+			return counterfactual.Ingredients{}, err
+		}
+		to.Seed = SeedFor(c.opts.Seed, "custom", "vae-train")
+		if _, err := vae.Train(ctx, c.backend, v, c.train, to); err != nil {
+			return counterfactual.Ingredients{}, fmt.Errorf("training REVISE's VAE: %w", err)
+		}
+		c.vae = v
+	}
+	all := names
+	for n := range c.prepared {
+		if !slices.Contains(all, n) {
+			all = append(all, n)
+		}
+	}
+	if len(all) == 0 {
+		all = []string{"ECCCo"} // the calibration, which the metrics need
+	}
+	var latent counterfactual.LatentMap
+	if c.vae != nil {
+		latent = c.vae
+	}
+	c.logf("preparing the generators' ingredients (%s)", strings.Join(all, ", "))
+	in, err := counterfactual.PaperIngredients(ctx, c.backend, c.scaled, CustomTemplate, c.train, latent, SeedFor(c.opts.Seed, "custom", "ingredients"), all...)
+	if err != nil {
+		return counterfactual.Ingredients{}, err
+	}
+	c.in = &in
+	for _, n := range all {
+		c.prepared[n] = true
+	}
+	return in, nil
+}
+
+// Evaluator scores counterfactuals (standardised inputs) with the paper's metrics: the calibrated model,
+// the table's rows of the target class, and SGLD samples of the model drawn once on first use.
+func (c *Custom) Evaluator(ctx context.Context) (*metrics.Evaluator, error) {
+	if c.evaluator != nil {
+		return c.evaluator, nil
+	}
+	in, err := c.ingredients(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	so, err := energy.TargetSampleOptions(CustomTemplate, c.train, false)
+	if err != nil {
+		return nil, err
+	}
+	c.logf("sampling the model's classes for the unfaithfulness metric")
+	ts, err := energy.SampleTargets(ctx, c.backend, c.scaled, so, SeedFor(c.opts.Seed, "custom", "metrics-samples"))
+	if err != nil {
+		return nil, fmt.Errorf("sampling for the unfaithfulness metric: %w", err)
+	}
+	c.evaluator = &metrics.Evaluator{Backend: c.backend, Model: c.scaled, Calibrated: in.Calibrated, Train: c.train, Samples: ts}
+	return c.evaluator, nil
+}
+
+// CustomExplanation is one generator's counterfactuals of some data rows, in the data's units.
+type CustomExplanation struct {
+	// Generator is "" for counterfactuals scored by Custom.Score.
+	Generator string
+	Rows      []int
+	Targets   []int
+	// Factuals and Counterfactuals hold the rows' model inputs in the data's units (len(Rows)·D values).
+	Factuals, Counterfactuals []float32
+	// Predicted is the model's class of each counterfactual and Probability its probability.
+	Predicted   []int
+	Probability []float32
+	// Iterations are the search's steps (nil for Score).
+	Iterations []int
+	// Scores are the paper's metrics of each counterfactual (Valid: p(target) ≥ 0.5).
+	Scores []metrics.Scores
+	// Violations lists the schema's constraints each counterfactual breaks (data.Schema.Violations).
+	Violations [][]data.Violation
+}
+
+// Explain searches a counterfactual of every given data row (0-based) with each generator, towards target
+// (a class index, or −1 for "other": see Targets), each generator's rows in one batched search.
+func (c *Custom) Explain(ctx context.Context, rows []int, target int, gens ...Generator) ([]*CustomExplanation, error) {
+	if err := CheckGenerators(gens); err != nil {
+		return nil, err
+	}
+	targets, err := c.Targets(rows, target)
+	if err != nil {
+		return nil, err
+	}
+	in, err := c.ingredients(ctx, gens)
+	if err != nil {
+		return nil, err
+	}
+	x, _ := c.rows(rows)
+	xs := slices.Clone(x)
+	c.std.TransformRows(xs)
+	var out []*CustomExplanation
+	for _, g := range gens {
+		base, _ := g.paper()
+		p, err := g.Params(c.params)
+		if err != nil {
+			return nil, err
+		}
+		var gen *counterfactual.Generator
+		if g.Build != nil {
+			gen, err = g.Build(in, p)
+		} else {
+			gen, err = counterfactual.ByName(base, p, in)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("generator %s: %w", g.Name, err)
+		}
+		gen.Name = g.Name
+		c.logf("searching %d counterfactuals with %s", len(rows), g.Name)
+		res, err := counterfactual.Search(ctx, c.backend, c.scaled, gen, counterfactual.Request{
+			Factuals: xs, Targets: targets, Lower: c.slo, Upper: c.shi, Mutability: c.mut, OneHot: c.groups,
+			MaxIterations: c.opts.MaxIterations, Seed: SeedFor(c.opts.Seed, "custom", "search", g.Name),
+		})
+		if err != nil {
+			return nil, fmt.Errorf("explaining with %s: %w", g.Name, err)
+		}
+		cf := slices.Clone(res.X)
+		c.std.InverseRows(cf)
+		x, err := c.finish(ctx, g.Name, rows, targets, x, cf)
+		if err != nil {
+			return nil, err
+		}
+		x.Iterations = res.Iterations
+		out = append(out, x)
+	}
+	return out, nil
+}
+
+// Score computes the metrics and constraint violations of counterfactuals made by any tool: cf holds one
+// row of model inputs per entry of rows (in the data's units, as data.ReadRows reads them), each the
+// counterfactual of that data row, towards target (as in Explain). The counterfactuals are scored as they
+// are: nothing is rounded or clamped.
+func (c *Custom) Score(ctx context.Context, rows []int, cf []float32, target int) (*CustomExplanation, error) {
+	d := c.Table.Schema.Width()
+	if len(cf) != len(rows)*d {
+		return nil, fmt.Errorf("%w: %d counterfactual values for %d rows of %d inputs", ErrInvalid, len(cf), len(rows), d)
+	}
+	targets, err := c.Targets(rows, target)
+	if err != nil {
+		return nil, err
+	}
+	x, _ := c.rows(rows)
+	return c.score(ctx, "", rows, targets, x, slices.Clone(cf))
+}
+
+// finish rounds ordinal inputs to a level, clamps every value to the bounds and the mutability
+// constraints in the data's units (undoing the standardisation's rounding), and scores the result.
+func (c *Custom) finish(ctx context.Context, name string, rows, targets []int, x, cf []float32) (*CustomExplanation, error) {
+	d := c.Table.Schema.Width()
+	for i := range rows {
+		row, f := cf[i*d:(i+1)*d], x[i*d:(i+1)*d]
+		for _, j := range c.ordinal {
+			row[j] = float32(math.Round(float64(row[j])))
+		}
+		for j := range row {
+			lo, hi := c.lo[j], c.hi[j]
+			switch c.mut[j] {
+			case counterfactual.None:
+				lo, hi = f[j], f[j]
+			case counterfactual.Increase:
+				lo = max(lo, f[j])
+			case counterfactual.Decrease:
+				hi = min(hi, f[j])
+			}
+			if lo <= hi {
+				row[j] = min(max(row[j], lo), hi)
+			} else {
+				row[j] = f[j] // a factual outside the bounds in a blocked direction keeps its value
+			}
+		}
+	}
+	return c.score(ctx, name, rows, targets, x, cf)
+}
+
+func (c *Custom) score(ctx context.Context, name string, rows, targets []int, x, cf []float32) (*CustomExplanation, error) {
+	d, k := c.Table.Schema.Width(), c.Table.Data.K()
+	prob, err := models.Probabilities(c.backend, c.Model, cf)
+	if err != nil {
+		return nil, err
+	}
+	out := &CustomExplanation{Generator: name, Rows: rows, Targets: targets, Factuals: x, Counterfactuals: cf,
+		Predicted: make([]int, len(rows)), Probability: make([]float32, len(rows)), Violations: make([][]data.Violation, len(rows))}
+	for i := range rows {
+		p := prob[i*k : (i+1)*k]
+		out.Predicted[i] = argmax(p, -1)
+		out.Probability[i] = p[out.Predicted[i]]
+		out.Violations[i] = c.Table.Schema.Violations(x[i*d:(i+1)*d], cf[i*d:(i+1)*d], c.lo, c.hi, 0)
+	}
+	ev, err := c.Evaluator(ctx)
+	if err != nil {
+		return nil, err
+	}
+	xs, cfs := slices.Clone(x), slices.Clone(cf)
+	c.std.TransformRows(xs)
+	c.std.TransformRows(cfs)
+	if out.Scores, err = ev.Evaluate(xs, cfs, targets); err != nil {
+		return nil, fmt.Errorf("scoring the counterfactuals: %w", err)
+	}
+	return out, nil
+}
+
+// CustomColumns are the columns WriteCSV writes after the schema's features.
+var CustomColumns = []string{"target", "predicted", "probability", "valid", "unfaithfulness", "implausibility",
+	"uncertainty", "cost", "redundancy", "target_probability", "iterations", "violations"}
+
+// WriteCustomCSV writes explanations, one counterfactual a line: "generator", "row" (the factual's data row),
+// the schema's features in the CSV's own columns and units (categories and levels by name), then
+// CustomColumns: the target and predicted classes by name, the predicted class's probability, validity,
+// the paper's six metrics (cost and the distances in the standardised space of the search), the
+// iterations and the violated constraints ("" when none). data.ReadRows reads the file back.
+func WriteCustomCSV(w io.Writer, s *data.Schema, classes []string, xs ...*CustomExplanation) error {
+	cw := csv.NewWriter(w)
+	header := []string{"generator", data.RowColumn}
+	for _, f := range s.Features {
+		header = append(header, f.Name)
+	}
+	if err := cw.Write(append(header, CustomColumns...)); err != nil {
+		return err
+	}
+	d := s.Width()
+	num := func(v float64) string { return strconv.FormatFloat(v, 'g', 8, 64) }
+	for _, x := range xs {
+		for i, r := range x.Rows {
+			rec := []string{x.Generator, strconv.Itoa(r)}
+			rec = append(rec, s.DecodeRow(x.Counterfactuals[i*d:(i+1)*d])...)
+			sc := x.Scores[i]
+			it := ""
+			if x.Iterations != nil {
+				it = strconv.Itoa(x.Iterations[i])
+			}
+			var v []string
+			for _, vi := range x.Violations[i] {
+				v = append(v, vi.String())
+			}
+			rec = append(rec, classes[x.Targets[i]], classes[x.Predicted[i]], num(float64(x.Probability[i])),
+				strconv.FormatBool(sc.Valid), num(sc.Unfaithfulness), num(sc.Implausibility), num(sc.Uncertainty),
+				num(sc.Cost), num(sc.Redundancy), num(sc.Probability), it, strings.Join(v, "; "))
+			if err := cw.Write(rec); err != nil {
+				return err
+			}
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// OpenCustomFiles reads a schema, a CSV and an ONNX model (models.FromONNX) and opens them (OpenCustom).
+func OpenCustomFiles(modelPath, dataPath, schemaPath string, o CustomOptions) (*Custom, error) {
+	s, err := data.ReadSchema(schemaPath)
+	if err != nil {
+		return nil, err
+	}
+	tb, err := data.ReadTable(dataPath, s)
+	if err != nil {
+		return nil, err
+	}
+	if o.Backend == nil {
+		if o.Backend, err = backend.New(); err != nil {
+			return nil, err
+		}
+	}
+	clf, err := models.FromONNX(o.Backend, modelPath)
+	if err != nil {
+		return nil, err
+	}
+	return OpenCustom(tb, clf, o)
+}
+
+// ParseTarget reads a target class: its name in the data, its index, or "other" (−1: see Targets).
+func (c *Custom) ParseTarget(s string) (int, error) {
+	s = strings.TrimSpace(s)
+	if s == "" || strings.EqualFold(s, "other") {
+		return -1, nil
+	}
+	classes := c.Table.Data.ClassNames
+	if i := slices.Index(classes, s); i >= 0 {
+		return i, nil
+	}
+	if i, err := strconv.Atoi(s); err == nil && i >= 0 && i < len(classes) {
+		return i, nil
+	}
+	return 0, fmt.Errorf("%w: target %q is not a class (%s), a class index or \"other\"", ErrInvalid, s, strings.Join(classes, ", "))
+}
+
+// CustomSummaryTable is a plain-text table of explanations: per generator, the counterfactuals, the
+// share valid, the means of the six metrics over them and the number of constraint violations.
+func CustomSummaryTable(xs []*CustomExplanation) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%-18s %4s %6s %8s %8s %8s %8s %8s %6s\n", "generator", "n", "valid", "unfaith", "implaus", "uncert", "cost", "redund", "viol")
+	for _, x := range xs {
+		var sum [5]float64
+		valid, viol := 0, 0
+		for i, s := range x.Scores {
+			if s.Valid {
+				valid++
+			}
+			viol += len(x.Violations[i])
+			for j, v := range []float64{s.Unfaithfulness, s.Implausibility, s.Uncertainty, s.Cost, s.Redundancy} {
+				sum[j] += v
+			}
+		}
+		n := float64(len(x.Scores))
+		name := x.Generator
+		if name == "" {
+			name = "(scored)"
+		}
+		fmt.Fprintf(&b, "%-18s %4d %5.0f%% %8.3f %8.3f %8.3f %8.3f %8.3f %6d\n", name, len(x.Scores), 100*float64(valid)/n,
+			sum[0]/n, sum[1]/n, sum[2]/n, sum[3]/n, sum[4]/n, viol)
+	}
+	return b.String()
+}
