@@ -233,6 +233,10 @@ func (f Figure) render(format string) (out []byte, err error) {
 	}
 	switch format {
 	case "png":
+		if px := float64(w) * float64(h) * float64(f.dpi()) * float64(f.dpi()) / (72 * 72); px > MaxPixels {
+			return nil, fmt.Errorf("figure: %.0f × %.0f pt at %d dpi is %.3g pixels, more than the %.3g a PNG may have (lower the DPI)",
+				float64(w), float64(h), f.dpi(), px, float64(MaxPixels))
+		}
 		c = vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(f.dpi()))}
 	case "svg":
 		c = vgsvg.NewWith(vgsvg.UseWH(w, h), vgsvg.EmbedFonts(f.EmbedFonts))

@@ -3,7 +3,6 @@ package report
 import (
 	"fmt"
 	"math"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -70,7 +69,7 @@ func CompareResultDirs(names, dirs []string, published string) (compare.ModeComp
 	}
 	var sets [][]compare.Cell
 	for _, d := range dirs {
-		rows, err := benchmark.ReadCSV(filepath.Join(d, "results.csv"))
+		rows, err := benchmark.ReadResults(d)
 		if err != nil {
 			return compare.ModeComparison{}, fmt.Errorf("report: comparing modes: %w", err)
 		}
