@@ -108,7 +108,8 @@ func decodeCSV(path string, raw []byte) ([]Row, error) {
 
 // checkUnit reads a unit file and checks it against the unit and the checksum index: the recorded
 // checksum and row count where the index has the unit, and always at least one and at most factuals rows,
-// each of the unit's data set, model, generator and run, with distinct factuals. It returns the rows, or
+// each of the unit's data set, model, generator and run (a factual may repeat: the authors'-code mode
+// draws them with replacement). It returns the rows, or
 // an error (ErrCorrupt, ErrEmpty, os.ErrNotExist) saying what is wrong.
 func (r *Runner) checkUnit(u Unit, factuals int, idx map[string]UnitRecord) ([]Row, error) {
 	path := r.UnitPath(u)
@@ -129,15 +130,10 @@ func (r *Runner) checkUnit(u Unit, factuals int, idx map[string]UnitRecord) ([]R
 	if len(rows) > factuals {
 		return nil, fmt.Errorf("%w: %s: %d rows, more than the %d factuals of a run", ErrCorrupt, path, len(rows), factuals)
 	}
-	seen := map[int]bool{}
 	for i, row := range rows {
 		if row.Dataset != u.Dataset || row.Model != string(u.Model) || row.Generator != u.Generator || row.Run != u.Run {
 			return nil, fmt.Errorf("%w: %s, line %d: a row of %s/%s/%s/run-%03d, not of %s", ErrCorrupt, path, i+2, row.Dataset, row.Model, row.Generator, row.Run, u)
 		}
-		if seen[row.Factual] {
-			return nil, fmt.Errorf("%w: %s, line %d: factual %d appears twice", ErrCorrupt, path, i+2, row.Factual)
-		}
-		seen[row.Factual] = true
 	}
 	return rows, nil
 }
