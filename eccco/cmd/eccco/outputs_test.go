@@ -79,3 +79,26 @@ func TestTypedSizesAndInputsRefused(t *testing.T) {
 		t.Errorf("sample --set chains=1e9: err = %v", err)
 	}
 }
+
+// `report --out DIR` also rewrote the repository's paper/eccco-go.md (its --markdown default). Now the
+// Markdown goes beside the sources in DIR unless --markdown names it.
+func TestReportOutKeepsTheRepositorysMarkdown(t *testing.T) {
+	repo, err := filepath.Abs(filepath.Join("..", "..", "..", "paper", "eccco-go.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	before, err := os.ReadFile(repo)
+	if err != nil {
+		t.Skipf("no committed report here: %v", err)
+	}
+	dir := filepath.Join(t.TempDir(), "report")
+	if _, _, err := runCLI(t, "report", "--figures", "", "--out", dir, "--pdf", ""); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "eccco-go.md")); err != nil {
+		t.Errorf("no Markdown beside the sources: %v", err)
+	}
+	if after, _ := os.ReadFile(repo); string(after) != string(before) {
+		t.Errorf("report --out %s changed %s", dir, repo)
+	}
+}
