@@ -7,16 +7,12 @@ import (
 	"math"
 	"path/filepath"
 	"strings"
-	"sync"
-	"time"
 
-	"codeberg.org/go-pdf/fpdf"
 	"github.com/eccco-go/eccco-go/eccco/internal/atomicfile"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
-	"gonum.org/v1/plot/vg/vgpdf"
 	"gonum.org/v1/plot/vg/vgsvg"
 )
 
@@ -241,12 +237,7 @@ func (f Figure) render(format string) (out []byte, err error) {
 	case "svg":
 		c = vgsvg.NewWith(vgsvg.UseWH(w, h), vgsvg.EmbedFonts(f.EmbedFonts))
 	case "pdf":
-		pdfOnce.Do(func() { // fixed dates and sorted catalogues: the same figure gives the same bytes
-			fpdf.SetDefaultCreationDate(time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC))
-			fpdf.SetDefaultModificationDate(time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC))
-			fpdf.SetDefaultCatalogSort(true)
-		})
-		c = pdfCanvas{vgpdf.New(w, h)}
+		c = newPDFCanvas(w, h)
 	default:
 		return nil, fmt.Errorf("figure: unknown format %q (png, svg or pdf)", format)
 	}
@@ -269,8 +260,6 @@ func (f Figure) render(format string) (out []byte, err error) {
 	}
 	return buf.Bytes(), nil
 }
-
-var pdfOnce sync.Once
 
 // PNG returns the figure as PNG bytes at f.DPI (for a notebook: gonbui.DisplayPNG).
 func (f Figure) PNG() ([]byte, error) { return f.render("png") }
