@@ -75,6 +75,8 @@ func (p Protocol) Validate() error {
 		return fmt.Errorf("%w: protocol %s has no models", experiment.ErrInvalid, p.Dataset)
 	case p.Runs <= 0 || p.Factuals <= 0:
 		return fmt.Errorf("%w: protocol %s: %d runs of %d factuals; both must be positive", experiment.ErrInvalid, p.Dataset, p.Runs, p.Factuals)
+	case p.Runs > MaxRuns || p.Factuals > MaxFactuals:
+		return fmt.Errorf("%w: protocol %s: %d runs of %d factuals; at most %d runs of %d factuals (the paper: 50 of 100)", experiment.ErrInvalid, p.Dataset, p.Runs, p.Factuals, MaxRuns, MaxFactuals)
 	}
 	if err := p.Mode.Validate(); err != nil {
 		return err

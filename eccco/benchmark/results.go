@@ -71,29 +71,13 @@ func WriteCSVAtomic(path string, rows []Row) error {
 	return atomicfile.Write(path, 0o644, func(w io.Writer) error { return EncodeCSV(w, rows) })
 }
 
-// ReadCSV reads rows written by EncodeCSV.
+// ReadCSV reads rows written by EncodeCSV. An empty or header-only file is an error wrapping ErrEmpty.
 func ReadCSV(path string) ([]Row, error) {
-	f, err := os.Open(path)
+	raw, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("reading results: %w", err)
 	}
-	defer f.Close()
-	recs, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", path, err)
-	}
-	if len(recs) == 0 || len(recs[0]) != len(Header) || recs[0][0] != Header[0] {
-		return nil, fmt.Errorf("reading %s: not a results file (header %v)", path, recs[0])
-	}
-	rows := make([]Row, 0, len(recs)-1)
-	for i, rec := range recs[1:] {
-		r, err := parseRecord(rec)
-		if err != nil {
-			return nil, fmt.Errorf("reading %s, line %d: %w", path, i+2, err)
-		}
-		rows = append(rows, r)
-	}
-	return rows, nil
+	return decodeCSV(path, raw)
 }
 
 func parseRecord(rec []string) (Row, error) {

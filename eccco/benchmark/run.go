@@ -106,6 +106,10 @@ func (r *Runner) Run(ctx context.Context, p Protocol, shard Shard) error {
 	}
 	fingerprinted := map[string]bool{}
 	units := shard.Select(p.Units())
+	idx, bad, err := r.checkExisting(p, units)
+	if err != nil {
+		return err
+	}
 	tm := Timings{Dataset: p.Dataset}
 	defer func() {
 		if err := r.saveTimings(tm); err != nil {
@@ -117,7 +121,9 @@ func (r *Runner) Run(ctx context.Context, p Protocol, shard Shard) error {
 			return fmt.Errorf("benchmark interrupted before %s: %w", u, err)
 		}
 		path := r.UnitPath(u)
-		if _, err := os.Stat(path); err == nil {
+		if why, isBad := bad[u]; isBad {
+			r.logf("recomputing %s: %v", u, why)
+		} else if _, err := os.Stat(path); err == nil {
 			if r.OnUnit != nil {
 				r.OnUnit(i+1, len(units), u, true)
 			}
@@ -147,11 +153,11 @@ func (r *Runner) Run(ctx context.Context, p Protocol, shard Shard) error {
 			return fmt.Errorf("benchmark %s: %w", u, err)
 		}
 		tm.Units++
-		// The counterfactuals first: a unit's metrics file says that the unit is complete.
+		// The counterfactuals first: a unit's metrics file (and its checksum) says that the unit is complete.
 		if err := writeCounterfactuals(r.CounterfactualsPath(u), cfs); err != nil {
 			return err
 		}
-		if err := WriteCSVAtomic(path, rows); err != nil {
+		if err := r.writeUnit(u, rows, idx); err != nil {
 			return err
 		}
 		if r.OnUnit != nil {
@@ -459,23 +465,38 @@ func (r *Runner) Collect(ps ...Protocol) ([]Row, error) {
 	var all []Row
 	var missing []string
 	for _, p := range ps {
+		idx, err := readChecksums(r.checksumsPath(p.Dataset))
+		if err != nil {
+			return nil, err
+		}
+		runs := map[string]map[Unit][]Row{}
 		for _, u := range p.Units() {
-			rows, err := ReadCSV(r.UnitPath(u))
+			rows, err := r.checkUnit(u, p.Factuals, idx)
 			if err != nil {
 				if errors.Is(err, os.ErrNotExist) {
 					missing = append(missing, u.String())
 					continue
 				}
-				return nil, err
+				return nil, fmt.Errorf("%w; rerun the benchmark with the same flags to recompute it", err)
 			}
+			key := fmt.Sprintf("%s/%d", u.Model, u.Run)
+			if runs[key] == nil {
+				runs[key] = map[Unit][]Row{}
+			}
+			runs[key][u] = rows
 			all = append(all, rows...)
+		}
+		for _, k := range slices.Sorted(maps.Keys(runs)) {
+			if _, err := checkRun(r, runs[k]); err != nil {
+				return nil, fmt.Errorf("%w; rerun the benchmark with the same flags to recompute it", err)
+			}
 		}
 	}
 	if len(missing) > 0 {
 		show := missing[:min(5, len(missing))]
 		return nil, fmt.Errorf("%w: %d units missing (%s …); run the remaining shards or merge their outputs first", ErrIncomplete, len(missing), strings.Join(show, ", "))
 	}
-	if err := WriteCSVAtomic(filepath.Join(r.Out, "results.csv"), all); err != nil {
+	if err := writeResults(r.Out, all); err != nil {
 		return nil, err
 	}
 	return all, nil
@@ -502,6 +523,9 @@ func (r *Runner) MergeDirs(srcs ...string) (int, error) {
 			dst := filepath.Join(r.Out, "units", rel)
 			if d.Name() == "experiment.json" {
 				return mergeManifest(path, dst)
+			}
+			if d.Name() == "checksums.json" {
+				return mergeChecksums(path, dst)
 			}
 			isUnit := strings.HasSuffix(path, ".csv")
 			if !isUnit && !strings.HasSuffix(path, counterfactualsSuffix) {

@@ -6,16 +6,16 @@ import (
 )
 
 // The claims on hand-made cells: in mode A ECCCo (0.5) beats Wachter (0.9) and Schut (0.7) on
-// unfaithfulness, is less plausible than Wachter (+0.2) and valid (0.95); in mode B Schut (0.3) is more
+// unfaithfulness (REVISE 0.8), is less plausible than Wachter (+0.2) and valid (0.95); in mode B Schut (0.3) is more
 // faithful than ECCCo (0.6), which still beats Wachter (0.8), and ECCCo's validity is 0.5.
 func TestCompareModes(t *testing.T) {
 	cell := func(gen, metric string, mean float64) Cell {
 		return Cell{Dataset: "moons", Subset: "all", Model: "MLP", Generator: gen, Metric: metric, Mean: mean}
 	}
 	a := []Cell{cell("ECCCo", "unfaithfulness", 0.5), cell("Wachter", "unfaithfulness", 0.9), cell("Schut", "unfaithfulness", 0.7),
-		cell("ECCCo", "implausibility", 1.2), cell("Wachter", "implausibility", 1.0), cell("ECCCo", "validity", 0.95)}
+		cell("REVISE", "unfaithfulness", 0.8), cell("ECCCo", "implausibility", 1.2), cell("Wachter", "implausibility", 1.0), cell("ECCCo", "validity", 0.95)}
 	b := []Cell{cell("ECCCo", "unfaithfulness", 0.6), cell("Wachter", "unfaithfulness", 0.8), cell("Schut", "unfaithfulness", 0.3),
-		cell("ECCCo", "validity", 0.5)}
+		cell("REVISE", "unfaithfulness", 0.9), cell("ECCCo", "validity", 0.5)}
 	mc, err := CompareModes([]string{"A", "B"}, a, b)
 	if err != nil {
 		t.Fatal(err)
@@ -24,8 +24,8 @@ func TestCompareModes(t *testing.T) {
 		t.Fatalf("%d rows, want 1", len(mc.Rows))
 	}
 	ca, cb := mc.Rows[0].Checks[0], mc.Rows[0].Checks[1]
-	if math.Abs(ca.UnfaithDiff+0.4) > 1e-12 || ca.Rank != 1 || ca.Generators != 3 || math.Abs(ca.ImplDiff-0.2) > 1e-12 {
-		t.Errorf("A: %+v, want diff −0.4, rank 1 of 3, implausibility +0.2", ca)
+	if math.Abs(ca.UnfaithDiff+0.4) > 1e-12 || ca.Rank != 1 || ca.Generators != 4 || math.Abs(ca.ImplDiff-0.2) > 1e-12 {
+		t.Errorf("A: %+v, want diff −0.4, rank 1 of 4, implausibility +0.2", ca)
 	}
 	wantA, wantB := []bool{true, true, false, true}, []bool{true, false, false, false}
 	for k := range Claims {

@@ -166,24 +166,78 @@ func CheckGenerators(gens []Generator) error {
 	return nil
 }
 
-// WithOverrides applies "key=value" items (numbers; keys ParamKeys) to every generator and
-// names each "NAME [k=v …]" with the items as given, so that an ablation's units never mix with the
-// paper generator's.
+// paramsRead lists the Generator.Set keys each paper generator reads (counterfactual/generator.go: the
+// penalties each constructor builds); the step η is read by all.
+var paramsRead = map[string][]string{
+	"ECCCo":             {"step", "cost", "energy", "setsize", "ridge", "decay-rate", "decay-every"},
+	"ECCCo+":            {"step", "cost", "energy", "setsize", "ridge", "decay-rate", "decay-every"},
+	"ECCCo (no CP)":     {"step", "cost", "energy", "ridge", "decay-rate", "decay-every"},
+	"ECCCo (no EBM)":    {"step", "cost", "setsize"},
+	"ECCCo-L1":          {"step", "cost", "energy", "setsize"},
+	"ECCCo-L1 (no CP)":  {"step", "cost", "energy"},
+	"ECCCo-L1 (no EBM)": {"step", "cost", "setsize"},
+	"REVISE":            {"step", "cost"},
+	"Schut":             {"step"},
+	"Wachter":           {"step", "cost"},
+}
+
+// Reads reports whether the generator has the term (or step) that a Generator.Set key overrides: a
+// paper generator reads the keys of the penalties it builds; a custom one (Build) all of them.
+func (g Generator) Reads(key string) bool {
+	if g.Build != nil {
+		return true
+	}
+	base, err := g.paper()
+	if err != nil {
+		return false
+	}
+	keys, ok := paramsRead[base]
+	return !ok || slices.Contains(keys, key)
+}
+
+// WithOverrides applies "key=value" items (numbers; keys ParamKeys) to every generator that has the
+// term (Generator.Reads) and names each changed one "NAME [k=v …]" with the items it took, so that an
+// ablation's units never mix with the paper generator's; a generator none of the items applies to keeps
+// its name and definition. An item that no generator of the list reads is ErrInvalid.
 func WithOverrides(gens []Generator, items []string) ([]Generator, error) {
 	set := map[string]float64{}
+	var keys []string
 	for _, kv := range items {
 		k, v, ok := strings.Cut(kv, "=")
 		f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
 		if !ok || err != nil {
 			return nil, fmt.Errorf("%w: --set %q: want key=number", ErrInvalid, kv)
 		}
-		set[strings.TrimSpace(k)] = f
+		k = strings.TrimSpace(k)
+		set[k] = f
+		keys = append(keys, k)
 	}
+	used := map[string]bool{}
 	out := make([]Generator, len(gens))
 	for i, g := range gens {
-		g.Paper, g.Set = g.Name, set
-		g.Name = fmt.Sprintf("%s [%s]", g.Name, strings.Join(items, " "))
+		var took []string
+		mine := map[string]float64{}
+		for j, k := range keys {
+			if g.Reads(k) {
+				mine[k] = set[k]
+				took = append(took, items[j])
+				used[k] = true
+			}
+		}
+		if len(took) > 0 {
+			g.Paper, g.Set = g.Name, mine
+			g.Name = fmt.Sprintf("%s [%s]", g.Name, strings.Join(took, " "))
+		}
 		out[i] = g
+	}
+	for _, k := range keys {
+		if !used[k] {
+			var names []string
+			for _, g := range gens {
+				names = append(names, g.Name)
+			}
+			return nil, fmt.Errorf("%w: --set %s: none of the generators (%s) has that term", ErrInvalid, k, strings.Join(names, ", "))
+		}
 	}
 	return out, CheckGenerators(out)
 }

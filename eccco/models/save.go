@@ -30,7 +30,7 @@ type savedSpec struct {
 }
 
 var format = savedir.Format{What: "model", SpecFile: SpecFile, ErrMissing: ErrNoModel,
-	ReplaceHint: "replace it explicitly (Model.Replace) or choose another directory"}
+	ReplaceHint: "to replace it, pass --replace to eccco train, or choose another --models-dir"}
 
 // Save writes the model (its Spec and Provenance as JSON in SpecFile and its weights as a GoMLX
 // checkpoint; optimiser state is left out) to dir, which must not exist or be an empty directory: Save

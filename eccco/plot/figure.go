@@ -7,16 +7,12 @@ import (
 	"math"
 	"path/filepath"
 	"strings"
-	"sync"
-	"time"
 
-	"codeberg.org/go-pdf/fpdf"
 	"github.com/eccco-go/eccco-go/eccco/internal/atomicfile"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
-	"gonum.org/v1/plot/vg/vgpdf"
 	"gonum.org/v1/plot/vg/vgsvg"
 )
 
@@ -233,16 +229,15 @@ func (f Figure) render(format string) (out []byte, err error) {
 	}
 	switch format {
 	case "png":
+		if px := float64(w) * float64(h) * float64(f.dpi()) * float64(f.dpi()) / (72 * 72); px > MaxPixels {
+			return nil, fmt.Errorf("figure: %.0f × %.0f pt at %d dpi is %.3g pixels, more than the %.3g a PNG may have (lower the DPI)",
+				float64(w), float64(h), f.dpi(), px, float64(MaxPixels))
+		}
 		c = vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(f.dpi()))}
 	case "svg":
 		c = vgsvg.NewWith(vgsvg.UseWH(w, h), vgsvg.EmbedFonts(f.EmbedFonts))
 	case "pdf":
-		pdfOnce.Do(func() { // fixed dates and sorted catalogues: the same figure gives the same bytes
-			fpdf.SetDefaultCreationDate(time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC))
-			fpdf.SetDefaultModificationDate(time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC))
-			fpdf.SetDefaultCatalogSort(true)
-		})
-		c = pdfCanvas{vgpdf.New(w, h)}
+		c = newPDFCanvas(w, h)
 	default:
 		return nil, fmt.Errorf("figure: unknown format %q (png, svg or pdf)", format)
 	}
@@ -265,8 +260,6 @@ func (f Figure) render(format string) (out []byte, err error) {
 	}
 	return buf.Bytes(), nil
 }
-
-var pdfOnce sync.Once
 
 // PNG returns the figure as PNG bytes at f.DPI (for a notebook: gonbui.DisplayPNG).
 func (f Figure) PNG() ([]byte, error) { return f.render("png") }

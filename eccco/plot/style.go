@@ -23,6 +23,10 @@ const (
 // DefaultDPI is the resolution of PNG output.
 const DefaultDPI = 300
 
+// MaxPixels bounds a PNG's pixels (4 bytes each while it is drawn): a larger figure is an error before
+// its canvas is allocated. The paper's widest figure at 300 dpi has about 9 million.
+const MaxPixels = 200e6
+
 // Font sizes at print size.
 const (
 	TitleSize  = vg.Length(9)

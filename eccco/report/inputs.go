@@ -55,7 +55,7 @@ func (r *Results) setMode() {
 // units/, tables/) or a tables directory (cells.csv and comparison.md, as paper/results/).
 func LoadResults(dir string) (*Results, error) {
 	res := &Results{Dir: dir}
-	if rows, err := benchmark.ReadCSV(filepath.Join(dir, "results.csv")); err == nil {
+	if rows, err := benchmark.ReadResults(dir); err == nil {
 		res.Cells = compare.Aggregate(rows)
 		res.Counterfactuals = len(rows)
 		if res.Manifests, err = benchmark.ReadManifests(dir); err != nil {

@@ -3,15 +3,13 @@ package report
 import (
 	"fmt"
 	"math"
-	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/eccco-go/eccco-go/eccco/benchmark"
 	"github.com/eccco-go/eccco-go/eccco/compare"
+	"github.com/eccco-go/eccco-go/eccco/experiment"
 )
-
-import ()
 
 // Markdown renders the comparison: a summary of each claim per source, then one line per data set ×
 // model with ECCCo − Wachter unfaithfulness and implausibility, ECCCo's faithfulness rank and validity.
@@ -70,11 +68,18 @@ func CompareResultDirs(names, dirs []string, published string) (compare.ModeComp
 	}
 	var sets [][]compare.Cell
 	for _, d := range dirs {
-		rows, err := benchmark.ReadCSV(filepath.Join(d, "results.csv"))
+		rows, err := benchmark.ReadResults(d)
 		if err != nil {
 			return compare.ModeComparison{}, fmt.Errorf("report: comparing modes: %w", err)
 		}
-		sets = append(sets, compare.Aggregate(rows))
+		cells := compare.Aggregate(rows)
+		for k, missing := range compare.MissingForClaims(cells) {
+			if len(missing) > 0 {
+				return compare.ModeComparison{}, fmt.Errorf("report: comparing modes: %w: %s holds no results of %s, which the claim %q needs; run the benchmark with them (bench --generators)",
+					experiment.ErrInvalid, d, strings.Join(missing, ", "), compare.Claims[k])
+			}
+		}
+		sets = append(sets, cells)
 	}
 	if published != "" {
 		pub, err := compare.ReadPublished(published)

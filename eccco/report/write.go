@@ -239,6 +239,9 @@ func Compile(ctx context.Context, texPath, pdfPath string, replace bool) (pages 
 	for _, r := range runs {
 		cmd := exec.CommandContext(ctx, r[0], r[1:]...)
 		cmd.Dir = tmp
+		// Fixed dates (the figures' PDFs use the same): pdfTeX then also derives the trailer /ID from them,
+		// so the same sources give the same PDF bytes.
+		cmd.Env = append(os.Environ(), "SOURCE_DATE_EPOCH=1704067200", "FORCE_SOURCE_DATE=1")
 		out, err := cmd.CombinedOutput()
 		if err != nil {
 			log, _ := os.ReadFile(filepath.Join(tmp, stem+".log"))

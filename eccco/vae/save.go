@@ -30,7 +30,7 @@ type savedSpec struct {
 }
 
 var format = savedir.Format{What: "VAE", SpecFile: SpecFile, ErrMissing: ErrNoVAE,
-	ReplaceHint: "replace it explicitly (VAE.Replace) or choose another directory"}
+	ReplaceHint: "to replace it, pass --replace to eccco vae, or choose another folder"}
 
 // Provenance returns where the VAE came from (the zero value when unknown).
 func (v *VAE) Provenance() models.Provenance { return v.prov }

@@ -4,11 +4,11 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"path/filepath"
 
 	"github.com/eccco-go/eccco-go/eccco/benchmark"
 	"github.com/eccco-go/eccco-go/eccco/compare"
 	"github.com/eccco-go/eccco-go/eccco/internal/atomicfile"
+	"github.com/eccco-go/eccco-go/eccco/internal/outdir"
 	"github.com/eccco-go/eccco-go/eccco/report"
 )
 
@@ -19,7 +19,8 @@ func runAgree(_ context.Context, args []string, stdout, stderr io.Writer) error 
 	in := fs.String("in", "", "two benchmark directories (or results.csv files), e.g. the same protocol run on two backends")
 	names := fs.String("names", "", "comma-separated names of the two (default: the paths)")
 	tol := fs.Float64("tol", compare.DefaultAgreementTolerance, "values a and b agree when |a − b| ≤ tol · max(1, |a|, |b|)")
-	out := fs.String("out", "", "write the Markdown there too (atomically)")
+	out := fs.String("out", "", "write the Markdown there too (a new file; an existing one only with --replace)")
+	replace := fs.Bool("replace", false, "overwrite the --out file if it exists")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -33,6 +34,14 @@ func runAgree(_ context.Context, args []string, stdout, stderr io.Writer) error 
 	if !(*tol > 0) {
 		return fmt.Errorf("agree: --tol %v must be positive", *tol)
 	}
+	if *out != "" {
+		if err := outdir.File(*out, *replace, "--out"); err != nil {
+			return fmt.Errorf("agree: %w", err)
+		}
+	}
+	if err := sameProtocol(paths[0], paths[1]); err != nil {
+		return fmt.Errorf("agree: %w", err)
+	}
 	labels := paths
 	if *names != "" {
 		if labels = splitList(*names); len(labels) != 2 {
@@ -41,10 +50,7 @@ func runAgree(_ context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	var rows [2][]benchmark.Row
 	for i, p := range paths {
-		if filepath.Ext(p) != ".csv" {
-			p = filepath.Join(p, "results.csv")
-		}
-		r, err := benchmark.ReadCSV(p)
+		r, err := benchmark.ReadResults(p)
 		if err != nil {
 			return fmt.Errorf("agree: %w", err)
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/eccco-go/eccco-go/eccco/internal/outdir"
 	"io"
 	"os"
 	"path/filepath"
@@ -27,6 +28,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	shardFlag := fs.String("shard", "", "run only the i-th of N parts, e.g. 2/8 (then merge with --merge)")
 	merge := fs.String("merge", "", "comma-separated shard output directories to merge into --out before collecting")
 	skipMissing := fs.Bool("skip-missing", false, "skip listed data sets that are not available here instead of failing ('all' always skips them)")
+	replace := fs.Bool("replace", false, "write into an existing --out folder that eccco did not make (files of the same names are replaced)")
 	published := fs.String("published", "", "the paper's numbers for the comparison (default paper/published-results.csv)")
 	ef.register(fs, experiment.SetTraining, experiment.SetSampling, experiment.SetGenerator, experiment.SetSettings)
 	ef.registerImageBackend(fs)
@@ -44,6 +46,14 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := nonNegative(map[string]int{"runs": *runs, "factuals": *factuals}); err != nil {
 		return fmt.Errorf("bench: %w", err)
 	}
+	if err := outdir.Prepare(*out, *replace, "--out", "units/*/experiment.json"); err != nil {
+		return fmt.Errorf("bench: %w", err)
+	}
+	unlock, err := outdir.Lock(*out)
+	if err != nil {
+		return fmt.Errorf("bench: %w", err)
+	}
+	defer unlock()
 	shard, err := benchmark.ParseShard(*shardFlag)
 	if err != nil {
 		return fmt.Errorf("bench: %w", err)
@@ -203,6 +213,7 @@ func runTables(_ context.Context, args []string, stdout, stderr io.Writer) error
 	out := fs.String("out", "", "directory for the tables (default IN/tables; IN for a table set)")
 	published := fs.String("published", "", "the paper's numbers (default paper/published-results.csv)")
 	keep := fs.String("keep-cells", "", "a cells.csv written earlier (e.g. paper/results/cells.csv): its data sets that results.csv lacks join the tables and the comparison")
+	replace := fs.Bool("replace", false, "write into an existing --out folder that eccco did not make (files of the same names are replaced)")
 	modelsDir := fs.String("models-dir", "", "saved models (as for bench): the comparison then bounds each model's Ω by its calibration and puts the uncertainty misses no search could avoid down to q̂ (never trains); without it the bounds bench wrote to IN/tables are kept")
 	dataDir := new(string)
 	modeName := fs.String("mode", "", "the results' mode, for --models-dir (default: the one the manifests under --in record)")
@@ -214,6 +225,12 @@ func runTables(_ context.Context, args []string, stdout, stderr io.Writer) error
 	if fs.NArg() > 0 {
 		return fmt.Errorf("tables: unexpected arguments %v", fs.Args())
 	}
+	prepare := func() error {
+		if err := outdir.Prepare(*out, *replace, "--out", "cells.csv", "calibration.csv"); err != nil {
+			return fmt.Errorf("tables: %w", err)
+		}
+		return nil
+	}
 	if tableSetOnly(*in) {
 		// A committed table set (cells.csv without results.csv): re-render it from its cells.
 		if *keep != "" || *modelsDir != "" {
@@ -221,6 +238,9 @@ func runTables(_ context.Context, args []string, stdout, stderr io.Writer) error
 		}
 		if *out == "" {
 			*out = *in
+		}
+		if err := prepare(); err != nil {
+			return err
 		}
 		ts, err := report.RerenderTableSet(*in, *out, report.TableSetOptions{Published: *published})
 		if err != nil {
@@ -231,7 +251,10 @@ func runTables(_ context.Context, args []string, stdout, stderr io.Writer) error
 	if *out == "" {
 		*out = filepath.Join(*in, "tables")
 	}
-	rows, err := benchmark.ReadCSV(filepath.Join(*in, "results.csv"))
+	if err := prepare(); err != nil {
+		return err
+	}
+	rows, err := benchmark.ReadResults(*in)
 	if err != nil {
 		return fmt.Errorf("tables: %w (run 'eccco bench --out %s' first)", err, *in)
 	}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"maps"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -258,6 +259,71 @@ func nonNegative(flags map[string]int) error {
 	for _, name := range slices.Sorted(maps.Keys(flags)) {
 		if v := flags[name]; v < 0 {
 			return fmt.Errorf("%w: --%s %d must not be negative (0: the paper's)", experiment.ErrInvalid, name, v)
+		}
+	}
+	return nil
+}
+
+// distinctDirs refuses a list of benchmark directories that names one twice.
+func distinctDirs(dirs []string) error {
+	seen := map[string]string{}
+	for _, d := range dirs {
+		key := filepath.Clean(d)
+		if abs, err := filepath.Abs(key); err == nil {
+			key = abs
+		}
+		if prev, ok := seen[key]; ok {
+			return fmt.Errorf("%w: --in names %s twice (as %s and %s): there is nothing to compare", experiment.ErrInvalid, key, prev, d)
+		}
+		seen[key] = d
+	}
+	return nil
+}
+
+// sameProtocol refuses two benchmark directories whose manifests record different protocols (protocol
+// version, seed, factuals, mode, settings, sampling or a shared generator's definition): their
+// counterfactuals are not the same ones computed twice. Inputs without manifests (results.csv files)
+// are not checked.
+func sameProtocol(a, b string) error {
+	ma, err := benchmark.ReadManifests(a)
+	if err != nil {
+		return err
+	}
+	mb, err := benchmark.ReadManifests(b)
+	if err != nil {
+		return err
+	}
+	byData := map[string]benchmark.Manifest{}
+	for _, m := range mb {
+		byData[m.Dataset] = m
+	}
+	for _, x := range ma {
+		y, ok := byData[x.Dataset]
+		if !ok {
+			continue
+		}
+		var diffs []string
+		add := func(what string, u, v any) {
+			if fmt.Sprint(u) != fmt.Sprint(v) {
+				diffs = append(diffs, fmt.Sprintf("%s %v vs %v", what, u, v))
+			}
+		}
+		add("protocol", x.Protocol, y.Protocol)
+		add("seed", x.Seed, y.Seed)
+		add("factuals", x.Factuals, y.Factuals)
+		add("mode", x.Mode, y.Mode)
+		add("sampling", x.Sampling, y.Sampling)
+		if x.Settings != nil && y.Settings != nil {
+			add("settings", x.Settings.Describe(), y.Settings.Describe())
+		}
+		for _, g := range slices.Sorted(maps.Keys(x.Generators)) {
+			if d, ok := y.Generators[g]; ok {
+				add("generator "+g, x.Generators[g], d)
+			}
+		}
+		if len(diffs) > 0 {
+			return fmt.Errorf("%w: %s and %s hold %s results of different protocols (%s): agree compares one protocol run twice (e.g. on two backends)",
+				experiment.ErrInvalid, a, b, x.Dataset, strings.Join(diffs, "; "))
 		}
 	}
 	return nil

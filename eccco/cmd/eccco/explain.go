@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/eccco-go/eccco-go/eccco/benchmark"
 	"io"
 	"math"
 	"os"
@@ -39,6 +40,9 @@ func runExplain(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	if err := positive(map[string]int{"n": *n, "run": *runIdx}); err != nil {
 		return fmt.Errorf("explain: %w", err)
+	}
+	if *n > benchmark.MaxFactuals || *runIdx > benchmark.MaxRuns {
+		return fmt.Errorf("explain: %w: --n %d, --run %d: at most %d factuals and run %d", experiment.ErrInvalid, *n, *runIdx, benchmark.MaxFactuals, benchmark.MaxRuns)
 	}
 	if *png != "" {
 		if _, err := os.Stat(*png); err == nil {

@@ -4,8 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/eccco-go/eccco-go/eccco/internal/outdir"
 	"io"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -21,6 +21,7 @@ func runFigures(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	only := fs.String("only", "", "comma-separated figure names (default: every figure whose data sets are available; see --list)")
 	list := fs.Bool("list", false, "list the figures (name, the paper's label, caption) and exit")
 	out := fs.String("out", "figures", "directory for NAME.png, NAME.svg and NAME.pdf")
+	replace := fs.Bool("replace", false, "write into an existing --out folder that eccco did not make (files of the same names are replaced)")
 	dpi := fs.Int("dpi", 0, "resolution of the PNG files (0: 300)")
 	results := fs.String("results", "", "benchmark directory holding results.csv, for the metric charts (default: none, the charts are skipped)")
 	var ef expFlags
@@ -36,6 +37,15 @@ func runFigures(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if *only != "" {
 		var err error
 		if specs, err = figures.Lookup(splitList(*only)...); err != nil {
+			return fmt.Errorf("figures: %w", err)
+		}
+	}
+	if !*list {
+		var legacy []string // an older eccco's figures folder holds NAME.svg files
+		for _, s := range figures.Catalog() {
+			legacy = append(legacy, s.Name+".svg")
+		}
+		if err := outdir.Prepare(*out, *replace, "--out", append(legacy, "gallery/README.md")...); err != nil {
 			return fmt.Errorf("figures: %w", err)
 		}
 	}
@@ -56,8 +66,8 @@ func runFigures(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return fmt.Errorf("figures: %w", err)
 	}
-	if *dpi < 0 {
-		return fmt.Errorf("figures: --dpi %d must not be negative", *dpi)
+	if *dpi < 0 || *dpi > 2400 {
+		return fmt.Errorf("figures: --dpi %d: want 0 (300) to 2400", *dpi)
 	}
 	env := figures.NewEnv(opts)
 	env.DPI = *dpi
@@ -67,7 +77,7 @@ func runFigures(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		}
 	}
 	if *results != "" {
-		if env.Results, err = benchmark.ReadCSV(filepath.Join(*results, "results.csv")); err != nil {
+		if env.Results, err = benchmark.ReadResults(*results); err != nil {
 			return fmt.Errorf("figures: %w", err)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/eccco-go/eccco-go/eccco/compare"
 	"github.com/eccco-go/eccco-go/eccco/internal/atomicfile"
+	"github.com/eccco-go/eccco-go/eccco/internal/outdir"
 	"github.com/eccco-go/eccco-go/eccco/report"
 )
 
@@ -18,7 +19,8 @@ func runModes(_ context.Context, args []string, stdout, stderr io.Writer) error 
 	in := fs.String("in", "", "comma-separated benchmark directories, each holding results.csv")
 	names := fs.String("names", "", "comma-separated names of the directories (default: the directories)")
 	published := fs.String("published", "", "the paper's numbers, added as a column 'paper' (default paper/published-results.csv; none: leave out)")
-	out := fs.String("out", "", "write the Markdown there too (atomically)")
+	out := fs.String("out", "", "write the Markdown there too (a new file; an existing one only with --replace)")
+	replace := fs.Bool("replace", false, "overwrite the --out file if it exists")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -28,6 +30,14 @@ func runModes(_ context.Context, args []string, stdout, stderr io.Writer) error 
 	dirs := splitList(*in)
 	if len(dirs) < 2 {
 		return fmt.Errorf("modes: --in needs at least two benchmark directories")
+	}
+	if *out != "" {
+		if err := outdir.File(*out, *replace, "--out"); err != nil {
+			return fmt.Errorf("modes: %w", err)
+		}
+	}
+	if err := distinctDirs(dirs); err != nil {
+		return fmt.Errorf("modes: %w", err)
 	}
 	labels := dirs
 	if *names != "" {

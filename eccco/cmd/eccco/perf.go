@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/eccco-go/eccco-go/eccco/internal/outdir"
 	"io"
 	"path/filepath"
 	"strings"
@@ -20,6 +21,7 @@ func runPerf(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	datasets := fs.String("data", "all", "data sets: 'all' (every available one) or a comma-separated list")
 	kinds := fs.String("models", "mlp,mlp-ensemble", "comma-separated models to score (mlp, mlp-ensemble, jem, jem-ensemble, lenet; lenet only on image sets); saved ones are reused, missing ones trained and saved")
 	out := fs.String("out", filepath.Join("runs", "perf"), "directory for perf.csv, perf.md and perf.tex ('none' to skip)")
+	replace := fs.Bool("replace", false, "write into an existing --out folder that eccco did not make (files of the same names are replaced)")
 	strict := fs.Bool("strict", false, "exit with an error if a model is more than 0.03 below the paper's accuracy")
 	skipMissing := fs.Bool("skip-missing", false, "skip listed data sets that are not available here instead of failing ('all' always skips them)")
 	var ef expFlags
@@ -31,6 +33,11 @@ func runPerf(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("perf: unexpected arguments %v", fs.Args())
+	}
+	if *out != "none" {
+		if err := outdir.Prepare(*out, *replace, "--out", "perf.csv"); err != nil {
+			return fmt.Errorf("perf: %w", err)
+		}
 	}
 	names, explicit, err := dataList(*datasets)
 	if err != nil {

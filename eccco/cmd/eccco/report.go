@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -42,14 +43,24 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fs.BoolVar(&cfg.Quick, "quick", false, "label the report as the quick profile's (title page and running header)")
 	fs.StringVar(&cfg.Out, "out", at("paper/report"), "directory for the LaTeX sources (NAME.tex and figures/)")
 	fs.StringVar(&cfg.Name, "name", "eccco-go", "file stem of the LaTeX source")
-	fs.StringVar(&cfg.Markdown, "markdown", at("paper/eccco-go.md"), "Markdown version (\"\" for none)")
-	fs.StringVar(&cfg.PDF, "pdf", at("paper/eccco-go.pdf"), "compiled PDF (\"\" to write the sources only); needs pdflatex (scripts/texlive-packages.txt)")
+	fs.StringVar(&cfg.Markdown, "markdown", at("paper/eccco-go.md"), "Markdown version (\"\" for none; default OUT/NAME.md when --out is given)")
+	fs.StringVar(&cfg.PDF, "pdf", at("paper/eccco-go.pdf"), "compiled PDF (\"\" to write the sources only; default OUT/NAME.pdf when --out is given); needs pdflatex (scripts/texlive-packages.txt)")
 	fs.BoolVar(&cfg.Replace, "replace", false, "overwrite files that eccco report did not generate")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("report: unexpected arguments %v", fs.Args())
+	}
+	// --out elsewhere keeps the Markdown and the PDF beside the sources unless they are named: the
+	// repository's paper/eccco-go.md and .pdf are the defaults of the committed report only.
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if set["out"] && !set["markdown"] {
+		cfg.Markdown = filepath.Join(cfg.Out, cfg.Name+".md")
+	}
+	if set["out"] && !set["pdf"] {
+		cfg.PDF = filepath.Join(cfg.Out, cfg.Name+".pdf")
 	}
 	out, err := report.Make(ctx, cfg)
 	if out != nil && out.Written != nil {
