@@ -202,8 +202,8 @@ func writeOneRow(t *testing.T, dir string, s metrics.Scores) {
 // --set authors-models-dir is refused where it would be ignored: in the paper mode and with authors-models=false.
 func TestAuthorsModelsFlagNeedsAuthorsCode(t *testing.T) {
 	for _, args := range [][]string{
-		{"perf", "--data", "moons", "--set", "authors-models-dir=" + t.TempDir()},
-		{"perf", "--data", "moons", "--mode", "authors-code", "--set", "authors-models=false", "--set", "authors-models-dir=" + t.TempDir()},
+		{"perf", "--data", "moons", "--set", "authors-models-dir=" + t.TempDir(), "--out", "none"},
+		{"perf", "--data", "moons", "--mode", "authors-code", "--set", "authors-models=false", "--set", "authors-models-dir=" + t.TempDir(), "--out", "none"},
 	} {
 		if _, _, err := runCLI(t, args...); !errors.Is(err, experiment.ErrInvalid) || !strings.Contains(err.Error(), "authors-models-dir") {
 			t.Errorf("%v: err = %v, want ErrInvalid naming --authors-models", args, err)
