@@ -96,7 +96,7 @@ var spelled = map[rune]string{
 	'↓': "(lower is better)", '↑': "(higher is better)", '∇': "grad", '∞': "inf",
 	'α': "alpha", 'β': "beta", 'γ': "gamma", 'ε': "epsilon", 'η': "eta", 'θ': "theta", 'κ': "kappa",
 	'λ': "lambda", 'σ': "sigma", 'τ': "tau", 'Ω': "Omega", 'ω': "omega",
-	'⁺': "+", '⁻': "-", '₁': "1", '₂': "2", '₃': "3",
+	'⁺': "+", '⁻': "-", '\u0302': "^", '₁': "1", '₂': "2", '₃': "3",
 }
 
 // cp1252 returns s encoded in code page 1252 (see pdfCanvas).
