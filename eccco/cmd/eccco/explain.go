@@ -167,8 +167,10 @@ func printOne(w io.Writer, test *data.Dataset, std *data.Standardizer, x *experi
 		fmt.Fprintf(w, "%d of %d pixels changed\n\n", changed, d)
 		return
 	}
+	// For a standardised data set, the factual and the counterfactual also in the data's units.
+	var fx, cx []float32
 	if std != nil {
-		fx, cx := append([]float32(nil), f.X[:d]...), append([]float32(nil), res.X[:d]...)
+		fx, cx = append([]float32(nil), f.X[:d]...), append([]float32(nil), res.X[:d]...)
 		std.InverseRows(fx)
 		std.InverseRows(cx)
 		for j := range d { // a standardised value's round trip leaves ±1e-7·scale where the data has 0
@@ -178,20 +180,12 @@ func printOne(w io.Writer, test *data.Dataset, std *data.Standardizer, x *experi
 				}
 			}
 		}
-		fmt.Fprintf(w, "%-24s %12s %12s %12s %14s %14s\n", "feature", "factual", "counterfact.", "change", "factual (data)", "cf. (data)")
-		for j := range d {
-			delta := res.X[j] - f.X[j]
-			mark := ""
-			if math.Abs(float64(delta)) > 1e-5 {
-				changed++
-				mark = " *"
-			}
-			fmt.Fprintf(w, "%-24s %12.4f %12.4f %+12.4f %14.6g %14.6g%s\n", test.FeatureNames[j], f.X[j], res.X[j], delta, fx[j], cx[j], mark)
-		}
-		fmt.Fprintf(w, "%d of %d features changed (*); the first three columns are standardised\n\n", changed, d)
-		return
 	}
-	fmt.Fprintf(w, "%-24s %12s %12s %12s\n", "feature", "factual", "counterfact.", "change")
+	head := fmt.Sprintf("%-24s %12s %12s %12s", "feature", "factual", "counterfact.", "change")
+	if std != nil {
+		head += fmt.Sprintf(" %14s %14s", "factual (data)", "cf. (data)")
+	}
+	fmt.Fprintln(w, head)
 	for j := range d {
 		delta := res.X[j] - f.X[j]
 		mark := ""
@@ -199,7 +193,15 @@ func printOne(w io.Writer, test *data.Dataset, std *data.Standardizer, x *experi
 			changed++
 			mark = " *"
 		}
-		fmt.Fprintf(w, "%-24s %12.4f %12.4f %+12.4f%s\n", test.FeatureNames[j], f.X[j], res.X[j], delta, mark)
+		line := fmt.Sprintf("%-24s %12.4f %12.4f %+12.4f", test.FeatureNames[j], f.X[j], res.X[j], delta)
+		if std != nil {
+			line += fmt.Sprintf(" %14.6g %14.6g", fx[j], cx[j])
+		}
+		fmt.Fprintln(w, line+mark)
 	}
-	fmt.Fprintf(w, "%d of %d features changed (*)\n\n", changed, d)
+	note := ""
+	if std != nil {
+		note = "; the first three columns are standardised"
+	}
+	fmt.Fprintf(w, "%d of %d features changed (*)%s\n\n", changed, d, note)
 }
