@@ -1,8 +1,9 @@
 package compare
 
 import (
+	"maps"
 	"math"
-	"sort"
+	"slices"
 
 	"github.com/eccco-go/eccco-go/eccco/benchmark"
 	"github.com/eccco-go/eccco-go/eccco/counterfactual"
@@ -62,12 +63,27 @@ type Cell struct {
 	Bold                                      bool
 }
 
-// Aggregate turns rows into cells for the subsets "all" and "valid" (only valid counterfactuals; runs
-// without any are left out). Models are named by their titles ("MLP Ensemble").
-func Aggregate(rows []benchmark.Row) []Cell {
-	type key struct{ d, s, m, g, metric string }
-	runMeans := map[key]map[int][2]float64{} // run → (sum, count)
-	var order []key
+// RunMean is one run's mean of one metric over a cell's counterfactuals: the number the paper averages
+// over runs. N counts the counterfactuals with a value (a NaN metric is left out); with N = 0 the run is
+// recorded but has no mean (Mean NaN) and does not count towards the cell.
+type RunMean struct {
+	Dataset, Subset, Model, Generator, Metric string
+	Run                                       int
+	N                                         int
+	Mean                                      float64
+}
+
+type cellKey struct{ d, s, m, g, metric string }
+
+func (r RunMean) key() cellKey { return cellKey{r.Dataset, r.Subset, r.Model, r.Generator, r.Metric} }
+func (c Cell) key() cellKey    { return cellKey{c.Dataset, c.Subset, c.Model, c.Generator, c.Metric} }
+
+// RunMeans computes the per-run means of every cell of rows for the subsets "all" and "valid" (only
+// valid counterfactuals; runs without any are left out): the cells in the order they first appear in
+// rows, runs ascending within a cell. Models are named by their titles ("MLP Ensemble").
+func RunMeans(rows []benchmark.Row) []RunMean {
+	runSums := map[cellKey]map[int][2]float64{} // run → (sum, count)
+	var order []cellKey
 	for _, r := range rows {
 		model := ModelTitle(r.Model)
 		for _, subset := range []string{"all", "valid"} {
@@ -75,44 +91,78 @@ func Aggregate(rows []benchmark.Row) []Cell {
 				continue
 			}
 			for _, m := range Metrics {
-				k := key{r.Dataset, subset, model, r.Generator, m.Name}
-				if runMeans[k] == nil {
-					runMeans[k] = map[int][2]float64{}
+				k := cellKey{r.Dataset, subset, model, r.Generator, m.Name}
+				if runSums[k] == nil {
+					runSums[k] = map[int][2]float64{}
 					order = append(order, k)
 				}
-				v := m.Of(r)
-				if math.IsNaN(v) {
-					continue
+				acc := runSums[k][r.Run]
+				if v := m.Of(r); !math.IsNaN(v) {
+					acc = [2]float64{acc[0] + v, acc[1] + 1}
 				}
-				acc := runMeans[k][r.Run]
-				runMeans[k][r.Run] = [2]float64{acc[0] + v, acc[1] + 1}
+				runSums[k][r.Run] = acc
 			}
+		}
+	}
+	var out []RunMean
+	for _, k := range order {
+		runs := slices.Sorted(maps.Keys(runSums[k]))
+		for _, run := range runs {
+			acc := runSums[k][run]
+			mean := math.NaN()
+			if acc[1] > 0 {
+				mean = acc[0] / acc[1]
+			}
+			out = append(out, RunMean{Dataset: k.d, Subset: k.s, Model: k.m, Generator: k.g, Metric: k.metric, Run: run, N: int(acc[1]), Mean: mean})
+		}
+	}
+	return out
+}
+
+// Aggregate turns rows into cells for the subsets "all" and "valid" (only valid counterfactuals; runs
+// without any are left out): AggregateRunMeans of RunMeans. Models are named by their titles ("MLP
+// Ensemble").
+func Aggregate(rows []benchmark.Row) []Cell { return AggregateRunMeans(RunMeans(rows)) }
+
+// AggregateRunMeans turns per-run means into cells, in the order the cells first appear in rms: the mean
+// of the runs' means (runs with N = 0 left out) and their sample sd, the stars and bold marks as Mark sets
+// them. It is how the archived run means (paper/results/run-means.csv.gz) rebuild a table set's cells.
+func AggregateRunMeans(rms []RunMean) []Cell {
+	means := map[cellKey][]float64{}
+	var order []cellKey
+	for _, r := range rms {
+		k := r.key()
+		if _, ok := means[k]; !ok {
+			means[k] = []float64{}
+			order = append(order, k)
+		}
+		if r.N > 0 {
+			means[k] = append(means[k], r.Mean)
 		}
 	}
 	cells := make([]Cell, 0, len(order))
-	index := map[key]int{}
 	for _, k := range order {
-		var means []float64
-		runs := make([]int, 0, len(runMeans[k]))
-		for run := range runMeans[k] {
-			runs = append(runs, run)
-		}
-		sort.Ints(runs)
-		for _, run := range runs {
-			acc := runMeans[k][run]
-			if acc[1] > 0 {
-				means = append(means, acc[0]/acc[1])
-			}
-		}
-		mean, sd := meanSD(means)
-		index[k] = len(cells)
-		cells = append(cells, Cell{Dataset: k.d, Subset: k.s, Model: k.m, Generator: k.g, Metric: k.metric, Mean: mean, SD: sd, Runs: len(means)})
+		mean, sd := meanSD(means[k])
+		cells = append(cells, Cell{Dataset: k.d, Subset: k.s, Model: k.m, Generator: k.g, Metric: k.metric, Mean: mean, SD: sd, Runs: len(means[k])})
 	}
-	// Stars against Wachter and bold for the best per (dataset, subset, model, metric).
-	best := map[key]int{}
+	Mark(cells)
+	return cells
+}
+
+// Mark sets every cell's Stars and Bold from the cells' means and sds: Stars is 1 or 2 when the generator
+// beats Wachter of its data set, subset, model and metric by more than 1 or 2 pooled sd; Bold marks the
+// best generator of each data set, subset, model and metric (the first of equal ones). Cells joined from
+// two sources (a rerun of some generators and cells kept from an earlier run) are marked together.
+func Mark(cells []Cell) {
+	index := map[cellKey]int{}
+	for i, c := range cells {
+		index[c.key()] = i
+	}
+	best := map[cellKey]int{}
 	for i, c := range cells {
 		higher := metricHigher(c.Metric)
-		if w, ok := index[key{c.Dataset, c.Subset, c.Model, "Wachter", c.Metric}]; ok && c.Generator != "Wachter" {
+		cells[i].Stars, cells[i].Bold = 0, false
+		if w, ok := index[cellKey{c.Dataset, c.Subset, c.Model, "Wachter", c.Metric}]; ok && c.Generator != "Wachter" {
 			wc := cells[w]
 			pooled := math.Sqrt((c.SD*c.SD + wc.SD*wc.SD) / 2)
 			gain := wc.Mean - c.Mean
@@ -126,7 +176,7 @@ func Aggregate(rows []benchmark.Row) []Cell {
 				cells[i].Stars = 1
 			}
 		}
-		bk := key{c.Dataset, c.Subset, c.Model, "", c.Metric}
+		bk := cellKey{c.Dataset, c.Subset, c.Model, "", c.Metric}
 		j, ok := best[bk]
 		if math.IsNaN(c.Mean) {
 			continue
@@ -138,7 +188,6 @@ func Aggregate(rows []benchmark.Row) []Cell {
 	for _, i := range best {
 		cells[i].Bold = true
 	}
-	return cells
 }
 
 func metricHigher(name string) bool {

@@ -815,6 +815,7 @@ func (b *builder) provenance() {
 	if res.Counterfactuals > 0 {
 		kv = append(kv, [2]string{"Counterfactuals", strconv.Itoa(res.Counterfactuals)})
 	}
+	kv = append(kv, [2]string{"Per-run means", archiveText(res)})
 	kv = append(kv, [2]string{"Backend (report build)", pv.Backend},
 		[2]string{"Machine (report build)", fmt.Sprintf("%s, %d cores, %s/%s", m.CPU, m.Cores, m.OS, m.Arch)},
 		[2]string{"Go", m.GoVersion})
@@ -886,4 +887,30 @@ func pdfWidth(path string) float64 {
 		return 0
 	}
 	return x1 - x0
+}
+
+// archiveText says which data sets' cells the report's per-run means rebuild (Results.Archived) and
+// which have their cells alone.
+func archiveText(res *Results) string {
+	var without []string
+	for _, c := range res.Cells {
+		if !slices.Contains(res.Archived, c.Dataset) && !slices.Contains(without, c.Dataset) {
+			without = append(without, c.Dataset)
+		}
+	}
+	titles := func(ds []string) string {
+		out := make([]string, len(ds))
+		for i, d := range ds {
+			out[i] = datasetTitle(d)
+		}
+		return strings.Join(out, ", ")
+	}
+	switch {
+	case len(res.Archived) == 0:
+		return "none: the cells alone (no " + RunMeansFile + " beside them)"
+	case len(without) == 0:
+		return fmt.Sprintf("%d, every cell rebuilt from them and checked bit for bit (%s)", len(res.RunMeans), RunMeansFile)
+	}
+	return fmt.Sprintf("%d for %s, their cells rebuilt from them and checked bit for bit (%s); %s: the cells alone",
+		len(res.RunMeans), titles(res.Archived), RunMeansFile, titles(without))
 }

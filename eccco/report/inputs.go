@@ -27,6 +27,11 @@ type Results struct {
 	Cells []compare.Cell
 	// Counterfactuals is the number of result rows (0 when only the aggregated cells were found).
 	Counterfactuals int
+	// RunMeans are the cells' per-run means: computed from the rows, or read from the archive beside a
+	// tables directory's cells.csv (RunMeansFile, checked to give Cells); nil where neither exists.
+	RunMeans []compare.RunMean
+	// Archived lists the data sets whose cells RunMeans give (whole data sets; RunMeansFile).
+	Archived []string
 	// Manifests are the data sets' unit manifests (a benchmark directory's units/*/experiment.json).
 	Manifests []benchmark.Manifest
 	// Recorded is the provenance line of the comparison report beside the cells ("Results from: …"),
@@ -52,11 +57,14 @@ func (r *Results) setMode() {
 }
 
 // LoadResults reads a benchmark result directory: the output of `eccco bench --out DIR` (results.csv,
-// units/, tables/) or a tables directory (cells.csv and comparison.md, as paper/results/).
+// units/, tables/) or a tables directory (cells.csv and comparison.md, as paper/results/; with the per-run
+// means of RunMeansFile beside them, checked to give the cells: ErrRunMeansDisagree otherwise).
 func LoadResults(dir string) (*Results, error) {
 	res := &Results{Dir: dir}
 	if rows, err := benchmark.ReadResults(dir); err == nil {
-		res.Cells = compare.Aggregate(rows)
+		res.RunMeans = compare.RunMeans(rows)
+		res.Cells = compare.AggregateRunMeans(res.RunMeans)
+		res.Archived = archivedSets(res.RunMeans)
 		res.Counterfactuals = len(rows)
 		if res.Manifests, err = benchmark.ReadManifests(dir); err != nil {
 			return nil, fmt.Errorf("report: %w", err)
@@ -71,14 +79,14 @@ func LoadResults(dir string) (*Results, error) {
 		return nil, fmt.Errorf("report: %w", err)
 	}
 	for _, tables := range []string{filepath.Join(dir, "tables"), dir} {
-		cells, err := ReadCells(filepath.Join(tables, "cells.csv"))
+		cells, rms, err := readTableCells(filepath.Join(tables, "cells.csv"))
 		if errors.Is(err, os.ErrNotExist) {
 			continue
 		}
 		if err != nil {
 			return nil, err
 		}
-		res.Cells = cells
+		res.Cells, res.RunMeans, res.Archived = cells, rms, archivedSets(rms)
 		res.Recorded = recordedProvenance(filepath.Join(tables, "comparison.md"))
 		if res.Bounds, err = readBounds(tables); err != nil {
 			return nil, err

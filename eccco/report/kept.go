@@ -19,21 +19,25 @@ type Kept struct {
 	From string
 	// Bounds are the calibration bounds written beside them (benchmark.BoundsFile; nil where none).
 	Bounds benchmark.UncertaintyBounds
+	// RunMeans are the cells' per-run means (RunMeansFile beside them, checked to give Cells; nil where
+	// there is none).
+	RunMeans []compare.RunMean
 }
 
 // keptQuote joins kept cells' file to the provenance its comparison quoted.
 const keptQuote = ", whose comparison said: "
 
-// ReadKept reads a cells.csv written earlier (ReadCells) and the calibration bounds beside it. From names
+// ReadKept reads a cells.csv written earlier (ReadCells), the calibration bounds and the per-run means
+// (RunMeansFile) beside it. From names
 // the file and, when a comparison.md lies beside it, what that comparison says the cells were computed
 // from (its "Results from:" line; for cells kept more than once, the innermost quote), so that their
 // provenance survives when the new tables replace that comparison.
 func ReadKept(cellsPath string) (*Kept, error) {
-	cells, err := ReadCells(cellsPath)
+	cells, rms, err := readTableCells(cellsPath)
 	if err != nil {
 		return nil, err
 	}
-	k := &Kept{Cells: cells, From: cellsPath}
+	k := &Kept{Cells: cells, From: cellsPath, RunMeans: rms}
 	if from := recordedProvenance(filepath.Join(filepath.Dir(cellsPath), "comparison.md")); from != "" {
 		if i := strings.LastIndex(from, keptQuote); i >= 0 {
 			from = from[i+len(keptQuote):]

@@ -58,7 +58,8 @@ type rerender struct {
 
 // writeTableSet is WriteTableSet, re-rendering when re is not nil.
 func writeTableSet(dir string, rows []benchmark.Row, o TableSetOptions, re *rerender) (*TableSet, error) {
-	cells := compare.Aggregate(rows)
+	rms := compare.RunMeans(rows)
+	cells := compare.AggregateRunMeans(rms)
 	fresh := map[string]bool{}        // data sets the rows have
 	freshCell := map[[3]string]bool{} // (data set, model, generator) the rows have
 	for _, c := range cells {
@@ -68,6 +69,11 @@ func writeTableSet(dir string, rows []benchmark.Row, o TableSetOptions, re *rere
 	var keptSets []string
 	bounds := maps.Clone(o.Bounds)
 	if o.Kept != nil {
+		for _, r := range o.Kept.RunMeans {
+			if !freshCell[[3]string{r.Dataset, r.Model, r.Generator}] {
+				rms = append(rms, r)
+			}
+		}
 		for _, c := range o.Kept.Cells {
 			if !freshCell[[3]string{c.Dataset, c.Model, c.Generator}] {
 				cells = append(cells, c)
@@ -90,8 +96,12 @@ func writeTableSet(dir string, rows []benchmark.Row, o TableSetOptions, re *rere
 		}
 	}
 	slices.Sort(keptSets)
+	compare.Mark(cells) // a generator's stars and the bold best are read across fresh and kept cells alike
 	ts := &TableSet{Cells: cells, Published: o.Published}
 	if err := WriteTables(dir, ts.Cells); err != nil {
+		return nil, err
+	}
+	if err := writeArchive(dir, cells, rms); err != nil {
 		return nil, err
 	}
 	if err := WriteParameterTables(dir); err != nil {
@@ -251,4 +261,22 @@ func ReadRevision(root string) Revision {
 	st, err := exec.Command("git", "-C", root, "status", "--porcelain", "--untracked-files=no").Output()
 	rv.Dirty = err == nil && len(strings.TrimSpace(string(st))) > 0
 	return rv
+}
+
+// writeArchive writes the run means of the table set's data sets whose every cell has them beside its
+// cells (RunMeansFile), after checking that they give exactly those cells; where no data set has them all
+// it writes none and removes the one an earlier table set left in dir, which would no longer match.
+func writeArchive(dir string, cells []compare.Cell, rms []compare.RunMean) error {
+	path := filepath.Join(dir, RunMeansFile)
+	rms = archivable(cells, rms)
+	if len(rms) == 0 {
+		if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("removing the run means of an earlier table set: %w", err)
+		}
+		return nil
+	}
+	if _, err := checkRunMeans(cells, rms, filepath.Join(dir, "cells.csv"), path); err != nil {
+		return err
+	}
+	return WriteRunMeans(path, rms)
 }
