@@ -16,13 +16,16 @@
 # machine's load falls on all of them alike. Each figure is the median over the rounds.
 #
 # Usage: bench/run.sh [--rounds N] [--k K] [--b 100,1000,10000] [--b-go 100,1000] [--arch mnist,california]
-#                     [--no-xla] [--no-jax] [--quick] [--no-install] [--out FILE]
+#                     [--clock wall|cpu] [--no-xla] [--no-jax] [--quick] [--no-install] [--out FILE]
 #   --rounds N  rounds of every implementation (default 3)
 #   --k K       repeats inside each batched run (default 3; 1 at B >= 10,000; the per-factual ones time
 #               their factuals once)
 #   --b LIST    batch sizes of the batched implementations (default 100,1000,10000)
 #   --b-go LIST batch sizes of eccco-go's pure-Go rows and of the `Search` rows, which compile in every call
 #               (default 100,1000: pure Go's MNIST search at B = 10,000 takes about a minute)
+#   --clock C   wall (default): elapsed time; cpu: each process's CPU time (user + system, all threads),
+#               steadier on a machine that other jobs keep busy, where it measures the work, not the
+#               latency (threads that spin while they wait count too)
 #   --quick     --rounds 1 --k 1 --b 100 --b-go 100 (a check that everything runs)
 #   --no-xla    leave eccco-go on XLA out
 #   --no-jax    leave JAX out
@@ -38,7 +41,8 @@ here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/.." && pwd)"
 cd "$root"
 
-rounds=3 k=3 batches=100,1000,10000 gobatches=100,1000 archs=mnist,california xla=1 jax=1 install=1 out="$here/results.md"
+rounds=3 k=3 batches=100,1000,10000 gobatches=100,1000 archs=mnist,california clock=wall xla=1 jax=1 install=1
+out="$here/results.md"
 while [ $# -gt 0 ]; do
   case "$1" in
   --rounds) rounds="$2"; shift 2 ;;
@@ -46,6 +50,7 @@ while [ $# -gt 0 ]; do
   --b) batches="$2"; shift 2 ;;
   --b-go) gobatches="$2"; shift 2 ;;
   --arch) archs="$2"; shift 2 ;;
+  --clock) clock="$2"; shift 2 ;;
   --no-xla) xla=0; shift ;;
   --no-jax) jax=0; shift ;;
   --quick) rounds=1 k=1 batches=100 gobatches=100; shift ;;
@@ -56,6 +61,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 
+case "$clock" in wall | cpu) ;; *) echo "run.sh: --clock must be wall or cpu, not '$clock'" >&2; exit 2 ;; esac
 py="${ECCCO_BENCH_PYTHON:-/usr/bin/python3}"
 build="$here/.build"
 venv="$here/.venv"
@@ -164,25 +170,25 @@ batched() {
   if [ -n "$small" ]; then add "$name" "$@" -b "$small" -k "$k"; fi
   if [ -n "$large" ]; then add "$name, B = $large" "$@" -b "$large" -k 1; fi
 }
-batched "eccco-go (pure Go)" "$gobatches" "$gosearch" -arch "$archs" -impl "eccco-go/go"
-batched "eccco-go (pure Go, Searcher)" "$gobatches" "$gosearch" -arch "$archs" -searcher -impl "eccco-go/go+Searcher"
+batched "eccco-go (pure Go)" "$gobatches" "$gosearch" -arch "$archs" -clock "$clock" -impl "eccco-go/go"
+batched "eccco-go (pure Go, Searcher)" "$gobatches" "$gosearch" -arch "$archs" -clock "$clock" -searcher -impl "eccco-go/go+Searcher"
 if [ "$xla" = 1 ]; then
   # The steady-state step at XLA's default optimisation level 2 (eccco's own default is 1, which compiles
   # several times faster and wins over a whole benchmark, but its step was up to 1.5 × slower here on the
   # MNIST MLP; see go doc ./eccco/backend). A level in the caller's XLA_FLAGS is kept; eccco/backend adds
   # its other CPU flags unless XLA_FLAGS names them.
   xlaflags="${XLA_FLAGS:---xla_backend_optimization_level=2}"
-  batched "eccco-go (XLA CPU)" "$gobatches" env GOMLX_BACKEND=xla:cpu XLA_FLAGS="$xlaflags" "$gosearch_xla" -arch "$archs" -impl "eccco-go/xla:cpu"
-  batched "eccco-go (XLA CPU, Searcher)" "$batches" env GOMLX_BACKEND=xla:cpu XLA_FLAGS="$xlaflags" "$gosearch_xla" -arch "$archs" -searcher -impl "eccco-go/xla:cpu+Searcher"
+  batched "eccco-go (XLA CPU)" "$gobatches" env GOMLX_BACKEND=xla:cpu XLA_FLAGS="$xlaflags" "$gosearch_xla" -arch "$archs" -clock "$clock" -impl "eccco-go/xla:cpu"
+  batched "eccco-go (XLA CPU, Searcher)" "$batches" env GOMLX_BACKEND=xla:cpu XLA_FLAGS="$xlaflags" "$gosearch_xla" -arch "$archs" -clock "$clock" -searcher -impl "eccco-go/xla:cpu+Searcher"
 fi
-batched "PyTorch, 2 threads" "$batches" env OPENBLAS_NUM_THREADS=2 "$py" bench/torch_search.py --arch "$archs" --threads 2 --impl "pytorch-$torchv"
-batched "PyTorch, 1 thread" "$batches" env OPENBLAS_NUM_THREADS=1 "$py" bench/torch_search.py --arch "$archs" --threads 1 --impl "pytorch-$torchv-1thread"
+batched "PyTorch, 2 threads" "$batches" env OPENBLAS_NUM_THREADS=2 "$py" bench/torch_search.py --arch "$archs" --clock "$clock" --threads 2 --impl "pytorch-$torchv"
+batched "PyTorch, 1 thread" "$batches" env OPENBLAS_NUM_THREADS=1 "$py" bench/torch_search.py --arch "$archs" --clock "$clock" --threads 1 --impl "pytorch-$torchv-1thread"
 if [ "$jax" = 1 ]; then
   jaxv="$("$jvenv/bin/python" -c 'import importlib.metadata as m; print(m.version("jax"))')"
-  batched "JAX, loop compiled" "$batches" "$jvenv/bin/python" bench/jax_search.py --arch "$archs" --impl "jax-$jaxv"
+  batched "JAX, loop compiled" "$batches" "$jvenv/bin/python" bench/jax_search.py --arch "$archs" --clock "$clock" --impl "jax-$jaxv"
 fi
-add "CARLA's Wachter (port)" env OPENBLAS_NUM_THREADS=2 "$venv/bin/python" bench/carla_wachter.py --arch "$archs" -b "$batches" -k 1 --threads 2 --factuals 20
-add "DiCE (gradient)" env OPENBLAS_NUM_THREADS=2 "$venv/bin/python" bench/dice_search.py --arch "$archs" -b "$batches" -k 1 --threads 2 --factuals 5
+add "CARLA's Wachter (port)" env OPENBLAS_NUM_THREADS=2 "$venv/bin/python" bench/carla_wachter.py --arch "$archs" --clock "$clock" -b "$batches" -k 1 --threads 2 --factuals 20
+add "DiCE (gradient)" env OPENBLAS_NUM_THREADS=2 "$venv/bin/python" bench/dice_search.py --arch "$archs" --clock "$clock" -b "$batches" -k 1 --threads 2 --factuals 5
 
 stamp="$(date -u +%Y%m%dT%H%M%SZ)"
 raw="$build/raw-$stamp.tsv"
@@ -217,11 +223,12 @@ git diff --quiet HEAD -- eccco go.mod go.sum 2>/dev/null || dirty=" (with uncomm
   echo "commit: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$dirty"
   echo "Go: $(go env GOVERSION), GoMLX $(go list -m -f '{{.Version}}' github.com/gomlx/gomlx 2>/dev/null || echo '?'); backends: pure Go (go:ops_sequential, GOMAXPROCS=$(nproc))$([ "$xla" = 1 ] && echo ", XLA CPU ($(cat .xla/pjrt_c_api_cpu_plugin.so.pin 2>/dev/null | cut -d' ' -f1))")"
   echo "Python: $("$py" --version 2>&1 | cut -d' ' -f2) (Debian), PyTorch $torchv (Debian python3-torch, $(dpkg-query -W -f '${Version}' python3-torch 2>/dev/null || echo '?')), $blas, OMP_WAIT_POLICY=PASSIVE; dice-ml $("$venv/bin/python" -c 'import importlib.metadata as m; print(m.version("dice-ml"))'), pandas $("$venv/bin/python" -c 'import pandas; print(pandas.__version__)')"
+  echo "clock: $([ "$clock" = cpu ] && echo "cpu: each process's CPU time (user + system, all its threads), not wall time" || echo "wall: elapsed time")"
   echo "rounds: $rounds, implementations in turn in each; repeats inside a batched run: $k (1 at B ≥ 10,000)"
   [ "$jax" = 1 ] && echo "JAX: jax $jaxv, jaxlib $("$jvenv/bin/python" -c 'import importlib.metadata as m; print(m.version("jaxlib"))') (PyPI, bench/requirements-jax.txt), CPU"
   [ -n "${GOSEARCH_BIN:-}${GOSEARCH_XLA_BIN:-}" ] && echo "eccco-go binaries: ${GOSEARCH_BIN:-built from the commit}, ${GOSEARCH_XLA_BIN:-built from the commit}"
   echo "XLA_FLAGS of the XLA rows: $([ "$xla" = 1 ] && echo "$xlaflags" || echo '-')"
-  echo "command: bench/run.sh --rounds $rounds --k $k --b $batches --b-go $gobatches --arch $archs$([ "$xla" = 1 ] || echo ' --no-xla')$([ "$jax" = 1 ] || echo ' --no-jax')"
+  echo "command: bench/run.sh --rounds $rounds --k $k --b $batches --b-go $gobatches --arch $archs --clock $clock$([ "$xla" = 1 ] || echo ' --no-xla')$([ "$jax" = 1 ] || echo ' --no-jax')"
   echo "raw lines: bench/.build/raw-$stamp.tsv"
 } >"$meta"
 
@@ -229,7 +236,7 @@ git diff --quiet HEAD -- eccco go.mod go.sum 2>/dev/null || dirty=" (with uncomm
   echo "# Speed benchmark: results"
   echo
   echo "Written by \`bench/run.sh\` (see [README.md](README.md) for what is measured). Microseconds per"
-  echo "counterfactual-iteration: wall time / (factuals × 100 steps); lower is faster. The ratio columns divide"
+  echo "counterfactual-iteration: $([ "$clock" = cpu ] && echo "CPU time (user + system, all threads)" || echo "wall time") / (factuals × 100 steps); lower is faster. The ratio columns divide"
   echo "a row's figure by PyTorch's (the better of its 1- and 2-thread rows), JAX's (the whole loop compiled: the"
   echo "bound), CARLA's and DiCE's at the same model and B (> 1: slower)."
   echo
