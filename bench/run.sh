@@ -17,8 +17,8 @@
 #
 # Usage: bench/run.sh [--rounds N] [--k K] [--b 100,1000,10000] [--b-go 100,1000] [--arch mnist,california]
 #                     [--clock wall|cpu] [--no-xla] [--no-jax] [--quick] [--no-install] [--out FILE]
-#   --rounds N  rounds of every implementation (default 3)
-#   --k K       repeats inside each batched run (default 3; 1 at B >= 10,000; the per-factual ones time
+#   --rounds N  rounds of every implementation (default 2)
+#   --k K       repeats inside each batched run (default 2; 1 at B >= 10,000; the per-factual ones time
 #               their factuals once)
 #   --b LIST    batch sizes of the batched implementations (default 100,1000,10000)
 #   --b-go LIST batch sizes of eccco-go's pure-Go rows and of the `Search` rows, which compile in every call
@@ -41,7 +41,7 @@ here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/.." && pwd)"
 cd "$root"
 
-rounds=3 k=3 batches=100,1000,10000 gobatches=100,1000 archs=mnist,california clock=wall xla=1 jax=1 install=1
+rounds=2 k=2 batches=100,1000,10000 gobatches=100,1000 archs=mnist,california clock=wall xla=1 jax=1 install=1
 out="$here/results.md"
 while [ $# -gt 0 ]; do
   case "$1" in
