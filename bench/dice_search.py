@@ -58,6 +58,7 @@ class DicePyTorchSGD(DicePyTorch):
 
 def main():
     a = common.parse_args(__doc__, default_k=1)
+    now = common.clock(a)
     n = a.factuals or 5
     impl = a.impl or "dice-ml-0.12"
     warnings.filterwarnings("ignore")
@@ -98,10 +99,10 @@ def main():
         explain(0)  # warm-up
         per = []
         for _ in range(a.k):
-            t0 = time.perf_counter()
+            t0 = now()
             for i in range(n):
                 explain(i)
-            per.append((time.perf_counter() - t0) / (n * common.STEPS) * 1e6)
+            per.append((now() - t0) / (n * common.STEPS) * 1e6)
         for b in a.b:
             common.report(impl, arch, b, per, f"per-factual: {n} factuals timed, extrapolated to B={b}")
 

@@ -44,11 +44,18 @@
 //
 // Options after the name are go-xla's (e.g. xla:cuda,preallocate=false; see its package doc).
 //
-// For the CPU plugin, eccco adds --xla_backend_optimization_level=1 to XLA_FLAGS before the plugin starts,
-// unless XLA_FLAGS names a level already (XLACPUOptimizationLevel; `eccco backend` prints the flags): eccco
-// compiles many small graphs, each once, and XLA's default, level 2, spends most of their time in LLVM. Set
-// XLA_FLAGS=--xla_backend_optimization_level=2 to get XLA's default back (bench/run.sh does, to time steady
-// steps).
+// For the CPU plugin, eccco adds two flags to XLA_FLAGS before the plugin starts, each unless XLA_FLAGS
+// names that flag already (`eccco backend` prints the flags):
+//
+//   - --xla_backend_optimization_level=1 (XLACPUOptimizationLevel): eccco compiles many small graphs, each
+//     once, and XLA's default, level 2, spends most of their time in LLVM. Set
+//     XLA_FLAGS=--xla_backend_optimization_level=2 to get XLA's default back (bench/run.sh does, to time
+//     steady steps).
+//   - --xla_cpu_experimental_ynn_fusion_type=individual_dot (XLACPUYNNFusionTypes): only single matrix
+//     products go to YNNPACK. XLA's default also fuses the elementwise operations around them into YNNPACK,
+//     which computes the L1 cost's sign one float at a time: at 10,000 rows a search step cost more per row
+//     than at 1,000. An empty list (no YNNPACK) fixes that but slows the products at small batches.
+//     XLA_FLAGS naming the flag overrides it (with any value; an empty one: no YNNPACK at all).
 //
 // # Choosing a backend, and how far they agree
 //

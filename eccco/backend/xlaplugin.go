@@ -108,10 +108,22 @@ const XLACPUOptimizationLevel = 1
 // xlaOptLevelFlag is the XLA flag that XLACPUOptimizationLevel sets.
 const xlaOptLevelFlag = "--xla_backend_optimization_level"
 
+// XLACPUYNNFusionTypes is what eccco asks of XLA's CPU compiler for its YNNPACK fusions
+// (--xla_cpu_experimental_ynn_fusion_type), unless XLA_FLAGS already names that flag: only single matrix
+// products go to YNNPACK, every elementwise operation and reduction stays in XLA's own vectorised loops.
+// XLA's default also hands YNNPACK fusions of elementwise operations around the products, and there
+// YNNPACK computes the L1 term's sign (the gradient of |x′ − x|) one float at a time; with no YNNPACK at all
+// (an empty list) the products are slower. Values within float32 rounding of the default's; the timings at
+// B = 100, 1,000 and 10,000 are in bench/README.md.
+const XLACPUYNNFusionTypes = "individual_dot"
+
+// xlaYNNFusionFlag is the XLA flag that XLACPUYNNFusionTypes sets.
+const xlaYNNFusionFlag = "--xla_cpu_experimental_ynn_fusion_type"
+
 // xlaCPUFlags returns XLA_FLAGS as eccco sets it before starting XLA's CPU plugin (config: the resolved
 // backend configuration, "xla:cpu" or "xla:/path/pjrt_c_api_cpu_plugin.so"): flags with
-// XLACPUOptimizationLevel added unless they name an optimisation level already; flags unchanged (and false)
-// for other plugins (CUDA).
+// XLACPUOptimizationLevel and XLACPUYNNFusionTypes added, each unless the flags name it already, and
+// whether it added any; flags unchanged (and false) for other plugins (CUDA).
 func xlaCPUFlags(config, flags string) (string, bool) {
 	_, rest, _ := strings.Cut(config, ":")
 	plugin, _, _ := strings.Cut(rest, ",")
@@ -119,10 +131,19 @@ func xlaCPUFlags(config, flags string) (string, bool) {
 	if !(plugin == "" || plugin == "cpu" || strings.HasPrefix(base, "pjrt_c_api_cpu_plugin.")) {
 		return flags, false
 	}
-	if strings.Contains(flags, strings.TrimPrefix(xlaOptLevelFlag, "--")) {
+	out := strings.TrimSpace(flags)
+	for _, f := range [...]struct{ name, value string }{
+		{xlaOptLevelFlag, strconv.Itoa(XLACPUOptimizationLevel)},
+		{xlaYNNFusionFlag, XLACPUYNNFusionTypes},
+	} {
+		if !strings.Contains(flags, strings.TrimPrefix(f.name, "--")) {
+			out = strings.TrimSpace(out + " " + f.name + "=" + f.value)
+		}
+	}
+	if out == strings.TrimSpace(flags) {
 		return flags, false
 	}
-	return strings.TrimSpace(flags + " " + xlaOptLevelFlag + "=" + strconv.Itoa(XLACPUOptimizationLevel)), true
+	return out, true
 }
 
 // setXLACPUFlags sets XLA_FLAGS for the CPU plugin (xlaCPUFlags) before it starts; XLA reads them once per

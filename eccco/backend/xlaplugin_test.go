@@ -85,19 +85,26 @@ func TestXLADirEnvOverridesTheSearch(t *testing.T) {
 	}
 }
 
-// XLA's CPU plugin gets optimisation level 1 unless the user's XLA_FLAGS name a level; the CUDA plugin's
-// flags are left alone.
+// XLA's CPU plugin gets optimisation level 1 and YNNPACK for single matrix products only, each unless the
+// user's XLA_FLAGS name that flag (an empty YNNPACK list is a choice too); the CUDA plugin's flags are left alone.
 func TestXLACPUFlags(t *testing.T) {
+	const both = "--xla_backend_optimization_level=1 --xla_cpu_experimental_ynn_fusion_type=individual_dot"
 	for _, c := range []struct {
 		config, flags, want string
 		changed             bool
 	}{
-		{"xla:cpu", "", "--xla_backend_optimization_level=1", true},
-		{"xla", "", "--xla_backend_optimization_level=1", true},
-		{"xla:/opt/x/.xla/pjrt_c_api_cpu_plugin.so", "--xla_dump_to=/tmp/d", "--xla_dump_to=/tmp/d --xla_backend_optimization_level=1", true},
-		{"xla:cpu,some=option", " ", "--xla_backend_optimization_level=1", true},
-		{"xla:cpu", "--xla_backend_optimization_level=3", "--xla_backend_optimization_level=3", false},
-		{"xla:cpu", "--xla_backend_optimization_level 2", "--xla_backend_optimization_level 2", false},
+		{"xla:cpu", "", both, true},
+		{"xla", "", both, true},
+		{"xla:/opt/x/.xla/pjrt_c_api_cpu_plugin.so", "--xla_dump_to=/tmp/d", "--xla_dump_to=/tmp/d " + both, true},
+		{"xla:cpu,some=option", " ", both, true},
+		{"xla:cpu", "--xla_backend_optimization_level=3",
+			"--xla_backend_optimization_level=3 --xla_cpu_experimental_ynn_fusion_type=individual_dot", true},
+		{"xla:cpu", "--xla_backend_optimization_level 2",
+			"--xla_backend_optimization_level 2 --xla_cpu_experimental_ynn_fusion_type=individual_dot", true},
+		{"xla:cpu", "--xla_cpu_experimental_ynn_fusion_type=",
+			"--xla_cpu_experimental_ynn_fusion_type= --xla_backend_optimization_level=1", true},
+		{"xla:cpu", "--xla_cpu_experimental_ynn_fusion_type=dot,eltwise --xla_backend_optimization_level=2",
+			"--xla_cpu_experimental_ynn_fusion_type=dot,eltwise --xla_backend_optimization_level=2", false},
 		{"xla:cuda", "", "", false},
 		{"xla:/opt/x/.xla/nvidia/pjrt_c_api_cuda_plugin.so", "--a", "--a", false},
 	} {

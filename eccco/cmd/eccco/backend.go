@@ -23,7 +23,7 @@ func runBackend(_ context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	fmt.Fprintf(stdout, "running:       %s\n", b.Description())
 	if flags := os.Getenv(backend.XLAFlagsEnv); flags != "" {
-		// eccco adds its optimisation level for XLA's CPU compiler (backend.XLACPUOptimizationLevel).
+		// eccco adds its flags for XLA's CPU compiler (backend.XLACPUOptimizationLevel, XLACPUYNNFusionTypes).
 		fmt.Fprintf(stdout, "%s:     %s\n", backend.XLAFlagsEnv, flags)
 	}
 	return nil
