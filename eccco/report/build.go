@@ -834,7 +834,7 @@ func (b *builder) provenance() {
 		s.para(T("No stage timings were given (reproduce.sh writes them to stages.tsv; eccco report --stages FILE)."))
 		return
 	}
-	st := &Table{Caption: Inline{T("Wall time of each stage of reproduce.sh, as recorded in its stages.tsv (the report stage is running while this is written).")}, Label: "tab:stages",
+	st := &Table{Caption: Inline{T("Wall time of each stage of reproduce.sh, as recorded in its stages.tsv: summed over every invocation that made these outputs, an interrupted run and its resumptions (the report stage is running while this is written).")}, Label: "tab:stages",
 		Columns: []Column{{"Stage", "l"}, {"Status", "l"}, {"Wall time", "r"}}}
 	total := 0.0
 	for _, sg := range b.in.Stages {
