@@ -301,7 +301,7 @@ stage() {
   [ "$rc" -ne 0 ] && status="failed (exit $rc)"
   rm -f "$note_file"
   # A stage made by an earlier invocation of this run and found up to date now was made ok.
-  [ "$status" = "skipped (up to date)" ] && [ "${prior_status[$name]:-}" = ok ] && status=ok
+  [ "$status" = "skipped (up to date)" ] && [[ "${prior_status[$name]:-}" == ok* ]] && status=${prior_status[$name]}
   secs=$(add_secs "${prior_secs[$name]:-}" "$secs")
   names+=("$name") statuses+=("$status") times+=("$secs") outputs+=("$outs")
   write_stages
@@ -334,11 +334,25 @@ stamp_key() {
 }
 
 # --- The stages --------------------------------------------------------------------------------------
+# data_missing prints the data sets not available here, comma-separated ("" when all are).
+data_missing() {
+  data_present | awk '$2 == "no" { print $1 }' | paste -sd, - | sed 's/,/, /g'
+}
+
+# note_missing STAGE-WORDS: when data sets are missing, the stage's status says what it left out.
+note_missing() {
+  local missing
+  missing=$(data_missing)
+  [ -n "$missing" ] && echo "ok ($1 $missing skipped: not available)" >"$note_file"
+  return 0
+}
+
 data_stage() {
   local fetch_args=()
   [ -n "${ECCCO_MIRROR:-}" ] && fetch_args+=(--from "$ECCCO_MIRROR")
   "$eccco" data fetch all "${fetch_args[@]}" || echo "(some data sets are not available here; they are skipped below)"
   "$eccco" data list
+  note_missing "data sets"
 }
 
 perf_stage() {
@@ -367,6 +381,7 @@ figures_stage() {
   "$eccco" figures "${figures_args[@]}" --results "$bench_out" --out figures
   # The figures may have trained models: the key is taken after them.
   figures_key >"$stamp"
+  note_missing "figures of"
 }
 
 # figures_key: the figures' inputs: the binary, the models, the benchmark results and the data sets present.
@@ -385,6 +400,7 @@ notebooks_stage() {
   if notebooks/setup.sh >/dev/null 2>&1; then
     ECCCO_NOTEBOOKS=1 go test ./notebooks -count=1 -run TestNotebooks -timeout 120m
     echo "$key" >"$stamp"
+    note_missing "cells of"
   else
     echo "(notebooks skipped: their tool chain could not be installed here; see notebooks/README.md)"
     echo "SKIP (no JupyterLab)" >"$note_file"
