@@ -33,7 +33,9 @@
 # print progress lines with an ETA (a live bar on a terminal; ECCCO_PROGRESS=lines for plain lines).
 # Each stage's wall time and status go to OUT/stages.tsv (OUT: runs/quick, or runs for the full profile;
 # tab-separated stage, seconds, status), which the report's provenance appendix shows; the run ends with
-# a table of the stages (status, time, outputs) and the path of the PDF.
+# a table of the stages (status, time, outputs) and the path of the PDF. A run interrupted (Ctrl-C, kill,
+# a failed stage) and started again adds the new invocation's times to the recorded ones, so the times
+# are those of making the outputs across the resume.
 #
 # Resumable: run it again and it does no finished work again. Saved models are reused, finished benchmark
 # units skipped; figures and notebooks are skipped while a stamp file (OUT/.figures.stamp,
@@ -230,14 +232,69 @@ echo $$ >"$lock_file"
 # --- Stage bookkeeping -------------------------------------------------------------------------------
 names=() statuses=() times=() outputs=()
 note_file="$out/.stage-note"
+# A stage's seconds in stages.tsv are its wall time summed over every invocation of an unfinished run: a
+# run interrupted (or failed) and started again adds the new invocation's time to the recorded one, so
+# that the times are those of making the outputs, not of the last invocation alone. OUT/.stages.unfinished
+# marks a run that has not yet ended; a run that ends removes it, and the next one starts from zero.
+# ECCCO_TEST_CLOCK=frozen (for tests only: go doc ./eccco/internal/clock) records every time as 0.0, so
+# that an uninterrupted run and a resumed one can be compared byte for byte.
+unfinished="$out/.stages.unfinished"
+all_stages=(data perf bench figures notebooks report)
+declare -A prior_secs=() prior_status=()
+if [ -f "$unfinished" ] && [ -f "$stages_file" ]; then
+  while IFS=$'\t' read -r s secs st; do
+    [ "$s" = stage ] && continue
+    prior_secs[$s]=$secs prior_status[$s]=$st
+  done <"$stages_file"
+  echo "(resuming an unfinished run: each stage's time in $stages_file adds to the one recorded)"
+fi
+: >"$unfinished"
+cur_stage="" cur_t0=""
 
-# write_stages rewrites OUT/stages.tsv with this run's stages so far (atomically).
+# now prints the wall clock in seconds (0 under the frozen test clock).
+now() {
+  if [ "${ECCCO_TEST_CLOCK:-}" = frozen ]; then echo 0; else date +%s.%N; fi
+}
+
+# write_stages rewrites OUT/stages.tsv (atomically): each stage of this run so far with the time recorded
+# for it by the earlier invocations of the run added, then the stages only those reached.
 write_stages() {
-  local tmp="$stages_file.tmp.$$" i
+  local tmp="$stages_file.tmp.$$" i s found
   printf 'stage\tseconds\tstatus\n' >"$tmp"
-  for i in "${!names[@]}"; do printf '%s\t%s\t%s\n' "${names[$i]}" "${times[$i]}" "${statuses[$i]}" >>"$tmp"; done
+  for s in "${all_stages[@]}"; do
+    found=no
+    for i in "${!names[@]}"; do
+      if [ "${names[$i]}" = "$s" ]; then
+        printf '%s\t%s\t%s\n' "$s" "${times[$i]}" "${statuses[$i]}" >>"$tmp"
+        found=yes
+      fi
+    done
+    if [ "$found" = no ] && [ -n "${prior_secs[$s]:-}" ]; then
+      printf '%s\t%s\t%s\n' "$s" "${prior_secs[$s]}" "${prior_status[$s]}" >>"$tmp"
+    fi
+  done
   mv "$tmp" "$stages_file"
 }
+
+# add_secs A B prints A + B with one decimal.
+add_secs() { awk -v a="${1:-0}" -v b="$2" 'BEGIN { printf "%.1f", a + b }'; }
+
+# On Ctrl-C or kill, the running stage's time so far is recorded (status "interrupted") before exiting,
+# for the next invocation to add to.
+on_signal() {
+  trap - INT TERM HUP
+  if [ -n "$cur_stage" ]; then
+    local secs
+    secs=$(awk -v a="$cur_t0" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }')
+    names+=("$cur_stage") statuses+=("interrupted") times+=("$(add_secs "${prior_secs[$cur_stage]:-}" "$secs")") outputs+=("")
+    write_stages
+    echo "reproduce.sh: interrupted in stage $cur_stage; run it again to resume (finished work is kept)" >&2
+  fi
+  exit "$1"
+}
+trap 'on_signal 130' INT
+trap 'on_signal 143' TERM
+trap 'on_signal 129' HUP
 
 summary() {
   local i
@@ -260,17 +317,22 @@ stage() {
   echo "== [$stage_no/6] $name: $desc (started $(date +%H:%M:%S))"
   rm -f "$note_file"
   local t0 rc=0
-  t0=$(date +%s.%N)
+  t0=$(now)
+  cur_stage=$name cur_t0=$t0
   set +e
   ( set -e; "$@" )
   rc=$?
   set -e
+  cur_stage=""
   local secs status
-  secs=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
+  secs=$(awk -v a="$t0" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }')
   status=ok
   [ -s "$note_file" ] && status=$(cat "$note_file")
   [ "$rc" -ne 0 ] && status="failed (exit $rc)"
   rm -f "$note_file"
+  # A stage made by an earlier invocation of this run and found up to date now was made ok.
+  [ "$status" = "skipped (up to date)" ] && [[ "${prior_status[$name]:-}" == ok* ]] && status=${prior_status[$name]}
+  secs=$(add_secs "${prior_secs[$name]:-}" "$secs")
   names+=("$name") statuses+=("$status") times+=("$secs") outputs+=("$outs")
   write_stages
   if [ "$rc" -ne 0 ]; then
@@ -302,11 +364,25 @@ stamp_key() {
 }
 
 # --- The stages --------------------------------------------------------------------------------------
+# data_missing prints the data sets not available here, comma-separated ("" when all are).
+data_missing() {
+  data_present | awk '$2 == "no" { print $1 }' | paste -sd, - | sed 's/,/, /g'
+}
+
+# note_missing STAGE-WORDS: when data sets are missing, the stage's status says what it left out.
+note_missing() {
+  local missing
+  missing=$(data_missing)
+  [ -n "$missing" ] && echo "ok ($1 $missing skipped: not available)" >"$note_file"
+  return 0
+}
+
 data_stage() {
   local fetch_args=()
   [ -n "${ECCCO_MIRROR:-}" ] && fetch_args+=(--from "$ECCCO_MIRROR")
   "$eccco" data fetch all "${fetch_args[@]}" || echo "(some data sets are not available here; they are skipped below)"
   "$eccco" data list
+  note_missing "data sets"
 }
 
 perf_stage() {
@@ -335,6 +411,7 @@ figures_stage() {
   "$eccco" figures "${figures_args[@]}" --results "$bench_out" --out figures
   # The figures may have trained models: the key is taken after them.
   figures_key >"$stamp"
+  note_missing "figures of"
 }
 
 # figures_key: the figures' inputs: the binary, the models, the benchmark results and the data sets present.
@@ -353,6 +430,7 @@ notebooks_stage() {
   if notebooks/setup.sh >/dev/null 2>&1; then
     ECCCO_NOTEBOOKS=1 go test ./notebooks -count=1 -run TestNotebooks -timeout 120m
     echo "$key" >"$stamp"
+    note_missing "cells of"
   else
     echo "(notebooks skipped: their tool chain could not be installed here; see notebooks/README.md)"
     echo "SKIP (no JupyterLab)" >"$note_file"
@@ -397,6 +475,7 @@ report_src="${report_src#*--out }"
 stage report "${report_src%% *}/, $pdf" "the reproduction report (LaTeX, Markdown, PDF)" -- report_stage
 
 summary
+rm -f "$unfinished"
 if [ -f "$pdf" ] && command -v pdflatex >/dev/null; then
   echo "report: $pdf"
 else

@@ -11,11 +11,12 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/eccco-go/eccco-go/eccco/experiment"
 	"github.com/eccco-go/eccco-go/eccco/internal/atomicfile"
 	"github.com/gomlx/compute"
+
+	"github.com/eccco-go/eccco-go/eccco/internal/clock"
 )
 
 // Runner runs protocols unit by unit, writing each finished unit atomically under Out, so that an
@@ -110,12 +111,16 @@ func (r *Runner) Run(ctx context.Context, p Protocol, shard Shard) error {
 	if err != nil {
 		return err
 	}
+	// The time spent is recorded as the work it measures is kept: a model's when it is ready, a unit's
+	// when the unit is written. A run killed at any point, and resumed, so sums the time of every unit
+	// and model it kept over its invocations, and drops only the unit it was computing.
 	tm := Timings{Dataset: p.Dataset}
-	defer func() {
+	record := func() {
 		if err := r.saveTimings(tm); err != nil {
 			r.logf("benchmark: could not record the stage timings of %s: %v", p.Dataset, err)
 		}
-	}()
+		tm = Timings{Dataset: p.Dataset}
+	}
 	for i, u := range units {
 		if err := ctx.Err(); err != nil {
 			return fmt.Errorf("benchmark interrupted before %s: %w", u, err)
@@ -132,12 +137,13 @@ func (r *Runner) Run(ctx context.Context, p Protocol, shard Shard) error {
 		if !fingerprinted[string(u.Model)] {
 			// Units computed with another model's weights must not be mixed in: record the weights'
 			// fingerprint, or check it against the one recorded.
-			t0 := time.Now()
+			t0 := clock.Now()
 			m, err := ex.Model(ctx, u.Model)
-			tm.add("models", time.Since(t0))
+			tm.add("models", clock.Since(t0))
 			if err != nil {
 				return fmt.Errorf("benchmark %s: %w", u, err)
 			}
+			record()
 			fp, err := experiment.Fingerprint(m)
 			if err != nil {
 				return err
@@ -147,7 +153,7 @@ func (r *Runner) Run(ctx context.Context, p Protocol, shard Shard) error {
 			}
 			fingerprinted[string(u.Model)] = true
 		}
-		start := time.Now()
+		start := clock.Now()
 		rows, cfs, err := r.unit(ctx, ex, p, u, &tm)
 		if err != nil {
 			return fmt.Errorf("benchmark %s: %w", u, err)
@@ -160,10 +166,11 @@ func (r *Runner) Run(ctx context.Context, p Protocol, shard Shard) error {
 		if err := r.writeUnit(u, rows, idx); err != nil {
 			return err
 		}
+		record()
 		if r.OnUnit != nil {
 			r.OnUnit(i+1, len(units), u, false)
 		} else {
-			r.logf("%s: %d counterfactuals in %.1f s", u, len(rows), time.Since(start).Seconds())
+			r.logf("%s: %d counterfactuals in %.1f s", u, len(rows), clock.Since(start).Seconds())
 		}
 	}
 	return nil
@@ -171,9 +178,9 @@ func (r *Runner) Run(ctx context.Context, p Protocol, shard Shard) error {
 
 // unit explains the factuals of one unit with its generator and scores them.
 func (r *Runner) unit(ctx context.Context, ex *experiment.Experiment, p Protocol, u Unit, tm *Timings) ([]Row, Counterfactuals, error) {
-	t0 := time.Now()
+	t0 := clock.Now()
 	run, err := ex.Run(ctx, u.Model, u.Run, p.Factuals, p.Generators...)
-	tm.add("preparation", time.Since(t0))
+	tm.add("preparation", clock.Since(t0))
 	if err != nil {
 		return nil, Counterfactuals{}, err
 	}

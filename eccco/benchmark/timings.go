@@ -24,7 +24,9 @@ var StageNotes = map[string]string{
 }
 
 // Timings are the seconds a data set's benchmark spent per stage, summed over every invocation that
-// computed units (a resumed run adds to them); Units counts the units computed.
+// computed units: Run adds a model's time when the model is ready and a unit's when the unit is written,
+// so a run killed and resumed sums what each invocation kept (the unit being computed when it was killed
+// is dropped with its time). Units counts the units computed.
 type Timings struct {
 	Dataset string             `json:"dataset"`
 	Seconds map[string]float64 `json:"seconds"`

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"time"
 
 	"github.com/eccco-go/eccco-go/eccco/data"
 	"github.com/eccco-go/eccco-go/eccco/models"
@@ -15,6 +14,8 @@ import (
 	"github.com/gomlx/gomlx/core/tensors"
 	"github.com/gomlx/gomlx/ml/model"
 	"github.com/gomlx/gomlx/ml/train/optimizer"
+
+	"github.com/eccco-go/eccco-go/eccco/internal/clock"
 )
 
 // JEMOptions configure TrainJEM (Joint Energy Model training, Grathwohl et al. 2020, as in the authors'
@@ -192,7 +193,7 @@ func TrainJEM(ctx context.Context, backend compute.Backend, m *models.Model, ds 
 	}
 	noiseRng := data.NewRand(opts.Seed ^ 0x5DEECE66D)
 	hist := &models.History{}
-	start := time.Now()
+	start := clock.Now()
 	bags, err := models.Bags(ds.N(), members, opts.BaggingFraction, opts.Seed)
 	if err != nil {
 		return nil, fmt.Errorf("jem: %w", err)
@@ -268,10 +269,10 @@ func TrainJEM(ctx context.Context, backend compute.Backend, m *models.Model, ds 
 		}
 		hist.Loss = append(hist.Loss, mean)
 		if opts.OnEpoch != nil {
-			opts.OnEpoch(models.EpochStats{Epoch: epoch, Epochs: opts.Epochs, Loss: mean, Elapsed: time.Since(start)})
+			opts.OnEpoch(models.EpochStats{Epoch: epoch, Epochs: opts.Epochs, Loss: mean, Elapsed: clock.Since(start)})
 		}
 	}
-	hist.Duration = time.Since(start)
+	hist.Duration = clock.Since(start)
 	return hist, nil
 }
 

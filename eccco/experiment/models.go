@@ -13,6 +13,7 @@ import (
 
 	"github.com/eccco-go/eccco-go/eccco/data"
 	"github.com/eccco-go/eccco-go/eccco/energy"
+	"github.com/eccco-go/eccco-go/eccco/internal/outdir"
 	"github.com/eccco-go/eccco-go/eccco/internal/progress"
 	"github.com/eccco-go/eccco-go/eccco/models"
 	"github.com/gomlx/gomlx/ml/model"
@@ -107,6 +108,18 @@ func (e *Experiment) Model(ctx context.Context, kind models.Kind) (*models.Model
 		if perr != nil {
 			return nil, perr
 		}
+		unlock, lerr := e.lockSave(ctx, dir, fmt.Sprintf("%s %s", e.dataset, kind))
+		if lerr != nil {
+			return nil, lerr
+		}
+		defer unlock()
+		// Another process may have saved it while this one waited for the lock.
+		if m, err = e.loadSaved(kind); err == nil {
+			e.logf("%s %s: loaded %s (saved meanwhile by another process)", e.dataset, kind, dir)
+			break
+		} else if !errors.Is(err, models.ErrNoModel) {
+			return nil, err
+		}
 		e.logf("%s %s: no saved model in %s; training one (%d epochs)", e.dataset, kind, dir, want.Training.Epochs)
 		tr, err := e.TrainModel(ctx, kind)
 		if err != nil {
@@ -122,6 +135,20 @@ func (e *Experiment) Model(ctx context.Context, kind models.Kind) (*models.Model
 	}
 	e.models[kind] = m
 	return m, nil
+}
+
+// lockSave takes the lock of a model's (or VAE's) folder dir while it is trained and saved: an flock on
+// .NAME.lock beside it, so that two processes sharing a models folder never train and save one model at
+// once. The second waits, saying which process it waits for, and then loads what the first saved.
+func (e *Experiment) lockSave(ctx context.Context, dir, what string) (func(), error) {
+	lock := filepath.Join(filepath.Dir(dir), "."+filepath.Base(dir)+".lock")
+	unlock, err := outdir.LockWait(ctx, lock, func(holder string) {
+		e.logf("%s: %s is training or saving it into %s; waiting for it (lock %s)", what, holder, dir, lock)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("%s: waiting for the lock of %s: %w", what, dir, err)
+	}
+	return unlock, nil
 }
 
 // SavedModel is Model without training: the model of a kind saved in ModelDir(kind), checked as Model

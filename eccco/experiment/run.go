@@ -13,6 +13,8 @@ import (
 	"github.com/eccco-go/eccco-go/eccco/energy"
 	"github.com/eccco-go/eccco-go/eccco/metrics"
 	"github.com/eccco-go/eccco-go/eccco/models"
+
+	"github.com/eccco-go/eccco-go/eccco/internal/clock"
 )
 
 // SeedFor derives a seed from the experiment's seed and names, so that every piece of randomness is
@@ -558,7 +560,7 @@ func (r *Run) Explain(ctx context.Context, g Generator) (*Explanation, error) {
 		return nil, fmt.Errorf("%w: max iterations %d must not be negative", ErrInvalid, r.MaxIterations)
 	}
 	lo, hi := e.settings.SearchBounds(e.split)
-	start := time.Now()
+	start := clock.Now()
 	searcher, done, err := r.searcher(g, gen)
 	if err != nil {
 		return nil, fmt.Errorf("explaining the %s %s with %s: %w", e.dataset, r.Kind, g.Name, err)
@@ -570,7 +572,7 @@ func (r *Run) Explain(ctx context.Context, g Generator) (*Explanation, error) {
 	if err != nil {
 		return nil, fmt.Errorf("explaining the %s %s with %s: %w", e.dataset, r.Kind, g.Name, err)
 	}
-	elapsed := time.Since(start)
+	elapsed := clock.Since(start)
 	x := &Explanation{Generator: g, Kind: r.Kind, Run: r.Index, Factuals: r.Factuals, Result: res, Search: elapsed}
 	if r.SkipMetrics {
 		return x, nil
@@ -578,7 +580,7 @@ func (r *Run) Explain(ctx context.Context, g Generator) (*Explanation, error) {
 	own := e.settings.UnfaithfulnessAgainstOwnSamples(gen) && (r.OwnSamples != nil || r.ownEach != nil)
 	var ev *metrics.Evaluator
 	var each [][]float32
-	start = time.Now()
+	start = clock.Now()
 	if own && r.ownEach != nil {
 		// Against each row's own 10 samples (drawn with the run); the run's shared draw is not needed.
 		o := *r.evaluator
@@ -599,12 +601,12 @@ func (r *Run) Explain(ctx context.Context, g Generator) (*Explanation, error) {
 		o.Options = e.settings.OwnSamplesMetrics(o.Options)
 		ev = &o
 	}
-	x.Sampling = time.Since(start)
-	start = time.Now()
+	x.Sampling = clock.Since(start)
+	start = clock.Now()
 	if x.Scores, err = ev.EvaluateEach(r.Factuals.X, res.X, r.Factuals.Targets, each); err != nil {
 		return nil, fmt.Errorf("scoring %s's counterfactuals: %w", g.Name, err)
 	}
-	x.Scoring = time.Since(start)
+	x.Scoring = clock.Since(start)
 	return x, nil
 }
 

@@ -65,6 +65,25 @@ func (e *Experiment) VAE(ctx context.Context) (*vae.VAE, error) {
 		}
 		e.logf("%s VAE: loaded %s", e.dataset, dir)
 	case errors.Is(err, vae.ErrNoVAE):
+		unlock, lerr := e.lockSave(ctx, dir, e.dataset+" VAE")
+		if lerr != nil {
+			return nil, lerr
+		}
+		defer unlock()
+		// Another process may have saved it while this one waited for the lock.
+		if saved, lerr := vae.Load(e.backend, dir); lerr == nil {
+			if saved.Spec() != spec {
+				return nil, fmt.Errorf("%w: %s VAE saved meanwhile in %s: architecture %+v ≠ %+v", ErrMismatch, e.dataset, dir, saved.Spec(), spec)
+			}
+			if err := checkSaved(dir, "VAE", want, saved.Provenance(), nil); err != nil {
+				return nil, err
+			}
+			e.logf("%s VAE: loaded %s (saved meanwhile by another process)", e.dataset, dir)
+			v = saved
+			break
+		} else if !errors.Is(lerr, vae.ErrNoVAE) {
+			return nil, fmt.Errorf("%w: %s VAE: %v (remove %s to retrain)", ErrBroken, e.dataset, lerr, dir)
+		}
 		e.logf("%s VAE: none saved in %s; training one (%d epochs)", e.dataset, dir, opts.Epochs)
 		if v, err = e.TrainVAE(ctx); err != nil {
 			return nil, err

@@ -13,6 +13,8 @@ import (
 	"github.com/gomlx/gomlx/core/tensors"
 	"github.com/gomlx/gomlx/ml/model"
 	"github.com/gomlx/gomlx/ml/train/optimizer"
+
+	"github.com/eccco-go/eccco-go/eccco/internal/clock"
 )
 
 // TrainOptions configure Train. Zero values take the defaults noted on each field.
@@ -116,7 +118,7 @@ func Train(ctx context.Context, backend compute.Backend, m *Model, ds *data.Data
 	}
 	batches := newMemberBatches(ds, members, opts.BatchSize, opts.Seed, bags)
 	hist := &History{}
-	start := time.Now()
+	start := clock.Now()
 	for epoch := 1; epoch <= opts.Epochs; epoch++ {
 		batches.shuffle()
 		var sum float64
@@ -139,10 +141,10 @@ func Train(ctx context.Context, backend compute.Backend, m *Model, ds *data.Data
 		}
 		hist.Loss = append(hist.Loss, sum/float64(batches.numBatches()))
 		if opts.OnEpoch != nil {
-			opts.OnEpoch(EpochStats{Epoch: epoch, Epochs: opts.Epochs, Loss: hist.Loss[epoch-1], Elapsed: time.Since(start)})
+			opts.OnEpoch(EpochStats{Epoch: epoch, Epochs: opts.Epochs, Loss: hist.Loss[epoch-1], Elapsed: clock.Since(start)})
 		}
 	}
-	hist.Duration = time.Since(start)
+	hist.Duration = clock.Since(start)
 	return hist, nil
 }
 

@@ -42,6 +42,9 @@ type Inputs struct {
 	Differences *Differences
 	// Stages are reproduce.sh's stage timings (ReadStages); nil when none were given.
 	Stages []Stage
+	// Unavailable are the data sets not available where the report was built (data.Present); the
+	// provenance names them, and the figures and results they leave out say so.
+	Unavailable []string
 	// Banner labels a document that does not follow the paper's protocol (QuickBanner); "" for the full one.
 	Banner     string
 	Provenance Provenance
@@ -170,8 +173,9 @@ type builder struct {
 	d     *Document
 	cmp   *compare.Comparison
 	specs map[string]figures.Spec
-	// missing lists figures of the paper that the figures directory lacks.
-	missing []string
+	// missing lists figures of the paper that the figures directory lacks; stale those it holds whose data
+	// set is not available here.
+	missing, stale []string
 	// claimResults are the paper's claims checked (claims), for the conclusion.
 	claimResults []ClaimResult
 }
@@ -243,6 +247,11 @@ func (b *builder) figure(s *Section, name string) {
 	if len(found) == 0 {
 		b.missing = append(b.missing, name)
 		return
+	}
+	for _, d := range spec.Datasets {
+		if slices.Contains(b.in.Unavailable, d) && !slices.Contains(b.stale, name) {
+			b.stale = append(b.stale, name)
+		}
 	}
 	file, mdFile := "", ""
 	for _, ext := range []string{".pdf", ".png"} {
@@ -735,7 +744,17 @@ func (b *builder) differences() {
 		for _, a := range absent {
 			ts = append(ts, datasetTitle(a))
 		}
-		s.para(T(fmt.Sprintf("These results do not cover %s, which the paper reports: their benchmarks were not part of the results this report was built from.", joinWords(ts))))
+		note := ""
+		var gone []string
+		for _, a := range absent {
+			if slices.Contains(b.in.Unavailable, a) {
+				gone = append(gone, datasetTitle(a))
+			}
+		}
+		if len(gone) > 0 {
+			note = fmt.Sprintf(" (%s not available where this report was built)", joinWords(gone))
+		}
+		s.para(T(fmt.Sprintf("These results do not cover %s, which the paper reports: their benchmarks were not part of the results this report was built from%s.", joinWords(ts), note)))
 	}
 	if b.in.Differences == nil {
 		s.para(T("No account of the differences was given (eccco report --differences paper/differences.md)."))
@@ -777,9 +796,37 @@ func (b *builder) appendix() {
 		f.Blocks = append([]Block{blocks[len(blocks)-1]}, blocks[:len(blocks)-1]...)
 	}
 	if len(b.missing) > 0 {
-		f.para(T("Not in the figures directory, so not shown: " + strings.Join(b.missing, ", ") + " (`eccco figures` skips a figure whose data set is not available)."))
+		f.para(T("Not in the figures directory, so not shown: " + strings.Join(b.missing, ", ") + " (`eccco figures` skips a figure whose data set is not available)." + b.unavailableNote(b.missing)))
+	}
+	if len(b.stale) > 0 {
+		f.para(T("Shown as an earlier run drew them, though their data set is not available here now: " + strings.Join(b.stale, ", ") + "."))
 	}
 	b.provenance()
+}
+
+// unavailableNote says which of the unavailable data sets the named figures need ("" if none).
+func (b *builder) unavailableNote(names []string) string {
+	var need []string
+	for _, n := range names {
+		for _, d := range b.specs[n].Datasets {
+			if slices.Contains(b.in.Unavailable, d) && !slices.Contains(need, datasetTitle(d)) {
+				need = append(need, datasetTitle(d))
+			}
+		}
+	}
+	if len(need) == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" They need %s, not available where this report was built.", joinWords(need))
+}
+
+// unavailableTitles are the titles of the data sets not available where the report was built.
+func (b *builder) unavailableTitles() []string {
+	var ts []string
+	for _, d := range b.in.Unavailable {
+		ts = append(ts, datasetTitle(d))
+	}
+	return ts
 }
 
 func (b *builder) provenance() {
@@ -819,6 +866,9 @@ func (b *builder) provenance() {
 	kv = append(kv, [2]string{"Backend (report build)", pv.Backend},
 		[2]string{"Machine (report build)", fmt.Sprintf("%s, %d cores, %s/%s", m.CPU, m.Cores, m.OS, m.Arch)},
 		[2]string{"Go", m.GoVersion})
+	if ts := b.unavailableTitles(); len(ts) > 0 {
+		kv = append(kv, [2]string{"Data sets not available", joinWords(ts) + ": not fetched where this report was built (eccco data fetch NAME; data/README.md says how to get them); the figures and notebook cells that need them were skipped, and results without them are shorter"})
+	}
 	for _, src := range pv.Sources {
 		kv = append(kv, [2]string{"Input: " + src[0], src[1]})
 	}
@@ -835,7 +885,7 @@ func (b *builder) provenance() {
 		s.para(T("No stage timings were given (reproduce.sh writes them to stages.tsv; eccco report --stages FILE)."))
 		return
 	}
-	st := &Table{Caption: Inline{T("Wall time of each stage of reproduce.sh, as recorded in its stages.tsv (the report stage is running while this is written).")}, Label: "tab:stages",
+	st := &Table{Caption: Inline{T("Wall time of each stage of reproduce.sh, as recorded in its stages.tsv: summed over every invocation that made these outputs, an interrupted run and its resumptions (the report stage is running while this is written).")}, Label: "tab:stages",
 		Columns: []Column{{"Stage", "l"}, {"Status", "l"}, {"Wall time", "r"}}}
 	total := 0.0
 	for _, sg := range b.in.Stages {

@@ -47,6 +47,8 @@ type Config struct {
 	Markdown, PDF string
 	// Replace overwrites files that eccco report did not generate.
 	Replace bool
+	// DataDir is where the data sets are looked up, to name those not available ("" = data.DefaultDir()).
+	DataDir string
 }
 
 // Outcome is what Make did.
@@ -144,6 +146,15 @@ func Make(ctx context.Context, cfg Config) (*Outcome, error) {
 			if rel, err := filepath.Rel(root, abs); err == nil && filepath.IsLocal(rel) {
 				sources[i][1] = filepath.ToSlash(rel)
 			}
+		}
+	}
+	for _, name := range data.Names() {
+		ok, err := data.Present(name, cfg.DataDir)
+		if err != nil {
+			return nil, fmt.Errorf("report: %w", err)
+		}
+		if !ok {
+			in.Unavailable = append(in.Unavailable, name)
 		}
 	}
 	in.Provenance = Provenance{Backend: backend.Config(), Machine: ThisMachine(), Profile: "full protocol", Sources: sources}

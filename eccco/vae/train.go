@@ -12,6 +12,8 @@ import (
 	"github.com/gomlx/gomlx/core/tensors"
 	"github.com/gomlx/gomlx/ml/model"
 	"github.com/gomlx/gomlx/ml/train/optimizer"
+
+	"github.com/eccco-go/eccco-go/eccco/internal/clock"
 )
 
 // Training defaults of the authors' VAE (CounterfactualExplanations.jl, VAEParams in
@@ -131,7 +133,7 @@ func Train(ctx context.Context, backend compute.Backend, v *VAE, ds *data.Datase
 	numBatches := (n + batch - 1) / batch
 	xs := make([]float32, batch*d)
 	hist := &History{}
-	start := time.Now()
+	start := clock.Now()
 	for epoch := 1; epoch <= opts.Epochs; epoch++ {
 		perm := order.Perm(n)
 		var sum [3]float64
@@ -167,10 +169,10 @@ func Train(ctx context.Context, backend compute.Backend, v *VAE, ds *data.Datase
 		hist.KL = append(hist.KL, sum[2]/nb)
 		if opts.OnEpoch != nil {
 			opts.OnEpoch(EpochStats{Epoch: epoch, Epochs: opts.Epochs, Loss: sum[0] / nb, Reconstruction: sum[1] / nb,
-				KL: sum[2] / nb, Elapsed: time.Since(start)})
+				KL: sum[2] / nb, Elapsed: clock.Since(start)})
 		}
 	}
-	hist.Duration = time.Since(start)
+	hist.Duration = clock.Since(start)
 	return hist, nil
 }
 

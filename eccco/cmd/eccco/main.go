@@ -16,6 +16,7 @@ import (
 	"os/signal"
 	"runtime/pprof"
 	"strings"
+	"syscall"
 	"unicode/utf8"
 
 	"github.com/eccco-go/eccco-go/eccco/experiment"
@@ -62,7 +63,9 @@ func commands() []command {
 }
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	// Ctrl-C and kill (SIGTERM) end the work in progress the same way: the context is cancelled, a unit
+	// being written is finished and recorded, and the command returns an error.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	stopProfile, err := startProfile(os.Getenv("ECCCO_CPUPROFILE"))
 	if err != nil {

@@ -21,7 +21,7 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		}
 	}
 	at := func(p string) string { return filepath.Join(root, p) }
-	fs := newFlagSet("report", "report [--results DIR] [--paper-mode DIR] [--replay-only DIR] [--perf FILE] [--figures DIR] [--stages FILE] [--differences FILE] [--out DIR] [--markdown FILE] [--pdf FILE] [--quick] [--replace]", stderr)
+	fs := newFlagSet("report", "report [--results DIR] [--paper-mode DIR] [--replay-only DIR] [--perf FILE] [--figures DIR] [--stages FILE] [--differences FILE] [--out DIR] [--markdown FILE] [--pdf FILE] [--quick] [--replace] [--data-dir DIR]", stderr)
 	var cfg report.Config
 	fs.StringVar(&cfg.Results, "results", at("paper/results"), "benchmark results: a directory of `eccco bench --out` (results.csv, units/) or of its tables (cells.csv, comparison.md)")
 	paperMode := at("paper/results-paper-mode")
@@ -46,6 +46,7 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fs.StringVar(&cfg.Markdown, "markdown", at("paper/eccco-go.md"), "Markdown version (\"\" for none; default OUT/NAME.md when --out is given)")
 	fs.StringVar(&cfg.PDF, "pdf", at("paper/eccco-go.pdf"), "compiled PDF (\"\" to write the sources only; default OUT/NAME.pdf when --out is given); needs pdflatex (scripts/texlive-packages.txt)")
 	fs.BoolVar(&cfg.Replace, "replace", false, "overwrite files that eccco report did not generate")
+	registerDataDir(fs, &cfg.DataDir)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}

@@ -2,7 +2,10 @@
 
 package outdir
 
-import "errors"
+import (
+	"context"
+	"errors"
+)
 
 // LockFile is the name of the lock file Lock holds in an output folder (unix only).
 const LockFile = ".eccco.lock"
@@ -12,3 +15,8 @@ var ErrLocked = errors.New("another eccco is writing to this folder")
 
 // Lock is a no-op where flock is not available.
 func Lock(dir string) (unlock func(), err error) { return func() {}, nil }
+
+// LockWait is a no-op where flock is not available.
+func LockWait(ctx context.Context, path string, waiting func(holder string)) (unlock func(), err error) {
+	return func() {}, nil
+}

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/schollz/progressbar/v3"
+
+	"github.com/eccco-go/eccco-go/eccco/internal/clock"
 )
 
 // Bar tracks progress towards a known total.
@@ -28,7 +30,7 @@ type Bar struct {
 
 // New starts a progress report of total steps named unit ("epochs", "units") with the description desc.
 func New(w io.Writer, total int, desc, unit string) *Bar {
-	b := &Bar{desc: desc, unit: unit, total: total, start: time.Now()}
+	b := &Bar{desc: desc, unit: unit, total: total, start: clock.Now()}
 	mode := os.Getenv("ECCCO_PROGRESS")
 	switch {
 	case w == nil || mode == "0" || total <= 0:
@@ -58,7 +60,7 @@ func (b *Bar) Add(n int) {
 	case b.bar != nil:
 		_ = b.bar.Add(n)
 	case b.w != nil && (b.done >= b.nextLine || b.done == b.total):
-		elapsed := time.Since(b.start)
+		elapsed := clock.Since(b.start)
 		eta := time.Duration(float64(elapsed) / float64(b.done) * float64(b.total-b.done))
 		fmt.Fprintf(b.w, "%s: %d/%d %s (%s elapsed, ETA %s)\n", b.desc, b.done, b.total, b.unit,
 			elapsed.Round(100*time.Millisecond), eta.Round(time.Second))

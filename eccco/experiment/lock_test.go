@@ -1,0 +1,100 @@
+package experiment_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/eccco-go/eccco-go/eccco/experiment"
+	"github.com/eccco-go/eccco-go/eccco/models"
+)
+
+// syncBuffer is a log shared by goroutines.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// Two experiments sharing a models folder, asking at once for the same model (and for REVISE's VAE) that
+// is not saved yet: one trains and saves it; the other waits for the lock, says which process holds it,
+// and loads what the first saved. Both get the same weights and neither fails. Without the lock both
+// trained, and the second save failed on the first one's folder.
+func TestSharedModelsFolderLock(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains a model and a VAE")
+	}
+	dir := t.TempDir()
+	var log syncBuffer
+	open := func() *experiment.Experiment {
+		e, err := experiment.Open("moons", experiment.Options{ModelsDir: dir, Training: experiment.Training{Epochs: 20, VAEEpochs: 5}, Log: &log})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return e
+	}
+	es := []*experiment.Experiment{open(), open()}
+	fps := make([]string, len(es))
+	errs := make([]error, len(es))
+	start := make(chan struct{})
+	var wg sync.WaitGroup
+	for i, e := range es {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			<-start
+			m, err := e.Model(context.Background(), models.KindMLP)
+			if err != nil {
+				errs[i] = err
+				return
+			}
+			if fps[i], err = experiment.Fingerprint(m); err != nil {
+				errs[i] = err
+				return
+			}
+			_, errs[i] = e.VAE(context.Background())
+		}()
+	}
+	close(start)
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Errorf("experiment %d: %v\nlog:\n%s", i, err, log.String())
+		}
+	}
+	if t.Failed() {
+		return
+	}
+	if fps[0] != fps[1] {
+		t.Errorf("the two experiments got different weights: %s, %s", fps[0], fps[1])
+	}
+	out := log.String()
+	if n := strings.Count(out, "no saved model in"); n != 1 {
+		t.Errorf("the MLP was trained %d times, want once; log:\n%s", n, out)
+	}
+	if n := strings.Count(out, "VAE: none saved"); n != 1 {
+		t.Errorf("the VAE was trained %d times, want once; log:\n%s", n, out)
+	}
+	who := fmt.Sprintf("process %d is training or saving it", os.Getpid())
+	if !strings.Contains(out, "moons mlp: "+who) || !strings.Contains(out, "moons VAE: "+who) {
+		t.Errorf("no message naming the process that holds the lock (%q); log:\n%s", who, out)
+	}
+	if n := strings.Count(out, "saved meanwhile by another process"); n != 2 {
+		t.Errorf("%d loads of what the other saved, want 2 (the MLP and the VAE); log:\n%s", n, out)
+	}
+}
