@@ -193,9 +193,10 @@ func Search(ctx context.Context, backend compute.Backend, clf models.Classifier,
 	return s.Search(ctx, req)
 }
 
-// maxSearcherGraphs bounds the compiled step graphs a Searcher keeps (one per batch size and request
-// settings); the least recently used one is released beyond it.
-const maxSearcherGraphs = 8
+// maxSearcherGraphs bounds the compiled search graphs a Searcher keeps (up to two per batch size and
+// request settings: a chunk of searchChunk steps and the last, shorter chunk); the least recently used one
+// is released beyond it.
+const maxSearcherGraphs = 16
 
 // Searcher searches counterfactuals of one classifier with one generator and keeps the compiled graphs
 // of its search step (one per batch size, latent width and graph-relevant request settings: bounds and
@@ -224,6 +225,9 @@ type Searcher struct {
 	// feeds another's).
 	store     *model.Store
 	ownInputs map[int]bool
+	// chunk is the number of steps per graph call (searchChunk; 1: one call per step, the host loop that
+	// RecordPath takes, which tests compare the chunks with).
+	chunk int
 }
 
 type cachedExec struct {
@@ -247,7 +251,7 @@ func NewSearcher(backend compute.Backend, clf models.Classifier, g *Generator) (
 		gc.JSMA = &j
 	}
 	return &Searcher{backend: backend, clf: clf, g: gc, steps: map[string]*cachedExec{}, store: model.NewStore(),
-		ownInputs: map[int]bool{}}, nil
+		ownInputs: map[int]bool{}, chunk: searchChunk}, nil
 }
 
 // Close releases the compiled graphs; the Searcher may still be used (it compiles them again).
@@ -331,16 +335,19 @@ func (s *Searcher) SearchWith(ctx context.Context, g *Generator, req Request) (*
 		return nil, err
 	}
 	lo, hi, conflict := projectionBounds(q, b, d)
-	exec, err := s.stepExec(q, b, dz, conflict != nil)
-	if err != nil {
-		return nil, fmt.Errorf("counterfactual %s: building the search graph: %w", g.Name, err)
-	}
 	if err := s.feedInputs(g, b); err != nil {
 		return nil, err
 	}
-	run := newDescent(s.backend, exec, g, q, b, dz, z, lo, hi, conflict)
-	defer run.free()
-	return run.descend(ctx, g.Name, q)
+	if q.RecordPath || s.chunk <= 1 {
+		exec, err := s.stepExec(q, b, dz, conflict != nil, 0)
+		if err != nil {
+			return nil, fmt.Errorf("counterfactual %s: building the search graph: %w", g.Name, err)
+		}
+		run := newDescent(s.backend, exec, g, q, b, dz, z, lo, hi, conflict)
+		defer run.free()
+		return run.descend(ctx, g.Name, q)
+	}
+	return s.descendChunks(ctx, g, q, b, dz, z, lo, hi, conflict)
 }
 
 // generator returns the generator a search uses: the Searcher's own for nil, else g once it is valid and
@@ -719,10 +726,14 @@ func projectionBounds(q Request, b, d int) (lo, hi []float32, conflict []bool) {
 	return lo, hi, conflict
 }
 
-// stepExec returns the compiled step graph for a request's settings and shapes, building it on first use.
-func (s *Searcher) stepExec(q Request, b, dz int, conflict bool) (*model.Exec, error) {
+// stepExec returns the compiled graph for a request's settings and shapes, building it on first use: the
+// step graph (stepGraph) for steps = 0, else the graph of that many steps (chunkGraph).
+func (s *Searcher) stepExec(q Request, b, dz int, conflict bool, steps int) (*model.Exec, error) {
 	var key strings.Builder
-	fmt.Fprintf(&key, "%d,%d|%d|%x|%x|%t", b, dz, q.Rule, math.Float64bits(q.Threshold), math.Float64bits(q.GradientTol), conflict)
+	fmt.Fprintf(&key, "%d,%d|%d|%x|%x|%t|%d", b, dz, q.Rule, math.Float64bits(q.Threshold), math.Float64bits(q.GradientTol), conflict, steps)
+	if steps > 0 {
+		fmt.Fprintf(&key, "|T%d", q.MaxIterations)
+	}
 	if q.OneHot != nil {
 		fmt.Fprintf(&key, "|onehot%v", q.OneHot)
 	}
@@ -735,7 +746,11 @@ func (s *Searcher) stepExec(q Request, b, dz int, conflict bool) (*model.Exec, e
 		c.lastUse = s.uses
 		return c.exec, nil
 	}
-	exec, err := model.NewExec(s.backend, s.store, stepGraph(s.clf, &s.g, q, s.clf.NumFeatures(), conflict))
+	build := stepGraph(s.clf, &s.g, q, s.clf.NumFeatures(), conflict)
+	if steps > 0 {
+		build = chunkGraph(s.clf, &s.g, q, s.clf.NumFeatures(), conflict, steps)
+	}
+	exec, err := model.NewExec(s.backend, s.store, build)
 	if err != nil {
 		return nil, err
 	}
@@ -758,13 +773,23 @@ func (s *Searcher) stepExec(q Request, b, dz int, conflict bool) (*model.Exec, e
 // row has converged there [B], the next state z and, for JSMA, the counts. Only the rows whose move is 1
 // take a step. The penalties' inputs are variables of scope's "data" (Searcher.bindInputs sets them).
 func stepGraph(clf models.Classifier, g *Generator, q Request, d int, withConflict bool) func(*model.Scope, []*Node) []*Node {
-	down, up := constraintMasks(q.Mutability, d)
+	step := stepNodes(clf, g, q, d)
 	layout := layoutOf(g, withConflict)
 	return func(scope *model.Scope, nodes []*Node) []*Node {
 		var in stepInputs[*Node]
 		for i, p := range inputOrder(layout, &in) {
 			*p = nodes[i]
 		}
+		return step(scope.In("data"), in)
+	}
+}
+
+// stepNodes returns the maths of one search step, shared by the step graph (stepGraph) and the graph of
+// several steps (chunkGraph): given its inputs as nodes (those its layout lacks nil) and the scope of the
+// penalties' inputs, the outputs of stepGraph.
+func stepNodes(clf models.Classifier, g *Generator, q Request, d int) func(*model.Scope, stepInputs[*Node]) []*Node {
+	down, up := constraintMasks(q.Mutability, d)
+	return func(inputScope *model.Scope, in stepInputs[*Node]) []*Node {
 		z, factual, target, move, counts := in.z, in.factual, in.target, in.move, in.counts
 		rs, resampled := g.Latent.(Resampled)
 		re, reencoded := g.Latent.(Reencoded)
@@ -808,7 +833,7 @@ func stepGraph(clf models.Classifier, g *Generator, q Request, d int, withConfli
 			xs = xOf(s)
 		}
 		logits := clf.Logits(xs)
-		st := &State{X: xs, Factual: factual, Target: target, Logits: logits, Model: clf, Step: in.step, inputScope: scope.In("data")}
+		st := &State{X: xs, Factual: factual, Target: target, Logits: logits, Model: clf, Step: in.step, inputScope: inputScope}
 		obj := g.Objective(st)
 		grad := Gradient(ReduceAllSum(obj), s)[0]
 		grad = Where(IsNaN(grad), ScalarZero(gr, grad.DType()), grad) // NaN gradients count as 0, as in the authors' code
