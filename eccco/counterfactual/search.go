@@ -74,7 +74,8 @@ type Request struct {
 	Rule        Rule
 	Threshold   float64
 	GradientTol float64
-	// RecordPath keeps every row's x′ at every step in Result.Paths.
+	// RecordPath keeps every row's x′ at every step in Result.Paths (the search then takes one graph call
+	// per step, to read x′ back).
 	RecordPath bool
 	// Seed seeds the noise of a stochastic search (a Resampled latent map); other searches ignore it. The
 	// same seed and request give the same counterfactuals.
@@ -174,13 +175,14 @@ func (r *Request) validate(clf models.Classifier) (b int, err error) {
 	return len(r.Targets), nil
 }
 
-// Search finds counterfactuals for all rows of req at once with generator g: one GoMLX graph call per step
-// for the whole batch. Each row starts at its factual (its latent code under g.Latent), takes gradient
+// Search finds counterfactuals for all rows of req at once with generator g: one GoMLX graph call per 10
+// steps (per step with RecordPath) for the whole batch. Each row starts at its factual (its latent code under g.Latent), takes gradient
 // steps (or JSMA steps) on its own objective, is clamped to the bounds and projected onto its mutability
 // constraints after every step, and stops moving once it converges while the other rows go on.
 //
 // A target equal to the model's prediction for its factual, a wrong feature count, a NaN input, an
-// unknown generator setting or a negative weight give an error before any search.
+// unknown generator setting or a negative weight give an error before any search. ctx is checked before
+// each graph call: a cancelled search stops within 10 steps.
 //
 // Search builds and compiles its graphs for this one call; to search many requests with the same model
 // and generator, build a Searcher once and call its Search method: the results are the same, bit for bit.
@@ -199,7 +201,7 @@ func Search(ctx context.Context, backend compute.Backend, clf models.Classifier,
 const maxSearcherGraphs = 16
 
 // Searcher searches counterfactuals of one classifier with one generator and keeps the compiled graphs
-// of its search step (one per batch size, latent width and graph-relevant request settings: bounds and
+// of its search steps (up to two per batch size, latent width and graph-relevant request settings: bounds and
 // mutability of JSMA generators, rule, threshold and tolerance) and of the factuals' prediction, so that
 // repeated searches skip building and compiling them. Its results are those of Search, bit for bit.
 //
