@@ -3,6 +3,7 @@ package counterfactual
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/eccco-go/eccco-go/eccco/data"
 	"github.com/eccco-go/eccco-go/eccco/models"
@@ -17,6 +18,20 @@ import (
 // inside a While body, and its XLA backend (go-xla v0.4.4) lets no closure read a value of the enclosing
 // function, such as the model's weights (TestWhileLimits).
 const searchChunk = 10
+
+// xlaCPUChunkMaxBatch is the largest batch that XLA's CPU plugin searches in chunks; larger ones take one
+// graph call per step, where the unrolled steps ran slower than single steps.
+const xlaCPUChunkMaxBatch = 1000
+
+// stepsPerCall returns the number of search steps per graph call for a batch of b rows: the Searcher's
+// chunk, but 1 on XLA's CPU plugin beyond xlaCPUChunkMaxBatch rows.
+func (s *Searcher) stepsPerCall(b int) int {
+	if p, ok := s.backend.(interface{ PluginName() string }); ok && b > xlaCPUChunkMaxBatch &&
+		strings.Contains(strings.ToLower(p.PluginName()), "cpu") {
+		return 1
+	}
+	return s.chunk
+}
 
 // chunkInputs are the inputs of one call of a chunk graph (chunkGraph), by name, as stepInputs are a step
 // graph's; chunkOrder gives the order of the graph's parameters.

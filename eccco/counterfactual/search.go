@@ -176,7 +176,8 @@ func (r *Request) validate(clf models.Classifier) (b int, err error) {
 }
 
 // Search finds counterfactuals for all rows of req at once with generator g: one GoMLX graph call per 10
-// steps (per step with RecordPath) for the whole batch. Each row starts at its factual (its latent code under g.Latent), takes gradient
+// steps for the whole batch (per step with RecordPath, and on XLA's CPU plugin for batches of more than
+// 1,000 rows). Each row starts at its factual (its latent code under g.Latent), takes gradient
 // steps (or JSMA steps) on its own objective, is clamped to the bounds and projected onto its mutability
 // constraints after every step, and stops moving once it converges while the other rows go on.
 //
@@ -340,7 +341,7 @@ func (s *Searcher) SearchWith(ctx context.Context, g *Generator, req Request) (*
 	if err := s.feedInputs(g, b); err != nil {
 		return nil, err
 	}
-	if q.RecordPath || s.chunk <= 1 {
+	if q.RecordPath || s.stepsPerCall(b) <= 1 {
 		exec, err := s.stepExec(q, b, dz, conflict != nil, 0)
 		if err != nil {
 			return nil, fmt.Errorf("counterfactual %s: building the search graph: %w", g.Name, err)
