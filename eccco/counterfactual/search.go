@@ -175,9 +175,8 @@ func (r *Request) validate(clf models.Classifier) (b int, err error) {
 	return len(r.Targets), nil
 }
 
-// Search finds counterfactuals for all rows of req at once with generator g: one GoMLX graph call per 10
-// steps for the whole batch (per step with RecordPath, and on XLA's CPU plugin for batches of more than
-// 1,000 rows). Each row starts at its factual (its latent code under g.Latent), takes gradient
+// Search finds counterfactuals for all rows of req at once with generator g: one GoMLX graph call per step
+// for the whole batch (a Searcher's repeated searches take 10 steps per call). Each row starts at its factual (its latent code under g.Latent), takes gradient
 // steps (or JSMA steps) on its own objective, is clamped to the bounds and projected onto its mutability
 // constraints after every step, and stops moving once it converges while the other rows go on.
 //
@@ -204,7 +203,13 @@ const maxSearcherGraphs = 16
 // Searcher searches counterfactuals of one classifier with one generator and keeps the compiled graphs
 // of its search steps (up to two per batch size, latent width and graph-relevant request settings: bounds and
 // mutability of JSMA generators, rule, threshold and tolerance) and of the factuals' prediction, so that
-// repeated searches skip building and compiling them. Its results are those of Search, bit for bit.
+// repeated searches skip building and compiling them. Its results are those of Search, bit for bit (a few
+// float32 ulps on XLA, which compiles the two kinds of graph below separately).
+//
+// Its first search of a batch size and settings takes one graph call per step, as Search does; from the
+// second on, the same searches take 10 steps per call (a graph compiled then), with the convergence
+// bookkeeping in the graph, except with RecordPath and, on XLA's CPU plugin, for more than 1,000 rows.
+// ctx is checked before each call.
 //
 // The model's weights are read when each step runs, so a Searcher sees weights that change (training
 // continued, a checkpoint restored into the same variables). The generator is copied by NewSearcher, but
@@ -231,6 +236,9 @@ type Searcher struct {
 	// chunk is the number of steps per graph call (searchChunk; 1: one call per step, the host loop that
 	// RecordPath takes, which tests compare the chunks with).
 	chunk int
+	// searched holds the graph keys (graphKey, steps 0) of the requests searched so far: the first search
+	// of each takes one step per call (a one-off search compiles only the one-step graph).
+	searched map[string]bool
 }
 
 type cachedExec struct {
@@ -254,7 +262,7 @@ func NewSearcher(backend compute.Backend, clf models.Classifier, g *Generator) (
 		gc.JSMA = &j
 	}
 	return &Searcher{backend: backend, clf: clf, g: gc, steps: map[string]*cachedExec{}, store: model.NewStore(),
-		ownInputs: map[int]bool{}, chunk: searchChunk}, nil
+		ownInputs: map[int]bool{}, chunk: searchChunk, searched: map[string]bool{}}, nil
 }
 
 // Close releases the compiled graphs; the Searcher may still be used (it compiles them again).
@@ -341,7 +349,7 @@ func (s *Searcher) SearchWith(ctx context.Context, g *Generator, req Request) (*
 	if err := s.feedInputs(g, b); err != nil {
 		return nil, err
 	}
-	if q.RecordPath || s.stepsPerCall(b) <= 1 {
+	if !s.searchedBefore(q, b, dz, conflict != nil) || q.RecordPath || s.stepsPerCall(b) <= 1 {
 		exec, err := s.stepExec(q, b, dz, conflict != nil, 0)
 		if err != nil {
 			return nil, fmt.Errorf("counterfactual %s: building the search graph: %w", g.Name, err)
@@ -732,6 +740,18 @@ func projectionBounds(q Request, b, d int) (lo, hi []float32, conflict []bool) {
 // stepExec returns the compiled graph for a request's settings and shapes, building it on first use: the
 // step graph (stepGraph) for steps = 0, else the graph of that many steps (chunkGraph).
 func (s *Searcher) stepExec(q Request, b, dz int, conflict bool, steps int) (*model.Exec, error) {
+	key := s.graphKey(q, b, dz, conflict, steps)
+	s.uses++
+	if c, ok := s.steps[key]; ok {
+		c.lastUse = s.uses
+		return c.exec, nil
+	}
+	return s.compile(q, conflict, steps, key)
+}
+
+// graphKey identifies the compiled graph of steps steps (0: the step graph) for a request's settings and
+// shapes.
+func (s *Searcher) graphKey(q Request, b, dz int, conflict bool, steps int) string {
 	var key strings.Builder
 	fmt.Fprintf(&key, "%d,%d|%d|%x|%x|%t|%d", b, dz, q.Rule, math.Float64bits(q.Threshold), math.Float64bits(q.GradientTol), conflict, steps)
 	if steps > 0 {
@@ -744,11 +764,26 @@ func (s *Searcher) stepExec(q Request, b, dz int, conflict bool, steps int) (*mo
 		down, up := constraintMasks(q.Mutability, len(q.Factuals)/b)
 		fmt.Fprintf(&key, "|%v|%v|%v|%v", q.Lower, q.Upper, down, up)
 	}
-	s.uses++
-	if c, ok := s.steps[key.String()]; ok {
-		c.lastUse = s.uses
-		return c.exec, nil
+	return key.String()
+}
+
+// searchedBefore reports whether the Searcher searched a request of q's batch size and graph settings
+// before, and remembers that it has now.
+func (s *Searcher) searchedBefore(q Request, b, dz int, conflict bool) bool {
+	key := s.graphKey(q, b, dz, conflict, 0)
+	if s.searched[key] {
+		return true
 	}
+	if len(s.searched) >= 1024 {
+		clear(s.searched)
+	}
+	s.searched[key] = true
+	return false
+}
+
+// compile builds and compiles the graph of key (stepExec), releasing the least recently used one beyond
+// maxSearcherGraphs.
+func (s *Searcher) compile(q Request, conflict bool, steps int, key string) (*model.Exec, error) {
 	build := stepGraph(s.clf, &s.g, q, s.clf.NumFeatures(), conflict)
 	if steps > 0 {
 		build = chunkGraph(s.clf, &s.g, q, s.clf.NumFeatures(), conflict, steps)
@@ -767,7 +802,7 @@ func (s *Searcher) stepExec(q Request, b, dz int, conflict bool, steps int) (*mo
 		s.steps[oldest].exec.Finalize()
 		delete(s.steps, oldest)
 	}
-	s.steps[key.String()] = &cachedExec{exec: exec, lastUse: s.uses}
+	s.steps[key] = &cachedExec{exec: exec, lastUse: s.uses}
 	return exec, nil
 }
 
