@@ -3,7 +3,9 @@ package counterfactual
 import (
 	"context"
 	"fmt"
+	"slices"
 	"testing"
+	"time"
 
 	"github.com/eccco-go/eccco-go/eccco/conformal"
 	"github.com/eccco-go/eccco-go/eccco/data"
@@ -102,6 +104,84 @@ func BenchmarkSearch(b *testing.B) {
 					}
 				}
 				b.ReportMetric(float64(100*b.N)/b.Elapsed().Seconds(), "cf/s")
+			})
+		}
+	}
+}
+
+// BenchmarkSearchChunks compares the search in chunks of searchChunk steps per graph call with the host
+// loop of one call per step (chunk = 1) on the paper's MNIST and California Housing MLPs (initial
+// weights), Wachter, exactly 100 steps (Rule MaxIterations), B = 100, 1,000 and 10,000 (bench/README.md's
+// workload). Each iteration searches once each way, alternately, with graphs compiled beforehand; it
+// reports both in µs per counterfactual-iteration and the median over iterations of their ratio, which a
+// load that drifts affects less. Run with, e.g.:
+// go test -run '^$' -bench SearchChunks -benchtime 5x ./eccco/counterfactual/
+func BenchmarkSearchChunks(b *testing.B) {
+	bk := testBackend(b)
+	for _, name := range []string{"mnist", "california-housing"} {
+		split, err := data.Load(name, data.Options{Seed: 1})
+		if err != nil {
+			b.Logf("%s not available: %v", name, err)
+			continue
+		}
+		spec, err := models.SpecFor(models.KindMLP, name, split.Train.D(), split.Train.K())
+		if err != nil {
+			b.Fatal(err)
+		}
+		m, err := models.New(bk, spec, 1)
+		if err != nil {
+			b.Fatal(err)
+		}
+		p, err := PaperParams(name)
+		if err != nil {
+			b.Fatal(err)
+		}
+		lo, hi := split.Train.Bounds()
+		pred, err := models.Predict(bk, m, split.Test.X)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, batch := range []int{100, 1000, 10000} {
+			req := Request{Lower: lo, Upper: hi, Rule: MaxIterations}
+			for r := range batch {
+				req.Factuals = append(req.Factuals, split.Test.Row(r%split.Test.N())...)
+				req.Targets = append(req.Targets, (pred[r%split.Test.N()]+1)%split.Test.K())
+			}
+			b.Run(fmt.Sprintf("%s/B=%d", name, batch), func(b *testing.B) {
+				host, err := NewSearcher(bk, m, Wachter(p))
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer host.Close()
+				host.chunk = 1
+				chunks, err := NewSearcher(bk, m, Wachter(p))
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer chunks.Close()
+				ctx := context.Background()
+				timed := func(s *Searcher) time.Duration {
+					start := time.Now()
+					if _, err := s.Search(ctx, req); err != nil {
+						b.Fatal(err)
+					}
+					return time.Since(start)
+				}
+				timed(host) // compiles
+				timed(chunks)
+				timed(chunks) // the second search of a request compiles the chunks
+				var th, tc time.Duration
+				var ratios []float64
+				for b.Loop() {
+					h, c := timed(host), timed(chunks)
+					th, tc = th+h, tc+c
+					ratios = append(ratios, c.Seconds()/h.Seconds())
+				}
+				per := func(d time.Duration) float64 { return d.Seconds() * 1e6 / float64(b.N*batch*100) }
+				slices.Sort(ratios)
+				b.ReportMetric(per(th), "host-µs/cf-iter")
+				b.ReportMetric(per(tc), "chunks-µs/cf-iter")
+				b.ReportMetric(ratios[len(ratios)/2], "chunks/host")
 			})
 		}
 	}

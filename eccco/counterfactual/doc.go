@@ -25,30 +25,30 @@
 //
 // # The search
 //
-// Search explains a batch of B factuals in one GoMLX graph per step, never looping over rows in Go. Each
-// row starts at its factual (or its latent code f⁻¹(x)), takes the gradient step z ← z − η·∇_z objective
-// (NaN gradients count as 0, as in the authors' code), and x′ = f(z) is clamped to the domain bounds and
-// projected onto the per-feature Mutability constraints after every step, in feature and latent spaces
-// alike (the authors' code drops the constraints in latent spaces; eccco-go does not). A Resampled latent
-// map (the authors' REVISE) starts from a posterior sample instead and re-encodes x′ through a fresh one
-// after every step, with noise seeded by Request.Seed; a Reencoded one (the authors' ECCCo+) encodes the
-// clamped x′ again after every step. With Params.DecayRate the energy term's weight is multiplied at step t
-// by ϕ_t = exp(−rate·t) when t is a multiple of DecayEvery (ECCCo.jl's energy_delta; the authors'-code
-// mode uses exp(−0.01·t)). A row stops moving
-// as soon as it converges while the others go on. Convergence follows the paper's "generator conditions"
-// by default: p(y⁺|x′) ≥ γ = 0.5 and every component of the (projected) gradient below τ = 0.01, at most
-// 100 steps; DecisionThreshold and MaxIterations are the alternatives. RecordPath keeps every row's
-// trajectory (the paper's Figure 2).
+// Search explains a batch of B factuals in one GoMLX graph call per step (a Searcher's repeated searches:
+// per 10 steps), never looping over rows in Go. Each row starts at its factual (or its latent code f⁻¹(x)),
+// takes the gradient step z ← z − η·∇_z objective (NaN gradients count as 0, as in the authors' code), and
+// x′ = f(z) is clamped to the domain bounds and projected onto the per-feature Mutability constraints after
+// every step, in feature and latent spaces alike (the authors' code drops the constraints in latent spaces;
+// eccco-go does not). A Resampled latent map (the authors' REVISE) starts from a posterior sample instead
+// and re-encodes x′ through a fresh one after every step, with noise seeded by Request.Seed; a Reencoded
+// one (the authors' ECCCo+) encodes the clamped x′ again after every step. With Params.DecayRate the energy
+// term's weight is multiplied at step t by ϕ_t = exp(−rate·t) when t is a multiple of DecayEvery
+// (ECCCo.jl's energy_delta; the authors'-code mode uses exp(−0.01·t)). A row stops moving as soon as it
+// converges while the others go on. Convergence follows the paper's "generator conditions" by default:
+// p(y⁺|x′) ≥ γ = 0.5 and every component of the (projected) gradient below τ = 0.01, at most 100 steps;
+// DecisionThreshold and MaxIterations are the alternatives. RecordPath keeps every row's trajectory (the
+// paper's Figure 2).
 //
 // The search state stays in the backend's tensors from step to step (only the rows' convergence flags come
-// back to Go each step), and the projection's per-row bounds are computed once per search. Search builds
-// and compiles its graphs for the one call; a Searcher (NewSearcher) keeps them for repeated searches with
-// the same model and generator, with the same results bit for bit (on XLA, compiling is most of a small
-// search's time). Values that change from run to run
-// without changing the graph, such as ECCCo-L1's SGLD samples, are declared by their penalty
-// (Penalty.Inputs) and reach the graph as an input rather than a constant, so that a Searcher also searches with another run's generator
-// (SearchWith; GraphKey says which generators share graphs): the benchmark compiles each model's searches
-// once for all its runs.
+// back to Go each step; in a Searcher's chunks of 10 steps, only the number of rows still searching), and
+// the projection's per-row bounds are computed once per search. Search builds and compiles its graphs for
+// the one call; a Searcher (NewSearcher) keeps them for repeated searches with the same model and
+// generator, with the same results bit for bit (on XLA, compiling is most of a small search's time). Values
+// that change from run to run without changing the graph, such as ECCCo-L1's SGLD samples, are declared by
+// their penalty (Penalty.Inputs) and reach the graph as an input rather than a constant, so that a Searcher
+// also searches with another run's generator (SearchWith; GraphKey says which generators share graphs): the
+// benchmark compiles each model's searches once for all its runs.
 //
 // Schut et al.'s generator replaces gradient descent by a greedy JSMA step: only the free feature with the
 // largest |gradient| moves, by η, and a feature changed round(1/η) times is frozen until all are. Its

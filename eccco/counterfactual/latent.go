@@ -118,7 +118,7 @@ type Posterior interface {
 // re-encoding, where convergence is checked.
 //
 // The noise ε is drawn in Go from data.NewRand(Request.Seed), B·LatentDim standard normals per step in
-// row-major order (step 0 first), so that a search is reproducible; the search costs one more encoding,
+// row-major order (step 0 first; those of a graph call's steps at once), so that a search is reproducible; the search costs one more encoding,
 // decoding and model evaluation per step than with the plain map.
 type Resampled struct {
 	Posterior

@@ -74,7 +74,8 @@ type Request struct {
 	Rule        Rule
 	Threshold   float64
 	GradientTol float64
-	// RecordPath keeps every row's x′ at every step in Result.Paths.
+	// RecordPath keeps every row's x′ at every step in Result.Paths (the search then takes one graph call
+	// per step, to read x′ back).
 	RecordPath bool
 	// Seed seeds the noise of a stochastic search (a Resampled latent map); other searches ignore it. The
 	// same seed and request give the same counterfactuals.
@@ -175,12 +176,13 @@ func (r *Request) validate(clf models.Classifier) (b int, err error) {
 }
 
 // Search finds counterfactuals for all rows of req at once with generator g: one GoMLX graph call per step
-// for the whole batch. Each row starts at its factual (its latent code under g.Latent), takes gradient
+// for the whole batch (a Searcher's repeated searches take 10 steps per call). Each row starts at its factual (its latent code under g.Latent), takes gradient
 // steps (or JSMA steps) on its own objective, is clamped to the bounds and projected onto its mutability
 // constraints after every step, and stops moving once it converges while the other rows go on.
 //
 // A target equal to the model's prediction for its factual, a wrong feature count, a NaN input, an
-// unknown generator setting or a negative weight give an error before any search.
+// unknown generator setting or a negative weight give an error before any search. ctx is checked before
+// each graph call: a cancelled search stops within 10 steps.
 //
 // Search builds and compiles its graphs for this one call; to search many requests with the same model
 // and generator, build a Searcher once and call its Search method: the results are the same, bit for bit.
@@ -193,14 +195,21 @@ func Search(ctx context.Context, backend compute.Backend, clf models.Classifier,
 	return s.Search(ctx, req)
 }
 
-// maxSearcherGraphs bounds the compiled step graphs a Searcher keeps (one per batch size and request
-// settings); the least recently used one is released beyond it.
-const maxSearcherGraphs = 8
+// maxSearcherGraphs bounds the compiled search graphs a Searcher keeps (up to two per batch size and
+// request settings: a chunk of searchChunk steps and the last, shorter chunk); the least recently used one
+// is released beyond it.
+const maxSearcherGraphs = 16
 
 // Searcher searches counterfactuals of one classifier with one generator and keeps the compiled graphs
-// of its search step (one per batch size, latent width and graph-relevant request settings: bounds and
+// of its search steps (up to two per batch size, latent width and graph-relevant request settings: bounds and
 // mutability of JSMA generators, rule, threshold and tolerance) and of the factuals' prediction, so that
-// repeated searches skip building and compiling them. Its results are those of Search, bit for bit.
+// repeated searches skip building and compiling them. Its results are those of Search, bit for bit (a few
+// float32 ulps on XLA, which compiles the two kinds of graph below separately).
+//
+// Its first search of a batch size and settings takes one graph call per step, as Search does; from the
+// second on, the same searches take 10 steps per call (a graph compiled then), with the convergence
+// bookkeeping in the graph, except with RecordPath and, on XLA's CPU plugin, for more than 1,000 rows.
+// ctx is checked before each call.
 //
 // The model's weights are read when each step runs, so a Searcher sees weights that change (training
 // continued, a checkpoint restored into the same variables). The generator is copied by NewSearcher, but
@@ -224,6 +233,12 @@ type Searcher struct {
 	// feeds another's).
 	store     *model.Store
 	ownInputs map[int]bool
+	// chunk is the number of steps per graph call (searchChunk; 1: one call per step, the host loop that
+	// RecordPath takes, which tests compare the chunks with).
+	chunk int
+	// searched holds the graph keys (graphKey, steps 0) of the requests searched so far: the first search
+	// of each takes one step per call (a one-off search compiles only the one-step graph).
+	searched map[string]bool
 }
 
 type cachedExec struct {
@@ -247,7 +262,7 @@ func NewSearcher(backend compute.Backend, clf models.Classifier, g *Generator) (
 		gc.JSMA = &j
 	}
 	return &Searcher{backend: backend, clf: clf, g: gc, steps: map[string]*cachedExec{}, store: model.NewStore(),
-		ownInputs: map[int]bool{}}, nil
+		ownInputs: map[int]bool{}, chunk: searchChunk, searched: map[string]bool{}}, nil
 }
 
 // Close releases the compiled graphs; the Searcher may still be used (it compiles them again).
@@ -331,16 +346,19 @@ func (s *Searcher) SearchWith(ctx context.Context, g *Generator, req Request) (*
 		return nil, err
 	}
 	lo, hi, conflict := projectionBounds(q, b, d)
-	exec, err := s.stepExec(q, b, dz, conflict != nil)
-	if err != nil {
-		return nil, fmt.Errorf("counterfactual %s: building the search graph: %w", g.Name, err)
-	}
 	if err := s.feedInputs(g, b); err != nil {
 		return nil, err
 	}
-	run := newDescent(s.backend, exec, g, q, b, dz, z, lo, hi, conflict)
-	defer run.free()
-	return run.descend(ctx, g.Name, q)
+	if !s.searchedBefore(q, b, dz, conflict != nil) || q.RecordPath || s.stepsPerCall(b) <= 1 {
+		exec, err := s.stepExec(q, b, dz, conflict != nil, 0)
+		if err != nil {
+			return nil, fmt.Errorf("counterfactual %s: building the search graph: %w", g.Name, err)
+		}
+		run := newDescent(s.backend, exec, g, q, b, dz, z, lo, hi, conflict)
+		defer run.free()
+		return run.descend(ctx, g.Name, q)
+	}
+	return s.descendChunks(ctx, g, q, b, dz, z, lo, hi, conflict)
 }
 
 // generator returns the generator a search uses: the Searcher's own for nil, else g once it is valid and
@@ -719,10 +737,26 @@ func projectionBounds(q Request, b, d int) (lo, hi []float32, conflict []bool) {
 	return lo, hi, conflict
 }
 
-// stepExec returns the compiled step graph for a request's settings and shapes, building it on first use.
-func (s *Searcher) stepExec(q Request, b, dz int, conflict bool) (*model.Exec, error) {
+// stepExec returns the compiled graph for a request's settings and shapes, building it on first use: the
+// step graph (stepGraph) for steps = 0, else the graph of that many steps (chunkGraph).
+func (s *Searcher) stepExec(q Request, b, dz int, conflict bool, steps int) (*model.Exec, error) {
+	key := s.graphKey(q, b, dz, conflict, steps)
+	s.uses++
+	if c, ok := s.steps[key]; ok {
+		c.lastUse = s.uses
+		return c.exec, nil
+	}
+	return s.compile(q, conflict, steps, key)
+}
+
+// graphKey identifies the compiled graph of steps steps (0: the step graph) for a request's settings and
+// shapes.
+func (s *Searcher) graphKey(q Request, b, dz int, conflict bool, steps int) string {
 	var key strings.Builder
-	fmt.Fprintf(&key, "%d,%d|%d|%x|%x|%t", b, dz, q.Rule, math.Float64bits(q.Threshold), math.Float64bits(q.GradientTol), conflict)
+	fmt.Fprintf(&key, "%d,%d|%d|%x|%x|%t|%d", b, dz, q.Rule, math.Float64bits(q.Threshold), math.Float64bits(q.GradientTol), conflict, steps)
+	if steps > 0 {
+		fmt.Fprintf(&key, "|T%d", q.MaxIterations)
+	}
 	if q.OneHot != nil {
 		fmt.Fprintf(&key, "|onehot%v", q.OneHot)
 	}
@@ -730,12 +764,31 @@ func (s *Searcher) stepExec(q Request, b, dz int, conflict bool) (*model.Exec, e
 		down, up := constraintMasks(q.Mutability, len(q.Factuals)/b)
 		fmt.Fprintf(&key, "|%v|%v|%v|%v", q.Lower, q.Upper, down, up)
 	}
-	s.uses++
-	if c, ok := s.steps[key.String()]; ok {
-		c.lastUse = s.uses
-		return c.exec, nil
+	return key.String()
+}
+
+// searchedBefore reports whether the Searcher searched a request of q's batch size and graph settings
+// before, and remembers that it has now.
+func (s *Searcher) searchedBefore(q Request, b, dz int, conflict bool) bool {
+	key := s.graphKey(q, b, dz, conflict, 0)
+	if s.searched[key] {
+		return true
 	}
-	exec, err := model.NewExec(s.backend, s.store, stepGraph(s.clf, &s.g, q, s.clf.NumFeatures(), conflict))
+	if len(s.searched) >= 1024 {
+		clear(s.searched)
+	}
+	s.searched[key] = true
+	return false
+}
+
+// compile builds and compiles the graph of key (stepExec), releasing the least recently used one beyond
+// maxSearcherGraphs.
+func (s *Searcher) compile(q Request, conflict bool, steps int, key string) (*model.Exec, error) {
+	build := stepGraph(s.clf, &s.g, q, s.clf.NumFeatures(), conflict)
+	if steps > 0 {
+		build = chunkGraph(s.clf, &s.g, q, s.clf.NumFeatures(), conflict, steps)
+	}
+	exec, err := model.NewExec(s.backend, s.store, build)
 	if err != nil {
 		return nil, err
 	}
@@ -749,7 +802,7 @@ func (s *Searcher) stepExec(q Request, b, dz int, conflict bool) (*model.Exec, e
 		s.steps[oldest].exec.Finalize()
 		delete(s.steps, oldest)
 	}
-	s.steps[key.String()] = &cachedExec{exec: exec, lastUse: s.uses}
+	s.steps[key] = &cachedExec{exec: exec, lastUse: s.uses}
 	return exec, nil
 }
 
@@ -758,13 +811,23 @@ func (s *Searcher) stepExec(q Request, b, dz int, conflict bool) (*model.Exec, e
 // row has converged there [B], the next state z and, for JSMA, the counts. Only the rows whose move is 1
 // take a step. The penalties' inputs are variables of scope's "data" (Searcher.bindInputs sets them).
 func stepGraph(clf models.Classifier, g *Generator, q Request, d int, withConflict bool) func(*model.Scope, []*Node) []*Node {
-	down, up := constraintMasks(q.Mutability, d)
+	step := stepNodes(clf, g, q, d)
 	layout := layoutOf(g, withConflict)
 	return func(scope *model.Scope, nodes []*Node) []*Node {
 		var in stepInputs[*Node]
 		for i, p := range inputOrder(layout, &in) {
 			*p = nodes[i]
 		}
+		return step(scope.In("data"), in)
+	}
+}
+
+// stepNodes returns the maths of one search step, shared by the step graph (stepGraph) and the graph of
+// several steps (chunkGraph): given its inputs as nodes (those its layout lacks nil) and the scope of the
+// penalties' inputs, the outputs of stepGraph.
+func stepNodes(clf models.Classifier, g *Generator, q Request, d int) func(*model.Scope, stepInputs[*Node]) []*Node {
+	down, up := constraintMasks(q.Mutability, d)
+	return func(inputScope *model.Scope, in stepInputs[*Node]) []*Node {
 		z, factual, target, move, counts := in.z, in.factual, in.target, in.move, in.counts
 		rs, resampled := g.Latent.(Resampled)
 		re, reencoded := g.Latent.(Reencoded)
@@ -808,7 +871,7 @@ func stepGraph(clf models.Classifier, g *Generator, q Request, d int, withConfli
 			xs = xOf(s)
 		}
 		logits := clf.Logits(xs)
-		st := &State{X: xs, Factual: factual, Target: target, Logits: logits, Model: clf, Step: in.step, inputScope: scope.In("data")}
+		st := &State{X: xs, Factual: factual, Target: target, Logits: logits, Model: clf, Step: in.step, inputScope: inputScope}
 		obj := g.Objective(st)
 		grad := Gradient(ReduceAllSum(obj), s)[0]
 		grad = Where(IsNaN(grad), ScalarZero(gr, grad.DType()), grad) // NaN gradients count as 0, as in the authors' code

@@ -241,6 +241,21 @@ func factualsFor(t testing.TB, b compute.Backend, m models.Classifier, ds *data.
 
 func testGenerators(t testing.TB, b compute.Backend, m models.Classifier, train *data.Dataset) []*Generator {
 	t.Helper()
+	p, in := testIngredients(t, b, m, train)
+	var gens []*Generator
+	for _, name := range GeneratorNames() {
+		g, err := ByName(name, p, in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		gens = append(gens, g)
+	}
+	return gens
+}
+
+// testIngredients returns moons' parameters and the ingredients of testGenerators.
+func testIngredients(t testing.TB, b compute.Backend, m models.Classifier, train *data.Dataset) (Params, Ingredients) {
+	t.Helper()
 	p, err := PaperParams("moons")
 	if err != nil {
 		t.Fatal(err)
@@ -283,16 +298,7 @@ func testGenerators(t testing.TB, b compute.Backend, m models.Classifier, train 
 	if _, err := vae.Train(context.Background(), b, v, train, vopts); err != nil {
 		t.Fatal(err)
 	}
-	in := Ingredients{Calibrated: c, PCA: pca, Samples: ts, VAE: v}
-	var gens []*Generator
-	for _, name := range GeneratorNames() {
-		g, err := ByName(name, p, in)
-		if err != nil {
-			t.Fatal(err)
-		}
-		gens = append(gens, g)
-	}
-	return gens
+	return p, Ingredients{Calibrated: c, PCA: pca, Samples: ts, VAE: v}
 }
 
 // The same seed gives byte-identical counterfactuals, SGLD samples of ECCCo-L1 included.
