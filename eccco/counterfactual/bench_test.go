@@ -10,6 +10,7 @@ import (
 	"github.com/eccco-go/eccco-go/eccco/conformal"
 	"github.com/eccco-go/eccco-go/eccco/data"
 	"github.com/eccco-go/eccco-go/eccco/models"
+	"github.com/gomlx/compute"
 )
 
 // BenchmarkSearch measures counterfactuals per second of Wachter and ECCCo on the paper's MNIST MLP
@@ -21,22 +22,9 @@ import (
 func BenchmarkSearch(b *testing.B) {
 	bk := testBackend(b)
 	for _, name := range []string{"mnist", "california-housing"} {
-		split, err := data.Load(name, data.Options{Seed: 1})
-		if err != nil {
-			b.Logf("%s not available: %v", name, err)
+		split, m, p, ok := benchMLP(b, bk, name)
+		if !ok {
 			continue
-		}
-		spec, err := models.SpecFor(models.KindMLP, name, split.Train.D(), split.Train.K())
-		if err != nil {
-			b.Fatal(err)
-		}
-		m, err := models.New(bk, spec, 1)
-		if err != nil {
-			b.Fatal(err)
-		}
-		p, err := PaperParams(name)
-		if err != nil {
-			b.Fatal(err)
 		}
 		_, cal, err := conformal.SplitCalibration(split.Train, 0.5, 1)
 		if err != nil {
@@ -119,22 +107,9 @@ func BenchmarkSearch(b *testing.B) {
 func BenchmarkSearchChunks(b *testing.B) {
 	bk := testBackend(b)
 	for _, name := range []string{"mnist", "california-housing"} {
-		split, err := data.Load(name, data.Options{Seed: 1})
-		if err != nil {
-			b.Logf("%s not available: %v", name, err)
+		split, m, p, ok := benchMLP(b, bk, name)
+		if !ok {
 			continue
-		}
-		spec, err := models.SpecFor(models.KindMLP, name, split.Train.D(), split.Train.K())
-		if err != nil {
-			b.Fatal(err)
-		}
-		m, err := models.New(bk, spec, 1)
-		if err != nil {
-			b.Fatal(err)
-		}
-		p, err := PaperParams(name)
-		if err != nil {
-			b.Fatal(err)
 		}
 		lo, hi := split.Train.Bounds()
 		pred, err := models.Predict(bk, m, split.Test.X)
@@ -185,4 +160,27 @@ func BenchmarkSearchChunks(b *testing.B) {
 			})
 		}
 	}
+}
+
+// benchMLP loads a data set's split (seed 1), the paper's MLP for it with initial weights and the
+// paper's search parameters; ok is false, with a log line, where the data set is not present.
+func benchMLP(b *testing.B, bk compute.Backend, name string) (split *data.Split, m models.Classifier, p Params, ok bool) {
+	b.Helper()
+	split, err := data.Load(name, data.Options{Seed: 1})
+	if err != nil {
+		b.Logf("%s not available: %v", name, err)
+		return nil, nil, Params{}, false
+	}
+	spec, err := models.SpecFor(models.KindMLP, name, split.Train.D(), split.Train.K())
+	if err != nil {
+		b.Fatal(err)
+	}
+	mlp, err := models.New(bk, spec, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if p, err = PaperParams(name); err != nil {
+		b.Fatal(err)
+	}
+	return split, mlp, p, true
 }
