@@ -66,8 +66,7 @@ func WriteRunMeans(path string, rms []compare.RunMean) error {
 	return atomicfile.WriteFile(path, b, 0o644)
 }
 
-// maxRunMeansBytes bounds the decompressed archive read (a table set of the paper's protocol is about
-// 13 MB).
+// maxRunMeansBytes bounds the decompressed archive read: a larger one is refused before it fills memory.
 const maxRunMeansBytes = 1 << 30
 
 // ReadRunMeans reads a RunMeansFile. A wrong header, a bad number, a negative count or a count that does
