@@ -211,6 +211,10 @@ func (b *builder) abstract() {
 		len(ourDatasets(cells)), b.datasetsText(), len(mods), len(gens)))}
 	if _, _, n := b.within(); n > 0 {
 		a = append(a, T(fmt.Sprintf("Of the %d table cells that have a published counterpart, %s. ", n, WithinText(b.cmp.Counts()))))
+		if ro := b.in.ReplayOnly; ro != nil && b.in.Published != nil {
+			without := compare.CompareWithBounds(ro.Cells, b.in.Published, ro.Bounds).Counts()
+			a = append(a, T(fmt.Sprintf("With the authors'-code mode's fitted switches off (replay only; the section on the mode's switches gives each one's provenance): %s. ", WithinText(without))))
+		}
 		if r, pairs := b.cmp.MedianRho("unfaithfulness"); pairs > 0 {
 			a = append(a, T(fmt.Sprintf("The generators' ranking by unfaithfulness agrees with the paper's with a median Spearman ρ of %s over %d data set × model pairs. ", rho(r), pairs)))
 		}
