@@ -45,8 +45,11 @@ func holder(path string) string {
 	if pid, err := strconv.Atoi(strings.TrimSpace(string(raw))); err == nil {
 		return fmt.Sprintf("process %d", pid)
 	}
-	return "another process"
+	return anotherProcess
 }
+
+// anotherProcess is what holder says when the lock file holds no process id.
+const anotherProcess = "another process"
 
 // held writes this process's id into the locked file f and returns its unlock, which empties the file.
 func held(f *os.File) func() {
@@ -72,7 +75,7 @@ func LockWait(ctx context.Context, path string, waiting func(holder string)) (un
 		return nil, fmt.Errorf("locking %s: %w", path, err)
 	}
 	told := false
-	for {
+	for polls := 0; ; polls++ {
 		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
 		if err == nil {
 			return held(f), nil
@@ -81,8 +84,9 @@ func LockWait(ctx context.Context, path string, waiting func(holder string)) (un
 			_ = f.Close()
 			return nil, fmt.Errorf("locking %s: %w", path, err)
 		}
-		if !told && waiting != nil {
-			waiting(holder(path))
+		// The holder writes its id just after taking the lock: give it a moment before naming nobody.
+		if h := holder(path); !told && waiting != nil && (h != anotherProcess || polls >= 10) {
+			waiting(h)
 			told = true
 		}
 		select {
