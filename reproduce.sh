@@ -193,7 +193,7 @@ if [ "$profile" = quick ]; then
   models_dir="$out/models"
   figures_args=(--mode paper --set epochs=5,lenet-epochs=1 --models-dir "$models_dir")
   perf_out="$out/perf" bench_out="$out/bench" publish=no
-  report_args=(--quick --results "$bench_out" --paper-mode "" --replay-only "" --perf "$perf_out/perf.csv" --figures figures
+  report_args=(--quick --results "$bench_out" --paper-mode "" --replay-only "" --second-seed "" --perf "$perf_out/perf.csv" --figures figures
     --out "$out/report" --markdown "$out/report/eccco-go.md")
   pdf=paper/eccco-go.pdf
 else
@@ -212,7 +212,7 @@ else
   else
     out=runs/paper-mode
     perf_out=runs/paper-mode/perf bench_out=runs/paper-mode/bench publish=no
-    report_args=(--results "$bench_out" --paper-mode "" --replay-only "" --perf "$perf_out/perf.csv" --figures figures
+    report_args=(--results "$bench_out" --paper-mode "" --replay-only "" --second-seed "" --perf "$perf_out/perf.csv" --figures figures
       --out "$out/report" --markdown "$out/report/eccco-go.md")
     pdf="$out/report/eccco-go.pdf"
   fi

@@ -16,7 +16,13 @@ const (
 	CauseJEMValidity    = "JEM validity: the JEMs reach lower validity than the published 0.95–1.00 (unexplained)"
 	CauseREVISECollapse = "REVISE: the authors' VAE objective collapses this set's VAE to the training mean"
 	CauseREVISEImages   = "REVISE on images: our VAE is trained as CE.jl's pretrained one that the authors loaded was (architecture, loss, all official training images) but is not it, and the authors' search through posterior samples carries its noise into the counterfactuals"
-	CauseUnexplained    = "unexplained"
+	// CausePriorBox is an unfaithfulness miss on GMSC (above the published) or German Credit (below): the
+	// metric's SGLD chains start from one scalar box spanned by the training split's feature means ± 3
+	// sd (ECCCo.jl src/utils.jl:66-73, src/sampling.jl:50), and the authors' split, drawn on Julia's
+	// unseeded global generator, cannot be replayed (paper/differences.md, "Offsets common to every
+	// generator of a model").
+	CausePriorBox    = "prior box: the unfaithfulness metric's samples start in a box spanned by the training split, whose width the authors' unseeded split sets and ours cannot replay; a narrower (GMSC) or wider (German Credit) box moves every generator of the model by the offset seen"
+	CauseUnexplained = "unexplained"
 	// SpreadRatio is how many times the published sd our sd of the run means must exceed to count as
 	// wider (SpreadRow.Wider).
 	SpreadRatio          = 2.0
@@ -40,6 +46,8 @@ func MissCause(r ComparedCell) string {
 		return CauseREVISECollapse
 	case r.Generator == "REVISE" && (r.Dataset == "mnist" || r.Dataset == "fashion-mnist"):
 		return CauseREVISEImages
+	case r.Metric == "unfaithfulness" && (r.Dataset == "gmsc" && r.Mean > r.Paper || r.Dataset == "german-credit" && r.Mean < r.Paper):
+		return CausePriorBox
 	}
 	return CauseUnexplained
 }

@@ -27,7 +27,10 @@ func TestMissCause(t *testing.T) {
 		{cell("moons", "MLP", "Wachter", "validity", 0.70, 0.01, 1.00, 0.00), CauseUnexplained},            // not a JEM
 		{cell("circles", "MLP", "REVISE", "cost", 2.0, 0.01, 1.0, 0.01), CauseREVISECollapse},              // REVISE on circles
 		{cell("german-credit", "MLP", "REVISE", "cost", 14.5, 0.4, 16.9, 0.7), CauseUnexplained},           // German Credit: its labels mix is the authors' now
-		{cell("german-credit", "MLP", "ECCCo", "unfaithfulness", 5.1, 0.27, 5.36, 0.07), CauseUnexplained}, // sd 4× the paper's; z = −0.26/√(0.0729/50 + 0.0049/50) = −6.6
+		{cell("german-credit", "MLP", "ECCCo", "unfaithfulness", 5.1, 0.27, 5.36, 0.07), CausePriorBox},    // below the published on German Credit; z = −0.26/√(0.0729/50 + 0.0049/50) = −6.6
+		{cell("german-credit", "MLP", "ECCCo", "unfaithfulness", 5.7, 0.27, 5.36, 0.07), CauseUnexplained}, // above: not the box's direction there
+		{cell("gmsc", "MLP", "Wachter", "unfaithfulness", 4.1, 0.3, 3.8, 0.07), CausePriorBox},             // above the published on GMSC
+		{cell("gmsc", "MLP", "Wachter", "implausibility", 4.1, 0.3, 3.8, 0.07), CauseUnexplained},          // another metric
 		{cell("mnist", "MLP", "REVISE", "cost", 313, 5, 224, 3), CauseREVISEImages},                        // image REVISE
 		{cell("gmsc", "MLP", "ECCCo+", "implausibility", 3.0, 0.01, 2.0, 0.01), CauseUnexplained},          // ECCCo family
 		{cell("gmsc", "MLP", "ECCCo-L1", "implausibility", 3.0, 0.01, 2.0, 0.01), CauseUnexplained},        // not the energy family

@@ -145,13 +145,15 @@ func (c Comparison) Counts() Counts {
 	}
 	out := Counts{All: TallyOf(c.Rows), Open: TallyOf(open), ByConstruction: len(c.Rows) - len(open)}
 	for _, s := range c.Signs {
-		tallySign(&out.Unfaith, s.UnfaithKnown, s.UnfaithTie, s.UnfaithAgrees)
-		tallySign(&out.Impl, s.ImplKnown, s.ImplTie, s.ImplAgrees)
+		TallySign(&out.Unfaith, s.UnfaithKnown, s.UnfaithTie, s.UnfaithAgrees)
+		TallySign(&out.Impl, s.ImplKnown, s.ImplTie, s.ImplAgrees)
 	}
 	return out
 }
 
-func tallySign(t *SignTally, known, tie, agrees bool) {
+// TallySign adds one pair's sign comparison to t: nothing where the pair is not known on both sides, a tie
+// where the paper prints the difference as 0.00, else an agreement or a disagreement.
+func TallySign(t *SignTally, known, tie, agrees bool) {
 	switch {
 	case !known:
 	case tie:

@@ -84,7 +84,7 @@ func idxFiles(subdir string) []string {
 var specs = []*setSpec{
 	{
 		info: Info{Name: "linearly-separable", Title: "Linearly Separable", Kind: KindSynthetic,
-			Source:  "generated in code: two Gaussian blobs (MLJBase make_blobs recipe, 1,250 points, sd 0.1, centres uniform in [-1,1]²; with Options.AuthorsDraw the authors' own draw, replayed from Julia's seed 42)",
+			Source:  "generated in code: two Gaussian blobs (MLJBase make_blobs recipe, 1,250 points, sd 0.1, centres uniform in [-1,1]²; in the authors'-code mode the authors' own draw, replayed from Julia's seed 42)",
 			Licence: "none needed (generated)"},
 		classNames: binaryNames, synthN: 1250,
 	},

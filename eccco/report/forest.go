@@ -46,11 +46,16 @@ func (b *builder) comparisonFigures(s *Section) error {
 		if subset == "all" {
 			which = "all counterfactuals (subset \"all\": among the valid ones validity is 1 on both sides by construction)"
 		}
-		caption := Inline{B(m.Title + " against the published, " + which + ". "),
-			T(fmt.Sprintf("Each point is one of our %d cells with a published counterpart (data set × model × generator), at its deviation %s, on a symmetric log scale (linear near 0, logarithmic beyond). ", n.Cells, compare.DeviationRule)),
-			T("Rows are the data sets, each labelled with its cells within / its cells; colour is the generator's family, a square its ablation without conformal prediction (no CP) and a diamond without the energy term (no EBM). "),
-			T(fmt.Sprintf("Shaded: ±%g, the band of the rounding-aware rule, ", compare.DeviationBand)), I(compare.ToleranceRule), T(". "),
-			B(fmt.Sprintf("%s cells within", share(n.Rounding, n.Cells))), T(fmt.Sprintf("; %s strictly (3 sd as printed).", share(n.Strict, n.Cells)))}
+		caption := Inline{B(m.Title + " against the published, " + which + ". ")}
+		if len(figs) == 0 {
+			caption = append(caption,
+				T(fmt.Sprintf("Each point is one of our %d cells with a published counterpart (data set × model × generator), at its deviation %s, on a symmetric log scale (linear near 0, logarithmic beyond). ", n.Cells, compare.DeviationRule)),
+				T("Rows are the data sets, each labelled with its cells within / its cells; colour is the generator's family, a square its ablation without conformal prediction (no CP) and a diamond without the energy term (no EBM). "),
+				T(fmt.Sprintf("Shaded: ±%g, the band of the rounding-aware rule, ", compare.DeviationBand)), T(compare.ToleranceRule), T(". "))
+		} else {
+			caption = append(caption, T(fmt.Sprintf("Drawn as the first of these figures: one point per cell (%d cells), its deviation from the published mean in published sd, shaded ±%g: within. ", n.Cells, compare.DeviationBand)))
+		}
+		caption = append(caption, B(fmt.Sprintf("%s cells within", share(n.Rounding, n.Cells))), T(fmt.Sprintf("; %s strictly (3 sd as printed).", share(n.Strict, n.Cells))))
 		figs = append(figs, &Figure{Name: figures.ComparisonName(m.Name, subset), File: stem + ".pdf", MarkdownFile: stem + ".png",
 			Caption: caption, Width: 1, PrintWidth: float64(plot.TextWidth)})
 	}

@@ -19,7 +19,7 @@ var latexChars = map[rune]string{
 	'α': `$\alpha$`, 'β': `$\beta$`, 'γ': `$\gamma$`, 'δ': `$\delta$`, 'ε': `$\varepsilon$`, 'η': `$\eta$`,
 	'θ': `$\theta$`, 'λ': `$\lambda$`, 'μ': `$\mu$`, 'π': `$\pi$`, 'ρ': `$\rho$`, 'σ': `$\sigma$`, 'τ': `$\tau$`,
 	'φ': `$\phi$`, 'χ': `$\chi$`, 'ψ': `$\psi$`, 'ω': `$\omega$`, 'Ω': `$\Omega$`, 'Δ': `$\Delta$`, 'Σ': `$\Sigma$`,
-	'Θ': `$\Theta$`, 'Λ': `$\Lambda$`, 'Φ': `$\Phi$`, 'ŷ': `$\hat{y}$`,
+	'∇': `$\nabla$`, '∂': `$\partial$`, 'Θ': `$\Theta$`, 'Λ': `$\Lambda$`, 'Φ': `$\Phi$`, 'ŷ': `$\hat{y}$`,
 	'\u00a0': `~`, '\u202f': `\,`, '\u2009': `\,`,
 }
 
@@ -129,7 +129,7 @@ const latexPreamble = `\documentclass[10pt,a4paper]{article}
 \definecolor{outside}{rgb}{0.75,0.05,0.05}
 \definecolor{paperline}{gray}{0.45}
 \newcommand{\outside}[1]{\textcolor{outside}{#1$^{\dagger}$}}
-\newcommand{\paperline}[1]{{\color{paperline}#1}}
+\newcommand{\paperline}[1]{\textcolor{paperline}{#1}}
 \captionsetup{font=small,labelfont=bf}
 \setlength{\emergencystretch}{3em}
 \setlength{\LTcapwidth}{\textwidth}

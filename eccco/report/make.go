@@ -24,6 +24,9 @@ type Config struct {
 	// (paper/results-replay-only; experiment.FittedOff), whose counts the report gives beside Results';
 	// "" for none.
 	ReplayOnly string
+	// SecondSeed is a result directory of the same mode under another seed (paper/results-seed43), whose
+	// cells are compared with Results' on its data sets (compare.SeedShifts); "" for none.
+	SecondSeed string
 	// Perf is the model-performance CSV (paper/model-performance.csv, or perf.csv of `eccco perf`); "" for none.
 	Perf string
 	// Published is the paper's numbers (paper/published-results.csv); "" for compare.DefaultPublished().
@@ -89,6 +92,12 @@ func Make(ctx context.Context, cfg Config) (*Outcome, error) {
 			return nil, err
 		}
 		sources = append(sources, [2]string{"replay-only results (fitted switches off)", cfg.ReplayOnly})
+	}
+	if cfg.SecondSeed != "" {
+		if in.SecondSeed, err = LoadResults(cfg.SecondSeed); err != nil {
+			return nil, err
+		}
+		sources = append(sources, [2]string{"results under a second seed", cfg.SecondSeed})
 	}
 	if cfg.Perf != "" {
 		if in.Performance, err = ReadPerformance(cfg.Perf); err != nil {

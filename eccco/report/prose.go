@@ -20,13 +20,16 @@ var proseTemplates = template.Must(template.New("prose").Funcs(template.FuncMap{
 	"pct":    pct,
 	"join":   joinWords,
 	"signed": func(x float64, prec int) string { return signed(x, prec) },
-	"plural": func(n int, one, many string) string {
-		if n == 1 {
-			return one
-		}
-		return many
-	},
+	"plural": plural,
 }).ParseFS(proseFS, "prose/*.tmpl"))
+
+// plural is one where n is 1, else many.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
 
 // prose executes the named template with data and returns its paragraphs and lists as blocks.
 func prose(name string, data any) ([]Block, error) {

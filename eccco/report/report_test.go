@@ -387,3 +387,50 @@ func TestCommittedResults(t *testing.T) {
 		t.Error("the comparison's provenance line was not read")
 	}
 }
+
+// The second seed's section and the fitted switches' table, on tiny()'s hand-counted cells. Second seed:
+// ECCCo's unfaithfulness 1.25 → 1.45 (z = 0.20/√(0.05²/5 + 0.05²/5) = 6.3: differs, and leaves the
+// published 1.00 ± 0.30), Wachter's cost 0.512 → 0.510 (z = 0.32), the rest alike: 1 of 5 differ, 3 → 2
+// within, 1 leaves. Replay only: ECCCo's cost 1.40 → 1.20 enters the tolerance (3 → 4 of 5 within), and
+// the claims table gains its column.
+func TestSecondSeedAndReplayOnlySections(t *testing.T) {
+	in := tiny()
+	with := func(cells []compare.Cell, gen, metric string, mean float64) []compare.Cell {
+		out := slices.Clone(cells)
+		for i := range out {
+			if out[i].Generator == gen && out[i].Metric == metric {
+				out[i].Mean = mean
+			}
+		}
+		return out
+	}
+	second := with(with(in.Results.Cells, "ECCCo", "unfaithfulness", 1.45), "Wachter", "cost", 0.510)
+	in.SecondSeed = &Results{Dir: "seed", Cells: second}
+	in.ReplayOnly = &Results{Dir: "replay", Cells: with(in.Results.Cells, "ECCCo", "cost", 1.20)}
+	d, err := Build(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seed := findTable(t, d, "tab:seed")
+	last := seed.Rows[len(seed.Rows)-1].Cells
+	if got := []string{last[0].Text, last[1].Text, last[2].Text, last[3].Text, last[4].Text}; !slices.Equal(got, []string{"all", "5", "1 of 5 (20 %)", "1", "0"}) {
+		t.Errorf("second seed, all: %q, want all, 5 cells, 1 of 5 differ, 1 leaves, 0 enter", got)
+	}
+	fitted := findTable(t, d, "tab:fitted")
+	row := fitted.Rows[0].Cells
+	if got := []string{row[0].Text, row[2].Text, row[3].Text, row[4].Text}; !slices.Equal(got, []string{"Moons", "3 of 5 (60 %)", "4 of 5 (80 %)", "-1"}) {
+		t.Errorf("fitted switches, moons: %q, want Moons, 3 of 5, 4 of 5, -1", got)
+	}
+	claims := findTable(t, d, "tab:claims")
+	var heads []string
+	for _, c := range claims.Columns {
+		heads = append(heads, c.Head)
+	}
+	if !slices.ContainsFunc(heads, func(h string) bool { return strings.Contains(h, "replay only") }) {
+		t.Errorf("the claims table has no replay-only column: %q", heads)
+	}
+	md := d.Markdown(".", ".")
+	if !strings.Contains(md, "A second seed moves 1 of 5 published cells across the tolerance") {
+		t.Errorf("the conclusion does not say what the second seed moves")
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/eccco-go/eccco-go/eccco/benchmark"
 	"github.com/eccco-go/eccco-go/eccco/compare"
 	"github.com/eccco-go/eccco-go/eccco/data"
 	"github.com/eccco-go/eccco-go/eccco/experiment"
@@ -19,6 +20,9 @@ import (
 // and the paper-mode ones when given) and the published tables.
 func (b *builder) claimSources() []ClaimSource {
 	src := []ClaimSource{{Name: b.modeName(b.in.Results), Cells: b.in.Results.Cells, Ours: true}}
+	if b.in.ReplayOnly != nil {
+		src = append(src, ClaimSource{Name: b.modeName(b.in.ReplayOnly), Cells: b.in.ReplayOnly.Cells, Ours: true})
+	}
 	if b.in.PaperMode != nil {
 		src = append(src, ClaimSource{Name: b.modeName(b.in.PaperMode), Cells: b.in.PaperMode.Cells, Ours: true})
 	}
@@ -37,13 +41,19 @@ func (b *builder) modeName(r *Results) string {
 	switch mode {
 	case "authors-code":
 		mode = "authors' code"
-		if r == b.in.ReplayOnly {
-			mode = "authors' code without its fitted switches"
-		}
 	case "paper":
 		mode = "paper's equations"
 	case "":
 		mode = "our results"
+	}
+	if r == b.in.ReplayOnly { // the authors'-code mode by definition
+		mode = "authors' code, replay only"
+	}
+	if r == b.in.SecondSeed {
+		mode = "authors' code, second seed"
+		if r.Mode == "paper" {
+			mode = "paper's equations, second seed"
+		}
 	}
 	runs := 0
 	for _, c := range r.Cells {
@@ -270,7 +280,8 @@ func (b *builder) setup() error {
 	c.para(T(fmt.Sprintf("This report was built on %s (%d cores, %s/%s, %s); the GoMLX backend there was %s. ", mc.CPU, mc.Cores, mc.OS, mc.Arch, mc.GoVersion, b.in.Provenance.Backend)),
 		T("The benchmarks' wall time by stage and data set, where the result directories record it (eccco bench writes timings.md):"))
 	found := false
-	for _, r := range []*Results{b.in.Results, b.in.ReplayOnly, b.in.PaperMode} {
+	var held []string
+	for _, r := range []*Results{b.in.Results, b.in.ReplayOnly, b.in.PaperMode, b.in.SecondSeed} {
 		if r == nil {
 			continue
 		}
@@ -284,10 +295,19 @@ func (b *builder) setup() error {
 		if t := tableFromMarkdown(string(raw), Inline{T(fmt.Sprintf("Wall time of the %s benchmark (%s/timings.md): %s", b.modeName(r), displayPath(r.Dir), strings.TrimSuffix(head, ":")))}, "", datasetTitle); t != nil {
 			t.Size = `\footnotesize`
 			c.add(t)
+			if n := len(t.Rows); n > 0 && len(t.Rows[n-1].Cells) > 0 && t.Rows[n-1].Cells[0].Text == "all" {
+				last := t.Rows[n-1].Cells[len(t.Rows[n-1].Cells)-1].Text
+				if min, err := strconv.ParseFloat(last, 64); err == nil {
+					held = append(held, fmt.Sprintf("%s %.1f core-hours", b.modeName(r), min/60))
+				}
+			}
 		}
 	}
 	if !found {
 		c.para(T("No result directory carries its timings."))
+	}
+	if len(held) > 0 {
+		c.para(T("Each table's last row sums the data sets' own wall times. The benchmarks ran up to two data sets at a time on the 2-core machine, so that sum approximates the core time each held: " + joinWords(held) + ". CPU time itself was not recorded; a data set's wall time under load overstates what it would take alone."))
 	}
 	c.para(T("bench/README.md records whole-protocol runs of ./reproduce.sh on the project's 2-core machine with their commits, and the per-step speed of the search against PyTorch, CARLA and DiCE."))
 	return nil
@@ -353,26 +373,15 @@ func (b *builder) datasetParagraph(ds string) (Block, error) {
 		causes = append(causes, fmt.Sprintf("%s (%d)", name, c.Cells))
 	}
 	signs := ""
-	ua, un, ia, in := 0, 0, 0, 0
+	var ut, it compare.SignTally
 	for _, sg := range b.cmp.Signs {
-		if sg.Dataset != ds {
-			continue
-		}
-		if sg.UnfaithKnown {
-			un++
-			if sg.UnfaithAgrees {
-				ua++
-			}
-		}
-		if sg.ImplKnown {
-			in++
-			if sg.ImplAgrees {
-				ia++
-			}
+		if sg.Dataset == ds {
+			compare.TallySign(&ut, sg.UnfaithKnown, sg.UnfaithTie, sg.UnfaithAgrees)
+			compare.TallySign(&it, sg.ImplKnown, sg.ImplTie, sg.ImplAgrees)
 		}
 	}
-	if un > 0 || in > 0 {
-		signs = fmt.Sprintf("The sign of ECCCo − Wachter unfaithfulness agrees with the paper's for %d of %d models, that of REVISE − Wachter implausibility for %d of %d.", ua, un, ia, in)
+	if ut.Known > 0 || it.Known > 0 {
+		signs = fmt.Sprintf("Over its models, the sign of ECCCo − Wachter unfaithfulness: %s; that of REVISE − Wachter implausibility: %s.", SignText(ut), SignText(it))
 	}
 	blocks, err := prose("dataset", map[string]any{"Title": datasetTitle(ds), "Within": within, "Cells": len(rows), "Strict": share(strict, len(rows)),
 		"Metrics": metrics, "Signs": signs, "Misses": misses, "WorstGen": worst, "Causes": causes})
@@ -426,13 +435,12 @@ func (b *builder) easyHard() error {
 		name, _, _ := strings.Cut(c.Cause, ":")
 		top = append(top, fmt.Sprintf("%s, %d of %d (%s)", name, c.Cells, misses, pct(c.Cells, misses)))
 	}
-	switches, known := 0, 0
+	switches, known := len(experiment.Switches()), 0
+	byProv := map[experiment.Provenance]int{}
+	for _, sw := range experiment.Switches() {
+		byProv[sw.Provenance]++
+	}
 	if b.in.Differences != nil {
-		for _, bl := range b.in.Differences.Switches {
-			if l, ok := bl.(*List); ok {
-				switches += len(l.Items)
-			}
-		}
 		for _, bl := range b.in.Differences.Known {
 			if l, ok := bl.(*List); ok {
 				known += len(l.Items)
@@ -456,7 +464,7 @@ func (b *builder) easyHard() error {
 	}
 	blocks, err := prose("easyhard", map[string]any{"Easy": easy, "EasyPct": strconv.Itoa(easyShare) + " %", "Hard": hard, "HardPct": strconv.Itoa(hardShare) + " %",
 		"Perf": perf, "PerfTol": strconv.FormatFloat(compare.PerformanceTolerance, 'f', 2, 64), "TopCauses": top,
-		"Switches": switches, "Known": known, "PaperModeWithin": pmWithin, "AuthorsWithin": authWithin})
+		"Switches": switches, "Replayed": byProv[experiment.Replayed], "Inferred": byProv[experiment.Inferred], "Fitted": byProv[experiment.Fitted], "Known": known, "PaperModeWithin": pmWithin, "AuthorsWithin": authWithin})
 	if err != nil {
 		return err
 	}
@@ -494,6 +502,14 @@ func (b *builder) conclusion() error {
 		data["Misses"], data["Unexplained"] = misses, unexplained
 	}
 	data["Within"] = w
+	if ro := b.in.ReplayOnly; ro != nil && b.in.Published != nil {
+		r, _ := compare.WithinCounts(compare.CompareWithBounds(ro.Cells, b.in.Published, ro.Bounds).Rows)
+		data["ReplayOnly"] = share(r, w.Cells)
+	}
+	if sec := b.in.SecondSeed; sec != nil && b.in.Published != nil {
+		a := compare.SeedShifts(b.in.Results.Cells, sec.Cells, b.in.Published).All
+		data["Seed"] = map[string]any{"Differ": share(a.Differ, a.Cells), "Moved": a.Left + a.Entered, "Published": a.Published}
+	}
 	blocks, err := prose("conclusion", data)
 	if err != nil {
 		return err
@@ -588,6 +604,52 @@ func (b *builder) switches() error {
 	}
 	with := compare.CompareWithBounds(b.in.Results.Cells, b.in.Published, b.in.Results.Bounds).Counts()
 	without := compare.CompareWithBounds(ro.Cells, b.in.Published, ro.Bounds).Counts()
-	s.para(T("With the fitted switches (the results of this report): "), T(WithinText(with)), T(". Replay-only (fitted switches off; "), T(displayPath(ro.Dir)), T("): "), T(WithinText(without)), T("."))
+	s.para(T("With the fitted switches (the results of this report): "), T(WithinText(with)), T(". Replay-only (fitted switches off; "), T(displayPath(ro.Dir)), T("): "), T(WithinText(without)), T(". The fitted switches' effect, per data set:"))
+	byDS := func(cells []compare.Cell, bounds benchmark.UncertaintyBounds) map[string]compare.WithinGroup {
+		out := map[string]compare.WithinGroup{}
+		for _, g := range compare.WithinBy(compare.CompareWithBounds(cells, b.in.Published, bounds).Rows, func(r compare.ComparedCell) string { return r.Dataset }) {
+			out[g.Name] = g
+		}
+		return out
+	}
+	w, wo := byDS(b.in.Results.Cells, b.in.Results.Bounds), byDS(ro.Cells, ro.Bounds)
+	t := &Table{Caption: Inline{T("Cells within the published tolerance (rounding-aware) with the fitted switches and without them (replay only), per data set.")},
+		Label: "tab:fitted", Columns: []Column{{"Data set", "l"}, {"Cells", "r"}, {"With the fitted switches", "r"}, {"Replay only", "r"}, {"Difference", "r"}}}
+	for _, ds := range ourDatasets(b.in.Results.Cells) {
+		a, ok := w[ds]
+		if !ok {
+			continue
+		}
+		z := wo[ds]
+		t.Rows = append(t.Rows, Row{Cells: []Cell{{Text: datasetTitle(ds)}, {Text: strconv.Itoa(a.Cells)}, {Text: share(a.Rounding, a.Cells)}, {Text: share(z.Rounding, z.Cells)}, {Text: fmt.Sprintf("%+d", a.Rounding-z.Rounding)}}})
+	}
+	t.Rows = append(t.Rows, Row{Cells: []Cell{{Text: "all", Bold: true}, {Text: strconv.Itoa(with.All.Cells)}, {Text: share(with.All.Within, with.All.Cells)}, {Text: share(without.All.Within, without.All.Cells)}, {Text: fmt.Sprintf("%+d", with.All.Within-without.All.Within)}}})
+	s.add(t)
 	return nil
+}
+
+// secondSeed compares the results under a second seed with the main ones, cell by cell
+// (compare.SeedShifts).
+func (b *builder) secondSeed(s *Section) {
+	sec := b.in.SecondSeed
+	sh := compare.SeedShifts(b.in.Results.Cells, sec.Cells, b.in.Published)
+	var ds []string
+	for _, d := range ourDatasets(sec.Cells) {
+		ds = append(ds, datasetTitle(d))
+	}
+	runs := 0
+	for _, c := range sec.Cells {
+		runs = max(runs, c.Runs)
+	}
+	a := sh.All
+	s.para(T(fmt.Sprintf("The same mode under a second seed (%s: %s, up to %d runs), against the main results on the same data sets. The seed generates the synthetic data that eccco generates (all but Linearly Separable, which is the authors' own draw), splits and subsamples the tabular data, draws the factuals and targets, trains REVISE's VAE and ECCCo+'s PCA and seeds the SGLD samples; the models are the authors' published ones under either seed. ", displayPath(sec.Dir), joinWords(ds), runs)),
+		T(fmt.Sprintf("Of the %d cells both have, %s differ between the two seeds by |z| > %g (%s), where %.2f %% would by chance were both estimating the same means. ", a.Cells, share(a.Differ, a.Cells), compare.ZThreshold, compare.SeedZRule, 100*compare.ChanceShare())),
+		T(fmt.Sprintf("Against the published numbers, %s of their published cells are within the tolerance under the main seed and %s under the second; %d leave the tolerance and %d enter it. ", share(a.WithinFirst, a.Published), share(a.WithinSecond, a.Published), a.Left, a.Entered)),
+		T("The sd of the run means measures how runs vary under one seed; what the seed shares across runs (REVISE's VAE above all) moves every run mean together, so the difference two seeds make can exceed it, and part of what the comparison reads as significant is the seed."))
+	t := &Table{Caption: Inline{T("What a second seed moves, per generator: the cells both seeds have, those that differ between the seeds by |z| > 3, and those of the published cells that change side of the tolerance.")},
+		Label: "tab:seed", Columns: []Column{{"Generator", "l"}, {"Cells", "r"}, {"Differ (|z| > 3)", "r"}, {"Leave the tolerance", "r"}, {"Enter it", "r"}}}
+	for _, g := range append(sh.ByGenerator, a) {
+		t.Rows = append(t.Rows, Row{Cells: []Cell{{Text: g.Name, Bold: g.Name == "all"}, {Text: strconv.Itoa(g.Cells)}, {Text: share(g.Differ, g.Cells)}, {Text: strconv.Itoa(g.Left)}, {Text: strconv.Itoa(g.Entered)}}})
+	}
+	s.add(t)
 }

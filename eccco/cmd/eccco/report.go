@@ -33,6 +33,11 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		replayOnly = ""
 	}
 	fs.StringVar(&cfg.ReplayOnly, "replay-only", replayOnly, "results of the authors'-code mode without its fitted switches (`eccco bench --mode authors-code --set target-mix=,energy-decay-rate=0,energy-decay-every=0,vision-cost=0,vision-l1-energy=0`), whose counts are given beside the main ones (\"\" for none)")
+	secondSeed := at("paper/results-seed43")
+	if st, err := os.Stat(secondSeed); err != nil || !st.IsDir() {
+		secondSeed = ""
+	}
+	fs.StringVar(&cfg.SecondSeed, "second-seed", secondSeed, "results of the same mode under another seed (`eccco bench --seed 43`), compared cell by cell with the main ones on its data sets (\"\" for none)")
 	fs.StringVar(&cfg.PaperMode, "paper-mode", paperMode, "results of the paper's equations (`eccco bench --mode paper`), on which the paper's claims are checked too (\"\" for none)")
 	fs.StringVar(&cfg.Perf, "perf", at("paper/model-performance.csv"), "model-performance CSV of `eccco perf` (\"\" for none)")
 	fs.StringVar(&cfg.Published, "published", "", "the paper's numbers (default paper/published-results.csv)")
