@@ -34,7 +34,7 @@ type Switch struct {
 // switched packages carry the same file and line.
 func Switches() []Switch {
 	return []Switch{
-		{"authors-data", Replayed, "CE.jl src/data/Data.jl:14 (data_seed 42), src/data/synthetic/blobs.jl:10-11 (Random.seed! before MLJBase 0.21.14 make_blobs); experiments/linearly_separable.jl:5; experiments/Manifest.toml:3 (Julia 1.9.3's Xoshiro256++)", "false"},
+		{"authors-data", Replayed, "CE.jl src/data/Data.jl:14 (data_seed 42), src/data/synthetic/blobs.jl:10-11 (Random.seed! before MLJBase 0.21.14 make_blobs); experiments/linearly_separable.jl:5; experiments/Manifest.toml:3 (Julia 1.9.3, 1.9.4 at 78925f6: the same Xoshiro256++)", "false"},
 		{"authors-models", Replayed, "experiments/models/models.jl:11,76-81, experiments/experiment.jl:9,175-187 (pretrained models loaded; models/*.jls)", "false"},
 		{"inductive-split", Replayed, "ConformalPrediction.jl v0.1.12 src/conformal_models/inductive_classification.jl:21,45,91 (train_ratio 0.5: fits the first half, in file order); experiments/models/train_models.jl:70-71", "false"},
 		{"bagging", Replayed, "MLJEnsembles.jl v0.3.3 src/ensembles.jl:335 (default bagging_fraction 0.8), 463; experiments/models/default_models.jl:74,90", "0"},
