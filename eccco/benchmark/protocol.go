@@ -53,7 +53,7 @@ func PaperProtocol(dataset string) (Protocol, error) {
 
 // VisionGenerators are the six generators of the paper's image tables (no ablations): ECCCo, ECCCo+,
 // ECCCo-L1, REVISE, Schut and Wachter, in the tables' order (the authors' vision scripts ran with
-// use_variants = false, ECCCo.jl experiments/mnist.jl and fmnist.jl).
+// use_variants = false, ECCCo.jl experiments/mnist.jl:51 and fmnist.jl:51).
 func VisionGenerators() []experiment.Generator {
 	var out []experiment.Generator
 	for _, g := range experiment.PaperGenerators() {

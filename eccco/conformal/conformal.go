@@ -24,11 +24,13 @@ type Options struct {
 	// Kappa is κ ≥ 0 of Ω = max(0, Σ_k C_k − κ), the set size that is not penalised. The paper uses 1.
 	Kappa float64
 	// EmptySetRule, a compatibility switch (off by default), reproduces ConformalPrediction.jl's
-	// smooth_size_loss: for inputs whose hard set is empty, Ω = max(0, Σ_k (1 − C_k) − κ).
+	// smooth_size_loss (v0.1.12 src/conformal_models/ConformalTraining/losses.jl:60-70): for inputs whose
+	// hard set is empty, Ω = max(0, Σ_k (1 − C_k) − κ).
 	EmptySetRule bool
 	// MeanMemberProbabilities, a compatibility switch (off by default), computes an ensemble's Ω from the
 	// mean of its members' probabilities, as ConformalPrediction.jl did through MLJ's ensemble prediction
-	// (MLJEnsembles averages member probabilities; ECCCo.jl wraps EnsembleModel in conformal_model,
+	// (MLJEnsembles v0.3.3 averages member probabilities, src/ensembles.jl:102-105; ECCCo.jl wraps
+	// EnsembleModel in conformal_model,
 	// experiments/models/default_models.jl:74,90 and train_models.jl:70), instead of from the softmax of
 	// the mean logits that the classifier's Logits gives (and that the gate, the energy and the loss keep).
 	// A single model is unaffected.

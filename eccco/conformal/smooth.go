@@ -47,7 +47,8 @@ func SmoothSetSize(logits *Node, qHat, temperature, kappa float64) *Node {
 }
 
 // SmoothSetSizeEmptyRule is SmoothSetSize with the empty-set rule of ConformalPrediction.jl's
-// smooth_size_loss (a compatibility switch, not the paper's formula): for rows whose hard set
+// smooth_size_loss (v0.1.12 src/conformal_models/ConformalTraining/losses.jl:60-70; a compatibility
+// switch, not the paper's formula): for rows whose hard set
 // {k : s_k ≤ q̂} is empty, Ω = max(0, Σ_k (1 − C_k) − κ); other rows are as in SmoothSetSize. The
 // empty-set indicator is piecewise constant and carries no gradient.
 func SmoothSetSizeEmptyRule(logits *Node, qHat, temperature, kappa float64) *Node {

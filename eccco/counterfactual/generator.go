@@ -39,7 +39,7 @@ type JSMA struct {
 	// MaxChanges is n; 0 means round(1/η).
 	MaxChanges int
 	// BoundsBlind chooses the feature as the authors' runs did (CE.jl 4c34c2a,
-	// src/generators/optimizers/JSMADescent.jl:27-53): by |gradient| among the features that are not frozen
+	// src/generators/optimizers/JSMADescent.jl:28-53): by |gradient| among the features that are not frozen
 	// and may move, whether or not a bound stops them, so that a step towards a bound the feature already
 	// sits on is undone by the clamp (search.jl:60-66, apply_domain_constraints!) and still counts as one of
 	// its n changes. Unset, only features that can still move within the bounds are candidates, and every
@@ -100,8 +100,8 @@ func (g *Generator) maxChanges() int {
 // did (src/penalties.jl:77-78): at step t (0, 1, …) its weight is multiplied by ϕ_t = exp(−DecayRate·t)
 // when t is a multiple of DecayEvery (t = 0 included; a DecayEvery below 1 means 1), and by 1 otherwise.
 // The authors' Experiment default was (0.1, 5) (experiments/experiment.jl:43), their grid searched
-// (0, 1), (0.01, 1) and (0.1, 1) (setup_env.jl:195), and the value of the final runs is not recorded; the paper's table has no decay,
-// and neither have these Params by default.
+// (0, 1), (0.01, 1) and (0.1, 1) (setup_env.jl:195 at 78925f6), and the value of the final runs is not
+// recorded; the paper's table has no decay, and neither have these Params by default.
 type Params struct {
 	StepSize, Cost, SetSize, Energy, Ridge float64
 	DecayRate                              float64

@@ -112,9 +112,9 @@ type Posterior interface {
 // authors' runs (at 4c34c2a): the search starts from a sample of the posterior, z₀ = μ(x) + σ(x) ⊙ ε₀, not
 // from its mean (src/counterfactuals/latent_space_mappings.jl:55, map_to_latent calls
 // GenerativeModels.rand on the encoder), and after every step the decoded counterfactual, clamped to the
-// bounds, is encoded again through a fresh sample, z ← μ(x′) + σ(x′) ⊙ ε_t (src/counterfactuals/search.jl:
-// update! → apply_domain_constraints! re-encodes ce.x′ with encode_state, which maps it to the latent
-// space again). The counterfactual of step t is x′_t = f(z_{t−1} − η∇): the decoded state before its
+// bounds, is encoded again through a fresh sample, z ← μ(x′) + σ(x′) ⊙ ε_t
+// (src/counterfactuals/search.jl:16,66: update! → apply_domain_constraints! re-encodes ce.x′ with
+// encode_state, which maps it to the latent space again). The counterfactual of step t is x′_t = f(z_{t−1} − η∇): the decoded state before its
 // re-encoding, where convergence is checked.
 //
 // The noise ε is drawn in Go from data.NewRand(Request.Seed), B·LatentDim standard normals per step in

@@ -122,7 +122,7 @@ func EnergyPenalty(ridge float64) Term {
 
 // DecayedEnergyPenalty is EnergyPenalty(ridge) multiplied at step t by ϕ_t = exp(−rate·t) when t is a
 // multiple of every, and by 1 otherwise: the non-monotone decay of ECCCo.jl's energy_delta
-// (src/penalties.jl:74-81, ϕ = exp(−decay[1]·t) if t % decay[2] == 0). See Params.DecayRate.
+// (src/penalties.jl:74-82, ϕ = exp(−decay[1]·t) if t % decay[2] == 0). See Params.DecayRate.
 func DecayedEnergyPenalty(ridge, rate float64, every int) Term {
 	plain := EnergyPenalty(ridge)
 	return func(s *State) *Node {

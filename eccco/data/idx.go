@@ -285,7 +285,8 @@ func samplePerClassWithReplacement(labels []byte, K, n int, rng interface{ IntN(
 // LoadOfficialTraining returns every image of a vision set's official training file (60,000 for MNIST and
 // Fashion-MNIST), scaled to [−1, 1] as Load scales them but without Load's per-class draw and noise: the
 // data that CounterfactualExplanations.jl's pretrained "strong" VAEs were trained on (its
-// dev/artifacts/vision.qmd: VAE(…) trained on TaijaData.load_mnist()), which REVISE used in the authors'
+// dev/artifacts/vision.qmd:18,49 at 4c34c2a: VAE(…) trained on load_mnist(), all 60,000 training images;
+// later versions call TaijaData.load_mnist()), which REVISE used in the authors'
 // runs. dir is the data directory ("" for DefaultDir()); a set that is not a vision set wraps
 // ErrInvalidOption, a missing file ErrNotAvailable.
 func LoadOfficialTraining(name, dir string) (*Dataset, error) {

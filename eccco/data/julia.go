@@ -7,11 +7,12 @@ import (
 	"math/bits"
 )
 
-// juliaRNG replays the default random number generator of Julia 1.7 to 1.10 (the authors ran 1.9.3:
-// ECCCo.jl experiments/Manifest.toml): Xoshiro256++ seeded as Random.seed!(n) seeds it, and the few draws
-// that the authors' data preparation made from it: rand() for Float64s, randn() (the ziggurat of
-// stdlib/Random/src/normal.jl), randperm and rand(a:b). It exists to rebuild data the authors generated
-// from a fixed seed (AuthorsLinearlySeparable); nothing else in eccco draws from it.
+// juliaRNG replays the default random number generator of Julia 1.7 to 1.10 (the authors ran 1.9.3 and
+// 1.9.4: ECCCo.jl experiments/Manifest.toml:3 at d0ada1d and at 78925f6): Xoshiro256++ seeded as
+// Random.seed!(n) seeds it, and the few draws that the authors' data preparation made from it: rand() for
+// Float64s, randn() (the ziggurat of stdlib/Random/src/normal.jl), randperm and rand(a:b). It exists to
+// rebuild data the authors generated from a fixed seed (AuthorsLinearlySeparable); nothing else in eccco
+// draws from it.
 type juliaRNG struct{ s [4]uint64 }
 
 // newJuliaRNG seeds like Random.seed!(rng, seed) for a non-negative seed below 2³²: the SHA-256 of the
@@ -42,8 +43,8 @@ func (r *juliaRNG) uint64() uint64 {
 	return res
 }
 
-// float64 is rand(rng): the top 53 bits scaled to [0, 1). Arrays of fewer than 8 Float64s (rand(rng, 2, 2))
-// are filled the same way, one draw per element (XoshiroSimd.jl's threshold is 64 bytes).
+// float64 is rand(rng): the top 53 bits scaled to [0, 1). Arrays of fewer than 8 Float64s (rand(rng, 2,
+// 2)) are filled the same way, one draw per element (XoshiroSimd.jl's threshold is 64 bytes).
 func (r *juliaRNG) float64() float64 { return float64(r.uint64()>>11) * 0x1p-53 }
 
 // uint52 is rand(rng, UInt52()): the top 52 bits.

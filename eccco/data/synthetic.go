@@ -115,8 +115,8 @@ func Circles(n int, noise, factor float64, rng *rand.Rand) (*Dataset, error) {
 	return d.Shuffled(rng), nil
 }
 
-// AuthorsLinearlySeparableSeed is CounterfactualExplanations.jl's data_seed (src/data/Data.jl), with which
-// load_blobs seeded Julia's global RNG before drawing the blobs.
+// AuthorsLinearlySeparableSeed is CounterfactualExplanations.jl's data_seed (src/data/Data.jl:14), with
+// which load_blobs seeded Julia's global RNG before drawing the blobs.
 const AuthorsLinearlySeparableSeed = 42
 
 // AuthorsLinearlySeparable rebuilds the authors' very "Linearly Separable" data and split, replaying
@@ -125,7 +125,7 @@ const AuthorsLinearlySeparableSeed = 42
 //
 //	train_test_split(load_blobs(1250; cluster_std = 0.1, center_box = (-1.0 => 1.0)); test_size = 0.2)
 //
-// and CE.jl's load_blobs (src/data/synthetic/blobs.jl) called Random.seed!(42) and then MLJBase's
+// and CE.jl's load_blobs (src/data/synthetic/blobs.jl:10-11) called Random.seed!(42) and then MLJBase's
 // make_blobs (v0.21.14, src/data/datasets_synthetic.jl): the centres rand(2, 2) scaled to the box, the
 // points randn(1250, 2), each centre's rows scaled by 0.1 and shifted (the two row ranges overlap in row
 // 625, which is moved twice and lies by the second blob with the first blob's label, as in the authors'

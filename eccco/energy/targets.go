@@ -114,8 +114,8 @@ func SampleTargets(ctx context.Context, backend compute.Backend, clf models.Clas
 // SampleEach draws opts' conditional samples once for every entry of targets, independently, in one
 // batched SGLD run of len(targets)·Chains chains: entry i gets its own Keep lowest-energy samples of class
 // targets[i] (row-major, Keep·D values). It is how the authors scored unfaithfulness: ECCCo.jl built an
-// EnergySampler for every counterfactual (src/penalties.jl, distance_from_energy), where SampleTargets
-// draws one set per class that a run's counterfactuals share.
+// EnergySampler for every counterfactual (src/penalties.jl:93-134, distance_from_energy), where
+// SampleTargets draws one set per class that a run's counterfactuals share.
 func SampleEach(ctx context.Context, backend compute.Backend, clf models.Classifier, targets []int, opts ClassOptions, seed uint64) ([][]float32, error) {
 	if len(targets) == 0 {
 		return nil, fmt.Errorf("class sampling: no targets")

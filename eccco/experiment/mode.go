@@ -121,7 +121,7 @@ func authorsTargetMix(dataset string) TargetMix {
 // summed distances (ECCCo.jl src/penalties.jl:93,134).
 const AuthorsUnfaithfulnessDivisor = metrics.AuthorsUnfaithfulnessDivisor
 
-// The authors' vision settings (ECCCo.jl experiments/mnist.jl and fmnist.jl at the final commit).
+// The authors' vision settings (ECCCo.jl experiments/mnist.jl and fmnist.jl at 78925f6, the final runs).
 const (
 	// AuthorsVisionHidden, AuthorsVisionLayers and AuthorsVisionActivation are the builder of every
 	// MLP-based vision model (MLP, MLP ensemble, JEM, JEM ensemble): default_builder(n_hidden = 128,
@@ -132,12 +132,13 @@ const (
 	AuthorsVisionActivation = "swish"
 	// AuthorsVisionSchutStep is Schut's η on images: the vision scripts run with use_variants = false,
 	// whose branch builds GreedyGenerator() with its defaults, η = 0.1 and n = 10 changes per feature
-	// (experiments/benchmarking/benchmarking.jl).
+	// (mnist.jl:51, experiments/benchmarking/benchmarking.jl:86; CE.jl
+	// src/generators/gradient_based/generators.jl:39, src/generators/optimizers/JSMADescent.jl:21).
 	AuthorsVisionSchutStep = 0.1
 	// AuthorsVisionCost and AuthorsVisionL1Energy are λ_cost of Wachter, REVISE and ECCCo-L1 and
 	// λ_energy of ECCCo-L1 on images (Settings.VisionCost): the first and third weight of the
 	// Experiment's Λ, which append_best_params replaced by the winner of a grid the final runs did not
-	// record (experiments/grid_search.jl:259-282, mnist.jl:33). Fitted: of the grid's [0.1, 0.1, 0.2],
+	// record (experiments/grid_search.jl:259-283, mnist.jl:33,66). Fitted: of the grid's [0.1, 0.1, 0.2],
 	// [0.1, 0.1, 0.5] and [0.01, 0.1, 3.0], the point whose results come closest to the published ones.
 	// The mode does not set them (Settings.VisionCost); they are the values to give --set.
 	AuthorsVisionCost     = 0.1
@@ -146,10 +147,10 @@ const (
 
 // The decay of ECCCo's energy penalty in the authors'-code mode (counterfactual.Params.DecayRate): its
 // weight is multiplied by exp(−0.01·t) at step t. ECCCo.jl's energy_delta decayed it
-// (src/penalties.jl:74-81); the value of the final runs is not recorded (experiments/experiment.jl:43
+// (src/penalties.jl:74-82); the value of the final runs is not recorded (experiments/experiment.jl:43
 // defaults to (0.1, 5); append_best_params merges the winner of a grid over (0, 1), (0.01, 1) and
-// (0.1, 1), setup_env.jl:195). These values are fitted: the grid point whose results come closest to the
-// published numbers.
+// (0.1, 1), setup_env.jl:195 at 78925f6). These values are fitted: the grid point whose results come
+// closest to the published numbers.
 const (
 	AuthorsDecayRate  = 0.01
 	AuthorsDecayEvery = 1

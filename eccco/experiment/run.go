@@ -75,8 +75,8 @@ func (e *Experiment) Factuals(ctx context.Context, kind models.Kind, run, n int)
 
 // trainingFactuals draws the factuals of the authors' benchmark: CE.jl's benchmark ran without test_data,
 // so it drew from the training split (src/evaluation/benchmark.jl:219); the factual labels and targets are
-// drawn once, before the runs (l.225-236), and each factual is a random row predicted as its label, drawn
-// per run and model (l.258-274).
+// drawn once, before the runs (l.225-234), and each factual is a random row predicted as its label, drawn
+// per run and model (l.258, 272-277).
 func (e *Experiment) trainingFactuals(ctx context.Context, kind models.Kind, run, n int) (*Factuals, error) {
 	m, err := e.Model(ctx, kind)
 	if err != nil {

@@ -21,81 +21,92 @@ import (
 // (Set, SettingKeys). Benchmark manifests and model provenance record them.
 //
 // Each switch says where it comes from: replayed (what the authors' code does, at the file and line
-// given, in ECCCo.jl unless CE.jl, CounterfactualExplanations.jl, is named), inferred (from their code
-// and data together) or fitted (chosen so that the results match the published numbers, where their code
-// does not record the value).
+// given, in ECCCo.jl unless CE.jl, CounterfactualExplanations.jl, is named; Switch says at which
+// commits and versions), inferred (from their code and data together) or fitted (chosen so that the
+// results match the published numbers, where their code does not record the value).
 type Settings struct {
 	// Mode is the mode the settings were resolved from (before any override).
 	Mode Mode `json:"mode"`
 
 	// AuthorsData loads the linearly separable set as the authors drew it (data.Options.AuthorsDraw):
-	// MLJBase's make_blobs replayed from Julia's generator seeded with CE.jl's data_seed 42. Replayed.
+	// MLJBase's make_blobs replayed from Julia's generator seeded with CE.jl's data_seed 42
+	// (src/data/Data.jl:14, src/data/synthetic/blobs.jl:10-11). Replayed.
 	AuthorsData bool `json:"authors-data"`
 	// AuthorsModels explains the authors' trained models (models.LoadAuthors, q̂ from the calibration
 	// scores stored with them) where they committed them (models.AuthorsModelFile), which their runs
-	// loaded instead of retraining (experiments/models/models.jl:76-81). Replayed.
+	// loaded instead of retraining (experiments/models/models.jl:11,76-81). Replayed.
 	AuthorsModels bool `json:"authors-models"`
 	// InductiveSplit fits models on the first half of the training split and calibrates them on the
-	// second (conformal.InductiveSplit, ConformalPrediction.jl's train_ratio 0.5); images are permuted
+	// second (conformal.InductiveSplit, ConformalPrediction.jl v0.1.12's train_ratio 0.5,
+	// src/conformal_models/inductive_classification.jl:21,45,91); images are permuted
 	// first (FitCalibration). Without it models fit the whole split and each run calibrates on a seeded
 	// random half. Replayed.
 	InductiveSplit bool `json:"inductive-split"`
 	// Bagging is the share of the fitting rows each ensemble member trains on (MLJEnsembles' default
-	// bagging_fraction 0.8, models.AuthorsBaggingFraction); 0 trains every member on all rows. Replayed.
+	// bagging_fraction 0.8, v0.3.3 src/ensembles.jl:335, models.AuthorsBaggingFraction); 0 trains every
+	// member on all rows. Replayed.
 	Bagging float64 `json:"bagging"`
 	// JEMFirstLabel trains JEMs on −logit energies conditioned on the minibatch's first label
-	// (energy.JEMOptions.WithAuthorsCode; JointEnergyModels.jl's loss as the authors called it). Replayed.
+	// (energy.JEMOptions.WithAuthorsCode; JointEnergyModels.jl v0.1.3 src/model.jl:65,77, as the
+	// authors called it). Replayed.
 	JEMFirstLabel bool `json:"jem-first-label"`
 	// VisionArchitecture builds the MLP family on images with 128 swish units in one layer and LeNet-5
-	// with a same-padded second convolution (experiments/mnist.jl, fmnist.jl;
-	// experiments/models/additional_models.jl). Images only. Replayed.
+	// with a same-padded second convolution (experiments/mnist.jl:45, fmnist.jl:45;
+	// experiments/models/additional_models.jl:23-34). Images only. Replayed.
 	VisionArchitecture bool `json:"vision-architecture"`
 	// VAEOnOfficialTraining trains REVISE's VAE on the set's official training images
-	// (data.LoadOfficialTraining), as CE.jl's pretrained VAEs were (experiments/mnist.jl:
-	// load_mnist_vae(); CE.jl dev/artifacts/vision.qmd). Images only. Replayed.
+	// (data.LoadOfficialTraining), as CE.jl's pretrained VAEs were (experiments/mnist.jl:13-14,
+	// load_mnist_vae(); CE.jl dev/artifacts/vision.qmd:18,49,117,164). Images only. Inferred.
 	VAEOnOfficialTraining bool `json:"vae-official-training"`
 
 	// FactualsFromTraining draws the factuals as CE.jl's benchmark did (Experiment.Factuals): labels and
 	// targets once for all runs, then training rows predicted as each label (CE.jl
-	// src/evaluation/benchmark.jl:219-274). Without it factuals are test rows. Replayed.
+	// src/evaluation/benchmark.jl:219,272-277). Without it factuals are test rows. Replayed.
 	FactualsFromTraining bool `json:"factuals-from-training"`
 	// TargetMix fixes the share of one target class among the factuals drawn from the training split (the
 	// zero TargetMix: drawn from the seed). CE.jl drew the labels with rand on the global RNG
-	// (benchmark.jl:225-226), which cannot be replayed; where a generator's published validity is the
+	// (benchmark.jl:225-234), which cannot be replayed; where a generator's published validity is the
 	// same in every run and for every model it counts the targets of one class: German Credit 39 of 100
 	// class 1, circles 47 of 100 class 0, linearly separable 53 of 100 class 1. Fitted.
 	TargetMix TargetMix `json:"target-mix"`
 
 	// AuthorsIngredients switches the generators' ingredients (counterfactual.Ingredients.WithAuthorsCode):
-	// Ω gated below p = 0.5 with ConformalPrediction.jl's empty-set rule, an ensemble's Ω from the mean
-	// of its members' probabilities, the ECCCo-L1 family as ECCCo.jl built it, REVISE's latent search
+	// Ω gated below p = 0.5 (src/penalties.jl:28) with ConformalPrediction.jl's empty-set rule (v0.1.12
+	// src/conformal_models/ConformalTraining/losses.jl:60-70), an ensemble's Ω from the mean of its
+	// members' probabilities (MLJEnsembles.jl v0.3.3 src/ensembles.jl:102-105), the ECCCo-L1 family as
+	// ECCCo.jl built it (src/generator.jl:22-24,50, src/penalties.jl:93-134), REVISE's latent search
 	// re-encoded through a fresh posterior sample after every step (CE.jl
 	// src/counterfactuals/latent_space_mappings.jl:55, search.jl:66), ECCCo+ re-encoded into the PCA
 	// space after every step, Schut's feature chosen blind to the bounds (CE.jl
-	// src/generators/optimizers/JSMADescent.jl). Wachter's cost stays the plain L1 distance. Replayed.
+	// src/generators/optimizers/JSMADescent.jl:28-53). Wachter's cost stays the plain L1 distance.
+	// Replayed.
 	AuthorsIngredients bool `json:"authors-ingredients"`
 	// StopOnAllConditions stops Schut, like every other generator, only when p ≥ 0.5 and every
-	// |∂CE/∂x| < 0.01, or after 100 steps (counterfactual.GeneratorConditionsAll; CE.jl
-	// src/generators/gradient_based/generators.jl). Without it Schut stops at the threshold. Replayed.
+	// |∂CE/∂x| < 0.01, or after 100 steps (counterfactual.GeneratorConditionsAll;
+	// experiments/benchmarking/benchmarking.jl:175; CE.jl src/counterfactuals/convergence.jl:33-34,
+	// src/generators/gradient_based/utils.jl:61-70, generators.jl:39-41). Without it Schut stops at the
+	// threshold. Replayed.
 	StopOnAllConditions bool `json:"stop-on-all-conditions"`
 	// EnergyDecayRate and EnergyDecayEvery decay ECCCo's energy penalty by exp(−rate·t) every EVERY steps
-	// (counterfactual.Params.DecayRate; src/penalties.jl:74-81); rate 0 is no decay. The authors' value
+	// (counterfactual.Params.DecayRate; src/penalties.jl:74-82); rate 0 is no decay. The authors' value
 	// is not recorded (AuthorsDecayRate): (0.01, 1) is fitted.
 	EnergyDecayRate  float64 `json:"energy-decay-rate"`
 	EnergyDecayEvery int     `json:"energy-decay-every"`
-	// SchutStep, when positive, is Schut's η (experiments/benchmarking/benchmarking.jl: GreedyGenerator()
-	// with its default η = 0.1 on images). 0 keeps the paper's table. Replayed.
+	// SchutStep, when positive, is Schut's η (experiments/benchmarking/benchmarking.jl:86, mnist.jl:51:
+	// GreedyGenerator() with its default η = 0.1 on images, CE.jl
+	// src/generators/gradient_based/generators.jl:39). 0 keeps the paper's table. Replayed.
 	SchutStep float64 `json:"schut-step"`
 	// VisionCost and VisionL1Energy, when positive, are λ_cost of Wachter, REVISE and the ECCCo-L1
 	// family and λ_energy of the ECCCo-L1 family on images (the data set's table keeps ECCCo's and
 	// ECCCo+'s, and every weight where they are 0; Open refuses them positive on other data sets). The
 	// vision scripts gave these generators the Experiment's Λ and ECCCo and ECCCo+ its
 	// Λ_Δ = [0.01, 0.1, 0.3] (experiments/mnist.jl:57-58,
-	// fmnist.jl:57-58; experiments/benchmarking/benchmarking.jl:84-117: Wachter and REVISE λ = Λ[1],
+	// fmnist.jl:57-58; experiments/benchmarking/benchmarking.jl:84-114: Wachter and REVISE λ = Λ[1],
 	// "ECCCo", the paper's ECCCo-L1, λ = Λ, "ECCCo-Δ" and "ECCCo-Δ (latent)" λ = Λ_Δ). The paper's table
-	// prints Λ_Δ (paper/tables.Rmd:634), and Λ was replaced by the winner of a grid search over
-	// [0.1, 0.1, 0.2], [0.1, 0.1, 0.5] and [0.01, 0.1, 3.0] (mnist.jl:33, setup_env.jl:188-196;
-	// append_best_params, grid_search.jl:259-282): the final table prints that grid's η = 0.05 for both
+	// prints Λ_Δ (paper/tables.Rmd:634 at 2265ceb), and in the final runs (ECCCo.jl 78925f6) Λ was
+	// replaced by the winner of a grid search over [0.1, 0.1, 0.2], [0.1, 0.1, 0.5] and [0.01, 0.1, 3.0]
+	// (mnist.jl:33, setup_env.jl:188-196; append_best_params, mnist.jl:66, grid_search.jl:259-283; at
+	// d0ada1d mnist.jl does not call it): the final table prints that grid's η = 0.05 for both
 	// image sets where the scripts set 0.1 (mnist.jl:59; table_gen_params.tex at 2265ceb against
 	// 6b66766). The winner itself is not recorded; [0.01, 0.1, 3.0] would pull ECCCo-L1 30 times harder
 	// towards its sample than towards the factual, where the published ECCCo-L1 costs 3–13 % more than
@@ -103,32 +114,37 @@ type Settings struct {
 	VisionCost     float64 `json:"vision-cost,omitempty"`
 	VisionL1Energy float64 `json:"vision-l1-energy,omitempty"`
 	// NoisyImageBounds clamps every pixel of a counterfactual to the smallest and largest value of the
-	// noisy training images (experiments/mnist.jl: counterfactual_data.domain = fill((minimum(X),
-	// maximum(X)), D)); without it, to the split's domain. Images only. Replayed.
+	// noisy training images (experiments/mnist.jl:7-10, fmnist.jl:7-10: counterfactual_data.domain =
+	// fill((minimum(X), maximum(X)), D)); without it, to the split's domain. Images only. Replayed.
 	NoisyImageBounds bool `json:"noisy-image-bounds"`
 
 	// AuthorsSampler draws the unfaithfulness samples with the authors' sampler
 	// (energy.AuthorsClassOptions: a shared start, steps of at most 0.01, ranked by −log softmax, 50
-	// chains keeping 25; src/sampling.jl). Replayed.
+	// chains keeping 25; src/sampling.jl:12,50-53,139-148, src/penalties.jl:95,101; JointEnergyModels.jl
+	// v0.1.3 src/Samplers/Samplers.jl:87,91,36-38,27,50). Replayed.
 	AuthorsSampler bool `json:"authors-sampler"`
 	// L1OwnSampler gives the ECCCo-L1 family its own sampler (energy.AuthorsL1ClassOptions: 10 chains
-	// of 100 steps), whose lowest-energy sample its penalty pulls towards (src/penalties.jl:93-116).
+	// of 100 steps, src/generator.jl:22-24,50), whose lowest-energy sample its penalty pulls towards
+	// (src/penalties.jl:115-122).
 	// Replayed.
 	L1OwnSampler bool `json:"l1-own-sampler"`
 	// OwnSamplesUnfaithfulness scores the unfaithfulness of every generator with a "samples" penalty,
 	// whatever its λ, against that penalty's own samples: the metric reused the sampler cached in the
-	// explanation (src/penalties.jl:116,121) and CE.jl evaluated every penalty
+	// explanation (src/penalties.jl:115-117,121; the metric is the same function,
+	// experiments/setup_env.jl:169) and CE.jl evaluated every penalty
 	// (src/generators/complexity.jl:55). Replayed.
 	OwnSamplesUnfaithfulness bool `json:"own-samples-unfaithfulness"`
 	// OwnSamplesDivisor divides the summed distance to those own samples by it
-	// (metrics.Options.UnfaithfulnessDivisor; src/penalties.jl:134: n = 50); 0 takes the mean. Replayed.
+	// (metrics.Options.UnfaithfulnessDivisor; src/penalties.jl:95,134: n = 50); 0 takes the mean.
+	// Replayed.
 	OwnSamplesDivisor int `json:"own-samples-divisor"`
 	// AuthorsMetrics computes the metrics as the authors' code did (metrics.AuthorsOptions: the 100
 	// nearest neighbours for implausibility, the summed distance to the samples divided by 50, Ω gated
-	// below p = 0.5). Replayed.
+	// below p = 0.5; experiments/setup_env.jl:167-176, src/penalties.jl:28,134,262,273). Replayed.
 	AuthorsMetrics bool `json:"authors-metrics"`
 	// UncroppedSSIM averages the structural dissimilarity of images over every pixel (Julia's
-	// assess_ssim, crop = false) instead of the interior no padding reaches. Images only. Replayed.
+	// assess_ssim, crop = false: src/utils.jl:58, ImageQualityIndexes.jl v0.3.7 src/ssim.jl:88) instead
+	// of the interior no padding reaches. Images only. Replayed.
 	UncroppedSSIM bool `json:"uncropped-ssim"`
 }
 

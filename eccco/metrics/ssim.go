@@ -63,12 +63,12 @@ func (o SSIMOptions) validate() error {
 // and pads nothing, and agrees with skimage whatever its padding mode (to about 1e-16 against 0.19.3 in
 // the tests).
 //
-// The authors' code (ECCCo.jl, src/utils.jl: ssim_dist = (1 − assess_ssim(x, y))/2) used Julia's
-// ImageQualityIndexes.assess_ssim with its default crop=false instead: the same kernel, constants and
-// formula, but the map is averaged over every pixel, with the windows near the border reading
-// "symmetric" padding (the edge pixel repeated: … b a | a b …). SSIMUncropped computes that variant;
-// with crop=true Julia agrees with SSIM. Julia also works in Float32 for Float32 images, skimage in the
-// input's float type; here all arithmetic is float64.
+// The authors' code (ECCCo.jl, src/utils.jl:55-59: ssim_dist = (1 − assess_ssim(x, y))/2) used Julia's
+// ImageQualityIndexes.assess_ssim with its default crop=false (v0.3.7 src/ssim.jl:88) instead: the same
+// kernel, constants and formula, but the map is averaged over every pixel, with the windows near the
+// border reading "symmetric" padding (the edge pixel repeated: … b a | a b …). SSIMUncropped computes
+// that variant; with crop=true Julia agrees with SSIM. Julia also works in Float32 for Float32 images,
+// skimage in the input's float type; here all arithmetic is float64.
 //
 // Errors: lengths other than height·width, non-positive sizes, images smaller than the window (skimage
 // refuses these too) and invalid options. NaN or infinite pixels give NaN.

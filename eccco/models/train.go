@@ -31,23 +31,23 @@ type TrainOptions struct {
 	Seed uint64
 	// BaggingFraction, when positive, trains every member of an ensemble on its own bag of
 	// floor(BaggingFraction·N) rows drawn without replacement (Bags), as MLJEnsembles' EnsembleModel did
-	// with its default bagging_fraction = 0.8 for the authors' ensembles (ECCCo.jl
-	// experiments/models/default_models.jl:74,90): AuthorsBaggingFraction. 0 trains every member on all
-	// rows (the paper's text). Single models ignore it.
+	// with its default bagging_fraction = 0.8 (v0.3.3 src/ensembles.jl:335) for the authors' ensembles
+	// (ECCCo.jl experiments/models/default_models.jl:74,90): AuthorsBaggingFraction. 0 trains every
+	// member on all rows (the paper's text). Single models ignore it.
 	BaggingFraction float64
 	// OnEpoch, if set, is called after every epoch (e.g. to advance a progress bar).
 	OnEpoch func(EpochStats)
 }
 
-// AuthorsBaggingFraction is MLJEnsembles' default bagging_fraction, with which the authors' ensembles
-// were fitted.
+// AuthorsBaggingFraction is MLJEnsembles' default bagging_fraction (v0.3.3 src/ensembles.jl:335), with
+// which the authors' ensembles were fitted (ECCCo.jl experiments/models/default_models.jl:74,90).
 const AuthorsBaggingFraction = 0.8
 
 // Bags returns, for each of members ensemble members, the rows of its bag: floor(fraction·n) distinct
 // rows of 0 … n−1 drawn at random (seeded), as MLJEnsembles drew them (StatsBase.sample without
-// replacement of n_train = floor(bagging_fraction·n) rows). It returns nil (every member on all rows) when
-// fraction is 0 or 1 or there is a single member; a fraction outside [0, 1] or a bag that would be empty
-// is an error.
+// replacement of n_train = floor(bagging_fraction·n) rows, v0.3.3 src/ensembles.jl:154,463). It returns
+// nil (every member on all rows) when fraction is 0 or 1 or there is a single member; a fraction outside
+// [0, 1] or a bag that would be empty is an error.
 func Bags(n, members int, fraction float64, seed uint64) ([][]int, error) {
 	if !(fraction >= 0 && fraction <= 1) {
 		return nil, fmt.Errorf("bagging fraction %v, must lie in [0, 1]", fraction)

@@ -35,8 +35,8 @@
 // minibatches of 50, 100 epochs (VAEParams defaults); λ = 0.01 by default and 1e-4 for the image VAEs.
 // Sizes (PaperSpec): latent 2 and hidden 32 for the synthetic sets (the library defaults), latent 5 and
 // hidden 32 for the tabular sets, latent 28 / hidden 50 for MNIST and latent 32 / hidden 64 for
-// Fashion-MNIST (the pretrained "strong" VAEs of the library's dev/artifacts/vision.qmd, which ECCCo.jl
-// loads). ECCCo+ (counterfactual.FitPCA) uses as many principal components as these latent sizes.
+// Fashion-MNIST (the pretrained "strong" VAEs of the library's dev/artifacts/vision.qmd:49,164, which
+// ECCCo.jl loads). ECCCo+ (counterfactual.FitPCA) uses as many principal components as these latent sizes.
 //
 // Weights start as Flux's do (Glorot-uniform, zero biases). The reparameterisation noise is drawn in Go
 // from a seeded generator and fed to the training graph (in-graph random numbers are slow on the pure-Go

@@ -25,7 +25,7 @@ const (
 	DefaultLearningRate = 1e-3
 	DefaultL2           = 0.01
 	// VisionL2 is the weaker penalty of the pretrained MNIST and Fashion-MNIST VAEs
-	// (dev/artifacts/vision.qmd of CounterfactualExplanations.jl: λ = 0.0001).
+	// (dev/artifacts/vision.qmd:49,164 of CounterfactualExplanations.jl: λ = 0.0001).
 	VisionL2 = 1e-4
 )
 

@@ -67,7 +67,7 @@ type paperArch struct{ latent, hidden int }
 // paperArchs are the VAE sizes of the paper's experiments. Synthetic sets use the defaults of
 // CounterfactualExplanations.jl's VAEParams (latent_dim = 2, hidden_dim = 32); the tabular sets latent 5,
 // hidden 32 (the project's notes on the authors' code); MNIST and Fashion-MNIST the pretrained "strong"
-// VAEs of CounterfactualExplanations.jl (dev/artifacts/vision.qmd: latent 28, hidden 50; latent 32,
+// VAEs of CounterfactualExplanations.jl (dev/artifacts/vision.qmd:49,164: latent 28, hidden 50; latent 32,
 // hidden 64), which ECCCo.jl loads with load_mnist_vae / load_fashion_mnist_vae.
 var paperArchs = map[string]paperArch{
 	"linearly-separable": {2, 32}, "moons": {2, 32}, "circles": {2, 32},
