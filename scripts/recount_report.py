@@ -1,0 +1,436 @@
+#!/usr/bin/env python3
+"""recount_report.py: the numbers the report and the README print, recounted in plain Python (no eccco code).
+
+Usage: scripts/recount_report.py [--report paper/eccco-go.md] [--readme README.md]
+
+From the committed table sets alone (paper/results, paper/results-replay-only, paper/results-paper-mode,
+paper/results-seed43: cells.csv and calibration.csv) and the published numbers (paper/published-results.csv),
+by the rules the report states, it recounts and looks up in the report's Markdown version:
+  - the headline counts of the abstract, Section 5.2 and the switch section (main and replay-only), and the
+    conclusion's;
+  - the per-metric and per-data-set tables of cells within, and each data set's paragraph (within, strict,
+    by metric, the signs, the likely causes);
+  - the signs of ECCCo - Wachter (unfaithfulness) and REVISE - Wachter (implausibility), ties apart;
+  - the misses by likely cause (the rules of the report's cause table, applied in its order);
+  - the median Spearman rho per metric;
+  - the claims table (every claim on every result set and on the published tables) and the verdicts;
+  - the fitted switches' table (cells within per data set, with and without);
+  - the second seed's section (cells that differ by |z| > 3 between the seeds, those that change side);
+and the README's headline paragraph. Every expected string is printed where it is missing; exit status 1
+if any is.
+"""
+import argparse, csv, math, os, re, statistics, sys
+
+SLACK = 1e-9
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TITLES = {"linearly-separable": "Linearly Separable", "moons": "Moons", "circles": "Circles",
+          "california-housing": "California Housing", "gmsc": "GMSC", "german-credit": "German Credit",
+          "mnist": "MNIST", "fashion-mnist": "Fashion MNIST"}
+DATASETS = list(TITLES)
+METRICS = ["unfaithfulness", "implausibility", "uncertainty", "cost", "redundancy", "validity"]
+GENERATORS = ["ECCCo", "ECCCo+", "ECCCo (no CP)", "ECCCo (no EBM)", "ECCCo-L1", "ECCCo-L1 (no CP)",
+              "ECCCo-L1 (no EBM)", "REVISE", "Schut", "Wachter"]
+MODELS = ["MLP", "MLP Ensemble", "JEM", "JEM Ensemble", "LeNet-5"]
+
+
+def pct(k, n):
+    return "%.0f %%" % (100.0 * k / n) if n else "–"
+
+
+def share(k, n):
+    return f"{k} of {n} ({pct(k, n)})" if n else "0 of 0"
+
+
+def read_cells(d):
+    cells = {}
+    with open(os.path.join(d, "cells.csv"), newline="") as f:
+        for r in csv.DictReader(f):
+            m = float(r["mean"])
+            if math.isnan(m):
+                continue
+            cells[(r["dataset"], r["subset"], r["model"], r["generator"], r["metric"])] = (m, float(r["std"]), int(r["runs"]))
+    return cells
+
+
+def read_bounds(d):
+    b = {}
+    p = os.path.join(d, "calibration.csv")
+    if os.path.exists(p):
+        with open(p, newline="") as f:
+            for r in csv.DictReader(f):
+                b[(r["dataset"], r["model"])] = (float(r["omega_min"]), float(r["omega_max"]))
+    return b
+
+
+def paper_runs(ds):
+    return 10 if ds in ("mnist", "fashion-mnist") else 50
+
+
+def compare(cells, pub, bounds):
+    """One row per cell with a published counterpart: (key, mean, sd, runs, paper, paper_sd, within, strict, z, cause)."""
+    rows = []
+    for k, (m, s, n) in cells.items():
+        if k not in pub:
+            continue
+        pm, ps = pub[k]
+        d = abs(m - pm)
+        within = d <= max(3 * ps, 0.015) + SLACK
+        strict = d <= 3 * ps + SLACK
+        z = math.nan
+        if n >= 2 and not math.isnan(s):
+            z = (m - pm) / math.sqrt(s * s / n + max(ps, 0.005) ** 2 / paper_runs(k[0]))
+        cause = ""
+        if not within:
+            ds, sub, model, gen, metric = k
+            twin = pub.get((ds, "valid", model, gen, metric))
+            b = bounds.get((ds, model))
+            impossible = metric == "uncertainty" and b is not None and twin is not None and \
+                (twin[0] < b[0] - 0.005 - SLACK or twin[0] > b[1] + 0.005 + SLACK)
+            if not math.isnan(z) and abs(z) <= 3:
+                cause = "chance"
+            elif impossible:
+                cause = "calibration"
+            elif model in ("JEM", "JEM Ensemble") and metric == "validity" and pm >= 0.95 and m < pm:
+                cause = "JEM validity"
+            elif gen == "REVISE" and ds in ("linearly-separable", "circles"):
+                cause = "REVISE"
+            elif gen == "REVISE" and ds in ("mnist", "fashion-mnist"):
+                cause = "REVISE on images"
+            elif metric == "unfaithfulness" and ((ds == "gmsc" and m > pm) or (ds == "german-credit" and m < pm)):
+                cause = "prior box"
+            else:
+                cause = "unexplained"
+        rows.append((k, m, s, n, pm, ps, within, strict, z, cause))
+    return rows
+
+
+def tally(rows):
+    t = dict(cells=len(rows), within=sum(r[6] for r in rows), strict=sum(r[7] for r in rows))
+    t["floor"] = sum(r[6] and not r[7] for r in rows)
+    opn = [r for r in rows if not (r[0][1] == "valid" and r[0][4] == "validity")]
+    t["open"], t["open_within"], t["open_strict"] = len(opn), sum(r[6] for r in opn), sum(r[7] for r in opn)
+    t["misses"] = t["cells"] - t["within"]
+    t["sig"] = sum(not math.isnan(r[8]) and abs(r[8]) > 3 for r in rows)
+    mz = [abs(r[8]) for r in rows if not r[6] and not math.isnan(r[8])]
+    t["minz"] = min(mz) if mz else math.nan
+    return t
+
+
+def within_text(t):
+    return (f"{share(t['within'], t['cells']).replace(f'of {t[chr(99)+chr(101)+chr(108)+chr(108)+chr(115)]}', f'of {t[chr(99)+chr(101)+chr(108)+chr(108)+chr(115)]} cells', 1)} within the paper's mean ± max(3 sd, 0.015) (rounding-aware), "
+            f"{t['floor']} of them only by the 0.015 floor; {share(t['strict'], t['cells'])} within mean ± 3 sd strictly; "
+            f"without the {t['cells'] - t['open']} cells fixed by construction: "
+            f"{share(t['open_within'], t['open']).replace(f'of {t[chr(111)+chr(112)+chr(101)+chr(110)]}', f'of {t[chr(111)+chr(112)+chr(101)+chr(110)]} cells', 1)} rounding-aware, "
+            f"{share(t['open_strict'], t['open'])} strictly")
+
+
+def signs(cells, pub, datasets=None):
+    out = {}
+    for metric, gen in (("unfaithfulness", "ECCCo"), ("implausibility", "REVISE")):
+        agree = dis = ties = 0
+        for ds in DATASETS:
+            if datasets and ds not in datasets:
+                continue
+            for model in MODELS:
+                a, w = (ds, "all", model, gen, metric), (ds, "all", model, "Wachter", metric)
+                if a in cells and w in cells and a in pub and w in pub:
+                    ours, paper = cells[a][0] - cells[w][0], pub[a][0] - pub[w][0]
+                    if abs(paper) < 0.005 - SLACK:
+                        ties += 1
+                    elif (ours > 0 and paper > 0) or (ours < 0 and paper < 0):
+                        agree += 1
+                    else:
+                        dis += 1
+        out[metric] = (agree, agree + dis, ties)
+    return out
+
+
+def sign_text(s):
+    a, n, t = s
+    txt = f"{a} of {n} agree"
+    if t == 1:
+        txt += ", 1 tie (the paper prints 0.00)"
+    elif t > 1:
+        txt += f", {t} ties (the paper prints 0.00)"
+    return txt
+
+
+def ranks(v):
+    order = sorted(range(len(v)), key=lambda i: v[i])
+    r = [0.0] * len(v)
+    i = 0
+    while i < len(v):
+        j = i
+        while j + 1 < len(v) and v[order[j + 1]] == v[order[i]]:
+            j += 1
+        for k in range(i, j + 1):
+            r[order[k]] = (i + j) / 2 + 1
+        i = j + 1
+    return r
+
+
+def spearman(x, y):
+    if len(x) < 3:
+        return math.nan
+    rx, ry = ranks(x), ranks(y)
+    mx, my = sum(rx) / len(rx), sum(ry) / len(ry)
+    sxy = sum((a - mx) * (b - my) for a, b in zip(rx, ry))
+    sxx = sum((a - mx) ** 2 for a in rx)
+    syy = sum((b - my) ** 2 for b in ry)
+    if sxx == 0 or syy == 0:
+        return math.nan
+    return sxy / math.sqrt(sxx * syy)
+
+
+def median_rho(cells, pub, metric):
+    rhos = []
+    for ds in DATASETS:
+        for model in MODELS:
+            x, y = [], []
+            for g in GENERATORS:
+                k = (ds, "all", model, g, metric)
+                if k in cells and k in pub:
+                    x.append(cells[k][0])
+                    y.append(pub[k][0])
+            r = spearman(x, y)
+            if not math.isnan(r):
+                rhos.append(r)
+    return (statistics.median(rhos) if rhos else math.nan), len(rhos)
+
+
+# The paper's claims, as the report's claim section words each test ("Counted: ...").
+def means_all(cells):
+    return {(k[0], k[2], k[3], k[4]): v[0] for k, v in cells.items() if k[1] == "all"}
+
+
+def pairs(m):
+    ps = sorted({(k[0], k[1]) for k in m}, key=lambda p: (DATASETS.index(p[0]), MODELS.index(p[1])))
+    return ps
+
+
+def claim_counts(cells):
+    m = means_all(cells)
+    g = lambda ds, model, gen, metric: m.get((ds, model, gen, metric))
+    out = []
+    def per_pair(test):
+        h = k = 0
+        for ds, model in pairs(m):
+            r = test(ds, model)
+            if r is None:
+                continue
+            k += 1
+            h += bool(r)
+        return h, k
+    def c1(ds, model):
+        e, w = g(ds, model, "ECCCo", "unfaithfulness"), g(ds, model, "Wachter", "unfaithfulness")
+        return None if e is None or w is None else e < w
+    def c2(ds, model):
+        vals = [(g(ds, model, x, "unfaithfulness"), x) for x in ["ECCCo", "ECCCo+", "ECCCo (no CP)", "ECCCo (no EBM)", "REVISE", "Schut", "Wachter"]]
+        vals = [v for v in vals if v[0] is not None]
+        if not vals or g(ds, model, "Wachter", "unfaithfulness") is None:
+            return None
+        best = min(vals, key=lambda v: v[0])  # the first of equal lowest, in the order above
+        return best[1] in ("ECCCo", "ECCCo+", "ECCCo (no CP)", "ECCCo (no EBM)")
+    def c3(ds, model):
+        e, cp, ebm = (g(ds, model, x, "unfaithfulness") for x in ("ECCCo", "ECCCo (no CP)", "ECCCo (no EBM)"))
+        return None if None in (e, cp, ebm) else (e < cp and e < ebm)
+    def c4(ds, model):
+        cp, ebm, w = (g(ds, model, x, "unfaithfulness") for x in ("ECCCo (no CP)", "ECCCo (no EBM)", "Wachter"))
+        return None if None in (cp, ebm, w) else (cp < w and cp < ebm)
+    def c5(ds, model):
+        e, r, w = (g(ds, model, x, "implausibility") for x in ("ECCCo+", "REVISE", "Wachter"))
+        if None in (e, r, w):
+            return None
+        return e <= w if r >= w else (w - e >= 0.5 * (w - r))
+    for t in (c1, c2, c3, c4, c5):
+        out.append(per_pair(t))
+    def gain(ds, model):
+        e, w = g(ds, model, "ECCCo", "implausibility"), g(ds, model, "Wachter", "implausibility")
+        return None if e is None or w is None or w == 0 else (w - e) / w
+    h = k = 0
+    for ds in sorted({p[0] for p in pairs(m)}, key=DATASETS.index):
+        for j, p in (("JEM", "MLP"), ("JEM Ensemble", "MLP Ensemble")):
+            a, b = gain(ds, j), gain(ds, p)
+            if a is not None and b is not None:
+                k += 1
+                h += a > b
+    out.append((h, k))
+    h = k = 0
+    for model in MODELS:
+        e, r = g("mnist", model, "ECCCo+", "implausibility"), g("mnist", model, "REVISE", "implausibility")
+        if e is not None and r is not None:
+            k += 1
+            h += e < r
+    out.append((h, k))
+    return out
+
+
+def verdict(h, k):
+    if k == 0:
+        return "not checkable"
+    if h >= 0.8 * k:
+        return "holds"
+    if h >= 0.5 * k:
+        return "partly"
+    return "does not"
+
+
+def seed_z(a, b):
+    if a[2] < 2 or b[2] < 2 or math.isnan(a[1]) or math.isnan(b[1]):
+        return math.nan
+    d = b[0] - a[0]
+    v = a[1] ** 2 / a[2] + b[1] ** 2 / b[2]
+    if v == 0:
+        return 0.0 if d == 0 else math.copysign(math.inf, d)
+    return d / math.sqrt(v)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--report", default=os.path.join(ROOT, "paper", "eccco-go.md"))
+    ap.add_argument("--readme", default=os.path.join(ROOT, "README.md"))
+    args = ap.parse_args()
+    pub = {}
+    with open(os.path.join(ROOT, "paper", "published-results.csv"), newline="") as f:
+        for r in csv.DictReader(f):
+            pub[(r["dataset"], r["subset"], r["model"], r["generator"], r["metric"])] = (float(r["mean"]), float(r["std"]))
+    d = lambda x: os.path.join(ROOT, "paper", x)
+    main_c, ro_c, pm_c, s43_c = (read_cells(d(x)) for x in ("results", "results-replay-only", "results-paper-mode", "results-seed43"))
+    main_rows = compare(main_c, pub, read_bounds(d("results")))
+    ro_rows = compare(ro_c, pub, read_bounds(d("results-replay-only")))
+    md = open(args.report).read()
+    md = md.replace("\\|", "|").replace("&gt;", ">").replace("&lt;", "<").replace("&amp;", "&")  # Markdown's escapes
+    readme = open(args.readme).read()
+    want = []  # (where, expected string)
+
+    t, tr = tally(main_rows), tally(ro_rows)
+    want.append(("abstract, 5.2", within_text(t)))
+    want.append(("abstract, switch section", within_text(tr)))
+    ms = "all significant" if t["sig"] >= t["misses"] else f"{t['sig']} significant"
+    want.append(("5.2", f"{t['misses']} misses, {ms} (Welch's |z| > 3; the least |z| {t['minz']:.1f}); {share(t['sig'], t['cells']).replace(f'of {t[chr(99)+chr(101)+chr(108)+chr(108)+chr(115)]}', f'of {t[chr(99)+chr(101)+chr(108)+chr(108)+chr(115)]} cells', 1)} have |z| > 3"))
+    for metric in METRICS:
+        rs = [r for r in main_rows if r[0][4] == metric]
+        want.append(("table of cells within per metric", f"| {metric} | {len(rs)} | {share(sum(r[7] for r in rs), len(rs))} | {share(sum(r[6] for r in rs), len(rs))} |"))
+    ro_by = {}
+    for ds in DATASETS:
+        rs = [r for r in main_rows if r[0][0] == ds]
+        if not rs:
+            continue
+        want.append(("table of cells within per data set", f"| {TITLES[ds]} | {len(rs)} | {share(sum(r[7] for r in rs), len(rs))} | {share(sum(r[6] for r in rs), len(rs))} |"))
+        rr = [r for r in ro_rows if r[0][0] == ds]
+        w, wr = sum(r[6] for r in rs), sum(r[6] for r in rr)
+        want.append(("fitted switches' table", f"| {TITLES[ds]} | {len(rs)} | {share(w, len(rs))} | {share(wr, len(rr))} | {w - wr:+d} |"))
+        # The data set's paragraph.
+        para = f"**{TITLES[ds]}.** {share(w, len(rs))} of the published cells lie within the tolerance ({share(sum(r[7] for r in rs), len(rs))} strictly). By metric: "
+        want.append((f"{ds} paragraph", para))
+        sg = signs(main_c, pub, [ds])
+        want.append((f"{ds} paragraph", f"the sign of ECCCo − Wachter unfaithfulness: {sign_text(sg['unfaithfulness'])}; that of REVISE − Wachter implausibility: {sign_text(sg['implausibility'])}."))
+        causes = {}
+        for r in rs:
+            if r[9]:
+                causes[r[9]] = causes.get(r[9], 0) + 1
+        if causes:
+            cs = sorted(causes.items(), key=lambda c: (-c[1], c[0]))
+            parts = [f"{c} ({n})" for c, n in cs]
+            txt = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+            miss = sum(causes.values())
+            want.append((f"{ds} paragraph", f"Likely causes of the {miss} {'miss' if miss == 1 else 'misses'}: {txt}."))
+    want.append(("fitted switches' table", f"| **all** | {t['cells']} | {share(t['within'], t['cells'])} | {share(tr['within'], tr['cells'])} | {t['within'] - tr['within']:+d} |"))
+    sg = signs(main_c, pub)
+    want.append(("5.2 signs", f"the sign of ECCCo − Wachter: {sign_text(sg['unfaithfulness'])}; that of REVISE − Wachter: {sign_text(sg['implausibility'])}"))
+    causes = {}
+    for r in main_rows:
+        if r[9]:
+            causes[r[9]] = causes.get(r[9], 0) + 1
+    for c, n in causes.items():
+        want.append(("cause table", f"| {c}{'' if c == 'unexplained' else ':'}"))
+        want.append(("cause table", f" | {n} | {pct(n, t['misses'])} |"))
+    want.append(("conclusion", f"Of the {t['misses']} cells outside the tolerance, {share(causes.get('unexplained', 0), t['misses'])} have no known cause"))
+    for metric in METRICS:
+        r, n = median_rho(main_c, pub, metric)
+        if n:
+            want.append(("rank table", f"| {metric} | {n} | {r:.2f} |".replace("-", "−")))
+    r, n = median_rho(main_c, pub, "unfaithfulness")
+    want.append(("abstract", f"median Spearman ρ of {r:.2f} over {n} data set × model pairs"))
+
+    # The claims.
+    sets = [main_c, ro_c, pm_c, {k: (v[0], v[1], 50) for k, v in pub.items()}]
+    counts = [claim_counts(c) for c in sets]
+    ids = ["ECCCo more faithful than Wachter", "ECCCo's variants the most faithful", "The full objective the most faithful of the ablations",
+           "The energy term does the work (Fig. 2's decomposition)", "ECCCo+ approaches the best plausibility",
+           "Plausible exactly when the model learned plausibly", "ECCCo+ looks better than REVISE on MNIST"]
+    nv = {}
+    for i, cid in enumerate(ids):
+        ours = [verdict(*counts[j][i]) for j in range(3)]
+        ours = [v for v in ours if v != "not checkable"]
+        v = "not checkable" if not ours else (ours[0] if all(x == ours[0] for x in ours) else "partly")
+        nv[v] = nv.get(v, 0) + 1
+        cols = [f"{h} of {k}" if k else "–" for h, k in (counts[j][i] for j in range(3))]
+        h, k = counts[3][i]
+        want.append(("claims table", f"| {cid} | **{v[0].upper() + v[1:]}** | {' | '.join(cols)} | *{h} of {k}* |"))
+    want.append(("claims", f"Of the 7 claims, {nv.get('holds', 0)} hold, {nv.get('partly', 0)} hold partly and {nv.get('does not', 0)} {'does' if nv.get('does not', 0) == 1 else 'do'} not"))
+
+    # The second seed.
+    dss = {k[0] for k in s43_c}
+    first = {k: v for k, v in main_c.items() if k[0] in dss}
+    firstw = {r[0]: r[6] for r in compare(first, pub, {})}
+    secw = {r[0]: r[6] for r in compare(s43_c, pub, {})}
+    by = {}
+    for k, b in s43_c.items():
+        a = first.get(k)
+        if a is None:
+            continue
+        for name in (k[3], "all"):
+            g = by.setdefault(name, dict(cells=0, differ=0, pub=0, left=0, entered=0, w1=0, w2=0))
+            g["cells"] += 1
+            z = seed_z(a, b)
+            g["differ"] += (not math.isnan(z)) and abs(z) > 3
+            if k in firstw and k in secw:
+                g["pub"] += 1
+                g["w1"] += firstw[k]
+                g["w2"] += secw[k]
+                g["left"] += firstw[k] and not secw[k]
+                g["entered"] += secw[k] and not firstw[k]
+    for name, g in by.items():
+        label = "**all**" if name == "all" else name
+        want.append(("second seed table", f"| {label} | {g['cells']} | {share(g['differ'], g['cells'])} | {g['left']} | {g['entered']} |"))
+    a = by["all"]
+    want.append(("second seed", f"Of the {a['cells']} cells both have, {share(a['differ'], a['cells'])} differ between the two seeds"))
+    want.append(("second seed", f"{share(a['w1'], a['pub'])} of their published cells are within the tolerance under the main seed and {share(a['w2'], a['pub'])} under the second; {a['left']} leave the tolerance and {a['entered']} enter it"))
+    want.append(("conclusion", f"A second seed moves {a['left'] + a['entered']} of {a['pub']} published cells across the tolerance, and {share(a['differ'], a['cells'])} of the cells both seeds have differ"))
+
+    bad = 0
+    for where, s in want:
+        if s not in md:
+            bad += 1
+            print(f"report ({where}): missing {s!r}")
+    print(f"{args.report}: {len(want) - bad} of {len(want)} recounted strings found")
+
+    # The README's headline paragraph.
+    fmt = lambda n: f"{n:,}"
+    rwant = [
+        f"{fmt(t['within'])} of the paper's {fmt(t['cells'])} published cells ({pct(t['within'], t['cells'])})",
+        f"{fmt(t['floor'])} of them only by the 0.015 floor ({fmt(t['strict'])}, {pct(t['strict'], t['cells'])}, within mean ± 3 sd strictly)",
+        f"without the {t['cells'] - t['open']} cells fixed by construction (the validity of valid counterfactuals), {fmt(t['open_within'])} of {fmt(t['open'])} ({pct(t['open_within'], t['open'])})",
+        f"agrees with the paper's for {sg['unfaithfulness'][0]} of {sg['unfaithfulness'][1]} data set × model pairs, with {sg['unfaithfulness'][2]} ties",
+        f"{sg['implausibility'][0]} of {sg['implausibility'][1]}, {sg['implausibility'][2]} tie",
+        f"All {t['misses']} misses are significant" if t["sig"] >= t["misses"] else f"{t['sig']} of the {t['misses']} misses are significant",
+        f"the least {t['minz']:.1f}",
+        f"{causes.get('unexplained', 0)} of them ({pct(causes.get('unexplained', 0), t['misses'])}) are unexplained",
+        f"{fmt(tr['within'])} of {fmt(tr['cells'])} ({pct(tr['within'], tr['cells'])}) are within",
+        f"moves {a['left'] + a['entered']} of their {fmt(a['pub'])} cells across the tolerance and {a['differ']} of {fmt(a['cells'])} by |z| > 3",
+    ]
+    sro = signs(ro_c, pub)
+    rwant.append(f"ECCCo − Wachter has the paper's sign for {sro['unfaithfulness'][0]} of {sro['unfaithfulness'][1]} pairs ({sro['unfaithfulness'][2]} ties)")
+    rbad = 0
+    flat = " ".join(readme.split())
+    for s in rwant:
+        if s not in flat:
+            rbad += 1
+            print(f"README: missing {s!r}")
+    print(f"{args.readme}: {len(rwant) - rbad} of {len(rwant)} recounted strings found")
+    sys.exit(1 if bad or rbad else 0)
+
+
+if __name__ == "__main__":
+    main()
