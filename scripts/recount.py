@@ -12,7 +12,9 @@ For each table set DIR (cells.csv, comparison.md, and run-means.csv.gz where arc
      published sd floored at 0.005 and the paper's 50 runs (10 for MNIST and Fashion-MNIST); the signs of
      ECCCo - Wachter (unfaithfulness) and REVISE - Wachter (implausibility) per data set and model
      ("all" subset), a tie where the published difference prints as 0.00;
-  3. the counts are printed and compared with the headline of DIR/comparison.md number by number.
+  3. the counts are printed and compared with the headline of DIR/comparison.md number by number;
+  4. every cell of DIR's .tex tables is read back: its mean and sd must be cells.csv's rounded to the printed
+     decimals, and its stars and bold the tables' rule recomputed (check_tex).
 Exit status 1 if any number differs.
 """
 import csv, gzip, math, os, re, sys
@@ -157,6 +159,73 @@ def recount(d, published):
     return ok
 
 
+TEX_METRICS = ["unfaithfulness", "implausibility", "uncertainty", "cost", "redundancy", "validity"]
+HIGHER = {"redundancy", "validity"}
+TEX_CELL = re.compile(r"^(\\textbf\{)?(-?\d+\.\d+) \$\\pm\$ (\d+\.\d+)\}?(\**)$")
+
+
+def marks(d):
+    """The cells of d's cells.csv (mean, sd) with the stars and bold the tables' rule gives them: more than 1 / 2
+    pooled sd, sqrt((sd^2 + sd_W^2) / 2), better than Wachter of the same data set, subset, model and metric;
+    bold the best generator (the first of equal ones in cells.csv's order)."""
+    cells, order = {}, []
+    with open(os.path.join(d, "cells.csv"), newline="") as f:
+        for r in csv.DictReader(f):
+            k = (r["dataset"], r["subset"], r["model"], r["generator"], r["metric"])
+            cells[k] = (float(r["mean"]), float(r["std"]))
+            order.append(k)
+    stars, best = {}, {}
+    for k in order:
+        m, s = cells[k]
+        w = cells.get((k[0], k[1], k[2], "Wachter", k[4]))
+        st = 0
+        if w is not None and k[3] != "Wachter":
+            pooled = math.sqrt((s * s + w[1] * w[1]) / 2)
+            gain = w[0] - m if k[4] not in HIGHER else m - w[0]
+            st = 2 if gain > 2 * pooled and gain > 0 else 1 if gain > pooled and gain > 0 else 0
+        stars[k] = st
+        if math.isnan(m):
+            continue
+        bk = (k[0], k[1], k[2], k[4])
+        j = best.get(bk)
+        if j is None or (k[4] in HIGHER and m > cells[j][0]) or (k[4] not in HIGHER and m < cells[j][0]):
+            best[bk] = k
+    bold = set(best.values())
+    return cells, stars, bold
+
+
+def check_tex(d):
+    """Every table-*.tex of d against cells.csv: each printed mean and sd is cells.csv's rounded to the printed
+    decimals; the stars are recomputed by the tables' rule (more than 1 / 2 pooled sd, sqrt((sd^2 + sd_W^2) / 2),
+    better than Wachter of the same data set, subset, model and metric) and the bold marks the best generator
+    (the first of equal ones in cells.csv's order). Returns (cells checked, list of differences)."""
+    cells, stars, bold = marks(d)
+    checked, bad = 0, []
+    for name in sorted(os.listdir(d)):
+        mm = re.match(r"table-(.+?)(-valid)?\.tex$", name)
+        if not mm:
+            continue
+        ds, sub = mm.group(1), "valid" if mm.group(2) else "all"
+        with open(os.path.join(d, name)) as f:
+            for line in f:
+                parts = [p.strip() for p in line.strip().rstrip("\\").split(" & ")]
+                if len(parts) != 2 + len(TEX_METRICS) or parts[0] == "Model":
+                    continue
+                for metric, cell in zip(TEX_METRICS, parts[2:]):
+                    k = (ds, sub, parts[0], parts[1], metric)
+                    c = TEX_CELL.match(cell)
+                    if k not in cells or not c:
+                        bad.append((name, k, cell))
+                        continue
+                    checked += 1
+                    dec = len(c.group(2).split(".")[1])
+                    m, s = cells[k]
+                    want_bold = k in bold
+                    if c.group(2) != f"{m:.{dec}f}" or c.group(3) != f"{s:.{dec}f}" or len(c.group(4)) != stars[k] or bool(c.group(1)) != want_bold:
+                        bad.append((name, k, cell, f"{m:.{dec}f} ± {s:.{dec}f}", stars[k], want_bold))
+    return checked, bad
+
+
 def main():
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     dirs = sys.argv[1:] or [os.path.join(root, "paper", x) for x in ("results", "results-replay-only", "results-seed43")]
@@ -165,6 +234,12 @@ def main():
         for r in csv.DictReader(f):
             published[(r["dataset"], r["subset"], r["model"], r["generator"], r["metric"])] = (float(r["mean"]), float(r["std"]))
     ok = all([recount(d, published) for d in dirs])
+    for d in dirs:
+        n, bad = check_tex(d)
+        for b in bad[:10]:
+            print(f"{d}: FAIL: {b}")
+        print(f"{d}: the .tex tables: {n} printed cells {'equal' if not bad else 'checked, ' + str(len(bad)) + ' differ from'} cells.csv rounded as printed, with the stars and bold recounted")
+        ok = ok and not bad and n > 0
     sys.exit(0 if ok else 1)
 
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """recount_report.py: the numbers the report and the README print, recounted in plain Python (no eccco code).
 
-Usage: scripts/recount_report.py [--report paper/eccco-go.md] [--readme README.md]
+Usage: scripts/recount_report.py [--report paper/eccco-go.md] [--tex paper/report/eccco-go.tex] [--readme README.md]
 
 From the committed table sets alone (paper/results, paper/results-replay-only, paper/results-paper-mode,
 paper/results-seed43: cells.csv and calibration.csv) and the published numbers (paper/published-results.csv),
@@ -16,10 +16,15 @@ by the rules the report states, it recounts and looks up in the report's Markdow
   - the claims table (every claim on every result set and on the published tables) and the verdicts;
   - the fitted switches' table (cells within per data set, with and without);
   - the second seed's section (cells that differ by |z| > 3 between the seeds, those that change side);
-and the README's headline paragraph. Every expected string is printed where it is missing; exit status 1
+every cell of the report's result tables in its LaTeX source (ours, rounded as printed, with the dagger where
+outside the tolerance, the stars and the bold; the paper's line below it); and the README's headline
+paragraph. Every expected string is printed where it is missing; exit status 1
 if any is.
 """
 import argparse, csv, math, os, re, statistics, sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from recount import marks  # the tables' stars and bold, recomputed from cells.csv
 
 SLACK = 1e-9
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -289,6 +294,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--report", default=os.path.join(ROOT, "paper", "eccco-go.md"))
     ap.add_argument("--readme", default=os.path.join(ROOT, "README.md"))
+    ap.add_argument("--tex", default=os.path.join(ROOT, "paper", "report", "eccco-go.tex"), help="the report's LaTeX source, whose result tables are read back cell by cell")
     args = ap.parse_args()
     pub = {}
     with open(os.path.join(ROOT, "paper", "published-results.csv"), newline="") as f:
@@ -399,12 +405,63 @@ def main():
     want.append(("second seed", f"{share(a['w1'], a['pub'])} of their published cells are within the tolerance under the main seed and {share(a['w2'], a['pub'])} under the second; {a['left']} leave the tolerance and {a['entered']} enter it"))
     want.append(("conclusion", f"A second seed moves {a['left'] + a['entered']} of {a['pub']} published cells across the tolerance, and {share(a['differ'], a['cells'])} of the cells both seeds have differ"))
 
-    bad = 0
+    # The report's result tables, cell by cell: ours (with the dagger where outside the tolerance, stars and
+    # bold) and the paper's line below.
+    cells_m, stars, bold = marks(d("results"))
+    within = {r[0]: r[6] for r in main_rows}
+    cell_re = re.compile(r"^(?:\\outside\{)?(?:\\textbf\{)?(-?\d+\.\d+) \$\\pm\$ (\d+\.\d+)\}?(\**)\}?$")
+    tex_checked, tex_bad, table, model = 0, [], None, ""
+    for line in open(args.tex):
+        lm = re.search(r"\\label\{tab:results-(.+?)(-valid)?\}", line)
+        if lm:
+            table, model = (lm.group(1), "valid" if lm.group(2) else "all"), ""
+            continue
+        if table is None or " & " not in line:
+            continue
+        if line.startswith("\\end{longtable}"):
+            table = None
+            continue
+        parts = [p.strip() for p in line.rstrip().rstrip("*").rstrip("\\").split(" & ")]
+        if len(parts) != 8 or parts[1] in ("Generator", ""):
+            continue
+        if parts[0]:
+            model = parts[0]
+        paper_line = parts[1].startswith("\\paperline{paper")
+        for metric, cell in zip(METRICS, parts[2:]):
+            if paper_line:
+                if parts[1] == "\\paperline{paper: none}":
+                    continue
+                k = (table[0], table[1], model, prev_gen, metric)
+                c = re.match(r"^\\paperline\{(-?\d+\.\d+) \$\\pm\$ (\d+\.\d+)\}$", cell)
+                p = pub.get(k)
+                tex_checked += 1
+                if not c or p is None or c.group(1) != f"{p[0]:.{len(c.group(1).split('.')[1])}f}" or c.group(2) != f"{p[1]:.{len(c.group(2).split('.')[1])}f}":
+                    tex_bad.append((k, "paper", cell, p))
+                continue
+            k = (table[0], table[1], model, parts[1], metric)
+            c = cell_re.match(cell)
+            tex_checked += 1
+            if not c or k not in cells_m:
+                tex_bad.append((k, cell))
+                continue
+            dec = len(c.group(1).split(".")[1])
+            m, sd = cells_m[k]
+            outside = k in within and not within[k]
+            if c.group(1) != f"{m:.{dec}f}" or c.group(2) != f"{sd:.{dec}f}" or len(c.group(3)) != stars[k] or \
+                    ("\\textbf{" in cell) != (k in bold) or cell.startswith("\\outside{") != outside:
+                tex_bad.append((k, cell, f"{m:.{dec}f} ± {sd:.{dec}f}", stars[k], k in bold, outside))
+        if not paper_line:
+            prev_gen = parts[1]
+    for b in tex_bad[:10]:
+        print(f"report table: differs: {b}")
+    print(f"{args.tex}: {tex_checked - len(tex_bad)} of {tex_checked} cells of the result tables (ours and the paper's lines) recounted")
+
+    bad = len(tex_bad) + (tex_checked == 0)
     for where, s in want:
         if s not in md:
             bad += 1
             print(f"report ({where}): missing {s!r}")
-    print(f"{args.report}: {len(want) - bad} of {len(want)} recounted strings found")
+    print(f"{args.report}: {len(want) - (bad - len(tex_bad) - (tex_checked == 0))} of {len(want)} recounted strings found")
 
     # The README's headline paragraph.
     fmt = lambda n: f"{n:,}"
