@@ -913,7 +913,7 @@ func (b *builder) provenance() {
 	}
 	s.add(t)
 	if len(b.in.Stages) == 0 {
-		s.para(T("No stage timings were given (reproduce.sh writes them to stages.tsv; eccco report --stages FILE)."))
+		s.para(T("This report was built by eccco report on results committed earlier, not by a run of reproduce.sh, so it has no stage timings of its own (reproduce.sh writes them to stages.tsv; eccco report --stages FILE); the benchmarks' own wall time is in the section on machine and wall time."))
 		return
 	}
 	st := &Table{Caption: Inline{T("Wall time of each stage of reproduce.sh, as recorded in its stages.tsv: summed over every invocation that made these outputs, an interrupted run and its resumptions (the report stage is running while this is written).")}, Label: "tab:stages",
