@@ -215,7 +215,11 @@ func (b *builder) abstract() {
 		a = append(a, T(fmt.Sprintf("Of the %d table cells that have a published counterpart, %s. ", n, WithinText(b.cmp.Counts()))))
 		if ro := b.in.ReplayOnly; ro != nil && b.in.Published != nil {
 			without := compare.CompareWithBounds(ro.Cells, b.in.Published, ro.Bounds).Counts()
-			a = append(a, T(fmt.Sprintf("With the authors'-code mode's fitted switches off (replay only; the section on the mode's switches gives each one's provenance): %s. ", WithinText(without))))
+			kept := ""
+			if k := b.replayNotRerun(); len(k) > 0 {
+				kept = fmt.Sprintf(" (%s not rerun: their cells are the ones with the fitted switches)", joinWords(k))
+			}
+			a = append(a, T(fmt.Sprintf("With the authors'-code mode's fitted switches off (replay only; the section on the mode's switches gives each one's provenance)%s: %s. ", kept, WithinText(without))))
 		}
 		if r, pairs := b.cmp.MedianRho("unfaithfulness"); pairs > 0 {
 			a = append(a, T(fmt.Sprintf("The generators' ranking by unfaithfulness agrees with the paper's with a median Spearman ρ of %s over %d data set × model pairs. ", rho(r), pairs)))
@@ -521,6 +525,37 @@ func (b *builder) comparison(s *Section) error {
 		rt.Rows = append(rt.Rows, Row{Cells: []Cell{{Text: m}, {Text: strconv.Itoa(pairs)}, {Text: rho(r)}}})
 	}
 	s.add(rt)
+	// Which data sets the unfaithfulness ranking agrees on least and most (the median over their models).
+	byDS := map[string][]float64{}
+	for _, r := range cmp.Ranks {
+		if r.Metric == "unfaithfulness" && !math.IsNaN(r.Rho) {
+			byDS[r.Dataset] = append(byDS[r.Dataset], r.Rho)
+		}
+	}
+	if len(byDS) > 1 {
+		var dss []string
+		for d := range byDS {
+			dss = append(dss, d)
+		}
+		med := func(d string) float64 {
+			v := slices.Clone(byDS[d])
+			slices.Sort(v)
+			if n := len(v); n%2 == 1 {
+				return v[n/2]
+			} else {
+				return (v[n/2-1] + v[n/2]) / 2
+			}
+		}
+		sort.SliceStable(dss, func(i, j int) bool {
+			if a, b := med(dss[i]), med(dss[j]); a != b {
+				return a < b
+			}
+			return datasetOrder(dss[i]) < datasetOrder(dss[j])
+		})
+		lo, hi := dss[0], dss[len(dss)-1]
+		s.para(T(fmt.Sprintf("Per data set and model (the table below), the ranking by unfaithfulness agrees least on %s (median ρ over its models %s) and most on %s (%s); redundancy's low median comes from the many generators whose redundancy is 0, tied in either ranking.",
+			datasetTitle(lo), rho(med(lo)), datasetTitle(hi), rho(med(hi)))))
+	}
 	pt := &Table{Caption: Inline{T("Spearman ρ per data set and model (– where undefined: fewer than three generators, or one side all tied).")}, Label: "tab:spearman-pairs",
 		Columns: []Column{{"Data set", "l"}, {"Model", "l"}}}
 	for _, m := range ms {

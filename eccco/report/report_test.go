@@ -434,3 +434,25 @@ func TestSecondSeedAndReplayOnlySections(t *testing.T) {
 		t.Errorf("the conclusion does not say what the second seed moves")
 	}
 }
+
+// Replay-only cells equal to the main ones, every one, are named as not rerun (replayNotRerun), and the
+// abstract says so beside the replay-only count; one cell that differs makes the data set rerun.
+func TestReplayOnlyNotRerun(t *testing.T) {
+	in := tiny()
+	in.ReplayOnly = &Results{Dir: "replay", Cells: slices.Clone(in.Results.Cells)}
+	d, err := Build(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if md := d.Markdown(".", "."); !strings.Contains(md, "(Moons not rerun: their cells are the ones with the fitted switches)") {
+		t.Errorf("the abstract does not say that Moons was not rerun without the fitted switches")
+	}
+	in.ReplayOnly.Cells[0].SD += 1e-9
+	d, err = Build(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if md := d.Markdown(".", "."); strings.Contains(md, "not rerun") {
+		t.Errorf("a data set with a cell that differs is said not to be rerun")
+	}
+}

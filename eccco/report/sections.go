@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -522,6 +523,9 @@ func (b *builder) conclusion() error {
 	if ro := b.in.ReplayOnly; ro != nil && b.in.Published != nil {
 		r, _ := compare.WithinCounts(compare.CompareWithBounds(ro.Cells, b.in.Published, ro.Bounds).Rows)
 		data["ReplayOnly"] = share(r, w.Cells)
+		if kept := b.replayNotRerun(); len(kept) > 0 {
+			data["ReplayKept"] = joinWords(kept)
+		}
 	}
 	if sec := b.in.SecondSeed; sec != nil && b.in.Published != nil {
 		a := compare.SeedShifts(b.in.Results.Cells, sec.Cells, b.in.Published).All
@@ -642,6 +646,23 @@ func (b *builder) switches() error {
 	}
 	t.Rows = append(t.Rows, Row{Cells: []Cell{{Text: "all", Bold: true}, {Text: strconv.Itoa(with.All.Cells)}, {Text: share(with.All.Within, with.All.Cells)}, {Text: share(without.All.Within, without.All.Cells)}, {Text: fmt.Sprintf("%+d", with.All.Within-without.All.Within)}}})
 	s.add(t)
+	kept := b.replayNotRerun()
+	most, mostGain := "", 0
+	for _, ds := range ourDatasets(b.in.Results.Cells) {
+		if _, ok := w[ds]; !ok || slices.Contains(kept, datasetTitle(ds)) {
+			continue
+		}
+		if g := w[ds].Rounding - wo[ds].Rounding; g > mostGain {
+			most, mostGain = ds, g
+		}
+	}
+	if most != "" {
+		txt := fmt.Sprintf("Net, the fitted switches put %d more cells within the tolerance, %d of them on %s: cells whose agreement rests on values read off the published numbers, not on the authors' code.", with.All.Within-without.All.Within, mostGain, datasetTitle(most))
+		if len(kept) > 0 {
+			txt += fmt.Sprintf(" %s %s the same cells in both sets: not rerun without the fitted switches, so what those switches do there is not measured.", joinWords(kept), plural(len(kept), "has", "have"))
+		}
+		s.para(T(txt))
+	}
 	return nil
 }
 
@@ -669,4 +690,33 @@ func (b *builder) secondSeed(s *Section) {
 		t.Rows = append(t.Rows, Row{Cells: []Cell{{Text: g.Name, Bold: g.Name == "all"}, {Text: strconv.Itoa(g.Cells)}, {Text: share(g.Differ, g.Cells)}, {Text: strconv.Itoa(g.Left)}, {Text: strconv.Itoa(g.Entered)}}})
 	}
 	s.add(t)
+}
+
+// replayNotRerun names the data sets whose replay-only cells are the main results' own, every one of them
+// equal: they were not rerun without the fitted switches.
+func (b *builder) replayNotRerun() []string {
+	ro := b.in.ReplayOnly
+	if ro == nil {
+		return nil
+	}
+	type key struct{ d, s, m, g, metric string }
+	main := map[key]compare.Cell{}
+	for _, c := range b.in.Results.Cells {
+		main[key{c.Dataset, c.Subset, c.Model, c.Generator, c.Metric}] = c
+	}
+	rerun, has := map[string]bool{}, map[string]bool{}
+	for _, c := range ro.Cells {
+		has[c.Dataset] = true
+		m, ok := main[key{c.Dataset, c.Subset, c.Model, c.Generator, c.Metric}]
+		if !ok || !(m.Mean == c.Mean || math.IsNaN(m.Mean) && math.IsNaN(c.Mean)) || !(m.SD == c.SD || math.IsNaN(m.SD) && math.IsNaN(c.SD)) || m.Runs != c.Runs {
+			rerun[c.Dataset] = true
+		}
+	}
+	var kept []string
+	for _, ds := range ourDatasets(b.in.Results.Cells) {
+		if has[ds] && !rerun[ds] {
+			kept = append(kept, datasetTitle(ds))
+		}
+	}
+	return kept
 }
