@@ -36,6 +36,9 @@ func Escape(s string) string {
 	for i := 0; i < len(rs); i++ {
 		r := rs[i]
 		t, ok := latexChars[r]
+		if r == ' ' && i+1 < len(rs) && rs[i+1] == '%' {
+			t, ok = "~", true // "94 %" never breaks before its percent sign
+		}
 		if r == '-' && i+1 < len(rs) && rs[i+1] == '-' {
 			t, ok = "-{}", true // "--" as typed (a command-line flag), not TeX's en dash
 		}

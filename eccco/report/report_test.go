@@ -112,7 +112,7 @@ func TestEscape(t *testing.T) {
 	for in, want := range map[string]string{
 		"ECCCo (no EBM)":        "ECCCo (no EBM)",
 		"λ":                     `$\lambda$`,
-		"100 %":                 `100 \%`,
+		"100 %":                 `100~\%`,
 		"energy_penalty":        `energy\_penalty`,
 		"a & b # c $ d":         `a \& b \# c \$ d`,
 		`x\y {z} ^ ~`:           `x\textbackslash{}y \{z\} \textasciicircum{} \textasciitilde{}`,
