@@ -615,7 +615,7 @@ func (b *builder) switches() error {
 	}
 	if t := tableFromMarkdown(md.String(), Inline{T("The switches of the authors'-code mode and their provenance (experiment.Switches). Files are ECCCo.jl's at d0ada1d unless another commit or package is named; 78925f6 is its final-runs commit (its src/ and models/ are d0ada1d's, its experiment scripts differ in places); CE.jl is CounterfactualExplanations.jl at 4c34c2a, the version 78925f6's Manifest pins.")}, "tab:switches", nil); t != nil {
 		t.Size = `\footnotesize`
-		t.Columns[1].Align, t.Columns[2].Align = "l", "p{10.5cm}" // the sources wrap within the text width
+		t.Columns[1].Align, t.Columns[2].Align = "l", `>{\raggedright\arraybackslash}p{10.5cm}` // the sources wrap within the text width
 		s.add(t)
 	}
 	ro := b.in.ReplayOnly
