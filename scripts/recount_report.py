@@ -386,7 +386,7 @@ def main():
         a = first.get(k)
         if a is None:
             continue
-        for name in (k[3], "all"):
+        for name in (k[3], "ds:" + k[0], "all"):
             g = by.setdefault(name, dict(cells=0, differ=0, pub=0, left=0, entered=0, w1=0, w2=0))
             g["cells"] += 1
             z = seed_z(a, b)
@@ -398,8 +398,13 @@ def main():
                 g["left"] += firstw[k] and not secw[k]
                 g["entered"] += secw[k] and not firstw[k]
     for name, g in by.items():
+        if name.startswith("ds:"):
+            want.append(("second seed, per data set", f"| {TITLES[name[3:]]} | {g['cells']} | {share(g['differ'], g['cells'])} | {share(g['w1'], g['pub'])} | {share(g['w2'], g['pub'])} |"))
+            continue
         label = "**all**" if name == "all" else name
         want.append(("second seed table", f"| {label} | {g['cells']} | {share(g['differ'], g['cells'])} | {g['left']} | {g['entered']} |"))
+        if name == "all":
+            want.append(("second seed, per data set", f"| **all** | {g['cells']} | {share(g['differ'], g['cells'])} | {share(g['w1'], g['pub'])} | {share(g['w2'], g['pub'])} |"))
     a = by["all"]
     want.append(("second seed", f"Of the {a['cells']} cells both have, {share(a['differ'], a['cells'])} differ between the two seeds"))
     want.append(("second seed", f"{share(a['w1'], a['pub'])} of their published cells are within the tolerance under the main seed and {share(a['w2'], a['pub'])} under the second; {a['left']} leave the tolerance and {a['entered']} enter it"))
@@ -477,6 +482,9 @@ def main():
         f"{fmt(tr['within'])} of {fmt(tr['cells'])} ({pct(tr['within'], tr['cells'])}) are within",
         f"moves {a['left'] + a['entered']} of their {fmt(a['pub'])} cells across the tolerance and {a['differ']} of {fmt(a['cells'])} by |z| > 3",
     ]
+    top = max((g for n, g in by.items() if n.startswith("ds:")), key=lambda g: g["differ"])
+    top_name = next(TITLES[n[3:]] for n, g in by.items() if g is top)
+    rwant.append(f"({top_name} most: {top['differ']} of its {top['cells']}, and {pct(top['w1'], top['pub']).replace(' %', '')} → {pct(top['w2'], top['pub'])} within")
     sro = signs(ro_c, pub)
     rwant.append(f"ECCCo − Wachter has the paper's sign for {sro['unfaithfulness'][0]} of {sro['unfaithfulness'][1]} pairs ({sro['unfaithfulness'][2]} ties)")
     rbad = 0

@@ -37,11 +37,13 @@ type SeedGroup struct {
 	Published, WithinFirst, WithinSecond, Left, Entered int
 }
 
-// SeedShift is what a second seed moves: the counts of SeedGroup over all cells both sets have (All) and
-// per generator (ByGenerator, in the paper's generator order).
+// SeedShift is what a second seed moves: the counts of SeedGroup over all cells both sets have (All), per
+// generator (ByGenerator, in the paper's generator order) and per data set (ByDataset, in the order the
+// second set first names them).
 type SeedShift struct {
 	All         SeedGroup
 	ByGenerator []SeedGroup
+	ByDataset   []SeedGroup
 }
 
 // SeedShifts compares the cells of two seeds (first, second), each on the data sets of the second only,
@@ -70,7 +72,8 @@ func SeedShifts(first, second []Cell, pub []Published) SeedShift {
 		firstCells = append(firstCells, c)
 	}
 	w1, w2 := within(firstCells), within(second)
-	groups := map[string]*SeedGroup{}
+	groups, byDS := map[string]*SeedGroup{}, map[string]*SeedGroup{}
+	var dsOrder []string
 	all := SeedGroup{Name: "all"}
 	for _, b := range second {
 		a, ok := firstBy[b.key()]
@@ -82,7 +85,13 @@ func SeedShifts(first, second []Cell, pub []Published) SeedShift {
 			g = &SeedGroup{Name: b.Generator}
 			groups[b.Generator] = g
 		}
-		for _, t := range []*SeedGroup{g, &all} {
+		dg := byDS[b.Dataset]
+		if dg == nil {
+			dg = &SeedGroup{Name: b.Dataset}
+			byDS[b.Dataset] = dg
+			dsOrder = append(dsOrder, b.Dataset)
+		}
+		for _, t := range []*SeedGroup{g, dg, &all} {
 			t.Cells++
 			if math.Abs(SeedZ(a, b)) > ZThreshold {
 				t.Differ++
@@ -114,5 +123,8 @@ func SeedShifts(first, second []Cell, pub []Published) SeedShift {
 	sort.Slice(out.ByGenerator, func(i, j int) bool {
 		return GeneratorIndex(out.ByGenerator[i].Name) < GeneratorIndex(out.ByGenerator[j].Name)
 	})
+	for _, d := range dsOrder {
+		out.ByDataset = append(out.ByDataset, *byDS[d])
+	}
 	return out
 }

@@ -53,4 +53,8 @@ func TestSeedShifts(t *testing.T) {
 	if len(got.ByGenerator) != 2 || got.ByGenerator[0].Name != "ECCCo" || got.ByGenerator[0].Differ != 1 || got.ByGenerator[1].Name != "Wachter" || got.ByGenerator[1].Differ != 0 {
 		t.Errorf("ByGenerator = %+v, want ECCCo (1 differs) then Wachter (0)", got.ByGenerator)
 	}
+	want.Name = "moons"
+	if len(got.ByDataset) != 1 || got.ByDataset[0] != want {
+		t.Errorf("ByDataset = %+v, want moons alone, as All", got.ByDataset)
+	}
 }

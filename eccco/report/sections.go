@@ -690,6 +690,16 @@ func (b *builder) secondSeed(s *Section) {
 		t.Rows = append(t.Rows, Row{Cells: []Cell{{Text: g.Name, Bold: g.Name == "all"}, {Text: strconv.Itoa(g.Cells)}, {Text: share(g.Differ, g.Cells)}, {Text: strconv.Itoa(g.Left)}, {Text: strconv.Itoa(g.Entered)}}})
 	}
 	s.add(t)
+	dt := &Table{Caption: Inline{T("What a second seed moves, per data set: the cells both seeds have, those that differ by |z| > 3, and the published cells within the tolerance under each seed.")},
+		Label: "tab:seed-datasets", Columns: []Column{{"Data set", "l"}, {"Cells", "r"}, {"Differ (|z| > 3)", "r"}, {"Within, main seed", "r"}, {"Within, second seed", "r"}}}
+	for _, g := range append(sh.ByDataset, a) {
+		name := g.Name
+		if name != "all" {
+			name = datasetTitle(name)
+		}
+		dt.Rows = append(dt.Rows, Row{Cells: []Cell{{Text: name, Bold: g.Name == "all"}, {Text: strconv.Itoa(g.Cells)}, {Text: share(g.Differ, g.Cells)}, {Text: share(g.WithinFirst, g.Published)}, {Text: share(g.WithinSecond, g.Published)}}})
+	}
+	s.add(dt)
 }
 
 // replayNotRerun names the data sets whose replay-only cells are the main results' own, every one of them
