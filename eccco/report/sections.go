@@ -700,6 +700,11 @@ func (b *builder) secondSeed(s *Section) {
 		dt.Rows = append(dt.Rows, Row{Cells: []Cell{{Text: name, Bold: g.Name == "all"}, {Text: strconv.Itoa(g.Cells)}, {Text: share(g.Differ, g.Cells)}, {Text: share(g.WithinFirst, g.Published)}, {Text: share(g.WithinSecond, g.Published)}}})
 	}
 	s.add(dt)
+	if len(sh.ByDataset) > 1 {
+		top := slices.MaxFunc(sh.ByDataset, func(x, y compare.SeedGroup) int { return x.Differ*y.Cells - y.Differ*x.Cells })
+		s.para(T(fmt.Sprintf("%s moves most: %s of its cells differ between the seeds, and %d of its %d published cells are within the tolerance under the main seed against %d under the second.",
+			datasetTitle(top.Name), share(top.Differ, top.Cells), top.WithinFirst, top.Published, top.WithinSecond)))
+	}
 }
 
 // replayNotRerun names the data sets whose replay-only cells are the main results' own, every one of them
