@@ -17,8 +17,9 @@ by the rules the report states, it recounts and looks up in the report's Markdow
   - the fitted switches' table (cells within per data set, with and without);
   - the second seed's section (cells that differ by |z| > 3 between the seeds, those that change side);
 every cell of the report's result tables in its LaTeX source (ours, rounded as printed, with the dagger where
-outside the tolerance, the stars and the bold; the paper's line below it); and the README's headline
-paragraph. Every expected string is printed where it is missing; exit status 1
+outside the tolerance, the stars and the bold; the paper's line below it); the README's headline
+paragraph; and every table set's comparison.md (check_comparison: each of its cells' rows, counts, summaries,
+spread, ranks, signs, calibration and causes). Every expected string is printed where it is missing; exit status 1
 if any is.
 """
 import argparse, csv, math, os, re, statistics, sys
@@ -290,6 +291,112 @@ def seed_z(a, b):
     return d / math.sqrt(v)
 
 
+def check_comparison(d, pub):
+    """d/comparison.md read back: every row of its "Cells" table (ours to three decimals, the paper's, within,
+    strict, z, the likely cause), its counts table (with the "both rounded" rule), the summary per metric and
+    per data set, the spread of the run means, the rank agreement per data set, model and metric, the signs
+    table, the calibration table and the misses by cause. Returns (strings checked, missing strings)."""
+    cells = read_cells(d)
+    rows = compare(cells, pub, read_bounds(d))
+    md = open(os.path.join(d, "comparison.md")).read().replace("\\|", "|").replace("&gt;", ">").replace("&lt;", "<")
+    want = []
+    zt = lambda z: "–" if math.isnan(z) else f"{z:.1f}".replace("-", "−", 1)
+    for k, m, sd, n, pm, ps, within, strict, z, cause in rows:
+        w = "yes, by the floor" if within and not strict else ("yes" if within else "no")
+        if k[1] == "valid" and k[4] == "validity":
+            w += " (by construction)"
+        full = ""
+        if cause:
+            full = cause  # the cause's name; the table prints it with its explanation after a colon
+        line = f"| {' | '.join(k)} | {m:.3f} ± {sd:.3f} | {pm:.2f} ± {ps:.2f} | {w} | {'yes' if strict else 'no'} | {zt(z)} | {full}"
+        line += " |" if full in ("", "unexplained") else ":"  # a cause with an explanation goes on after a colon
+        want.append(line)
+    # The counts table, "both rounded" included.
+    def counts_row(label, rs):
+        br = sum(abs(r[1] - r[4]) <= 3 * max(r[5], 0.005) + 0.005 + SLACK for r in rs)
+        t = tally(rs)
+        nz = sum(not math.isnan(r[8]) and abs(r[8]) > 3 for r in rs)
+        return (f"| {label} | {len(rs)} | {share(t['within'], len(rs))} | {t['floor']} | {share(t['strict'], len(rs))} | {share(br, len(rs))} | "
+                f"{t['misses']} | {sum(not r[6] and not math.isnan(r[8]) and abs(r[8]) > 3 for r in rows if r in rs)} | {t['minz']:.1f} | {share(nz, len(rs))} |")
+    opn = [r for r in rows if not (r[0][1] == "valid" and r[0][4] == "validity")]
+    want.append(counts_row("all", rows))
+    want.append(counts_row(f"without the {len(rows) - len(opn)} fixed by construction", opn))
+    # The summary tables: cells within per metric and per data set.
+    for key, names in ((4, METRICS), (0, DATASETS)):
+        for name in names:
+            rs = [r for r in rows if r[0][key] == name]
+            if rs:
+                want.append(f"| {name} | {len(rs)} | {share(sum(r[7] for r in rs), len(rs))} | {share(sum(r[6] for r in rs), len(rs))} |")
+    # The spread of the run means: our sd over the published, where the published sd is at least 0.02.
+    for metric in METRICS + ["all"]:
+        rs = [r for r in rows if (metric == "all" or r[0][4] == metric) and r[5] >= 0.02 - SLACK and r[3] >= 2 and not math.isnan(r[2])]
+        if not rs:
+            continue
+        ratios = [r[2] / r[5] for r in rs]
+        wider = sum(x > 2 for x in ratios)
+        want.append(f"| {metric} | {len(rs)} | {statistics.median(ratios):.2f} | {share(wider, len(rs))} |")
+    # The misses by likely cause.
+    causes = {}
+    for r in rows:
+        if r[9]:
+            causes[r[9]] = causes.get(r[9], 0) + 1
+    misses = sum(causes.values())
+    for c, n in causes.items():
+        want.append(f" | {n} | {pct(n, misses)} |")
+    # Rank agreement per data set, model and metric.
+    for ds in DATASETS:
+        for model in MODELS:
+            vals, ngen = [], 0
+            for metric in METRICS:
+                x, y = [], []
+                for g in GENERATORS:
+                    k = (ds, "all", model, g, metric)
+                    if k in cells and k in pub:
+                        x.append(cells[k][0])
+                        y.append(pub[k][0])
+                if x:
+                    vals.append(spearman(x, y))
+                    ngen = ngen or len(x)
+            if vals:
+                want.append(f"| {ds} | {model} | {ngen} | " + " | ".join("–" if math.isnan(v) else f"{v:.2f}".replace("-", "−", 1) for v in vals) + " |")
+    # The calibration table: q̂, the Ω any valid counterfactual can have (inputs, calibration.csv), the published
+    # and our Ω of valid counterfactuals (least–largest over the generators) and the uncertainty misses put
+    # down to q̂.
+    cal = {}
+    p = os.path.join(d, "calibration.csv")
+    if os.path.exists(p):
+        with open(p, newline="") as f:
+            for r in csv.DictReader(f):
+                cal[(r["dataset"], r["model"])] = r
+    for (ds, model), r in cal.items():
+        keys = [k for k in cells if k[0] == ds and k[1] == "valid" and k[2] == model and k[4] == "uncertainty"]
+        po = [pub[k][0] for k in keys if k in pub]
+        oo = [cells[k][0] for k in keys]
+        if not po or not oo:
+            continue
+        q = float(r["qhat_min"])
+        qs = f"{q:.4f}" if r["qhat_min"] == r["qhat_max"] else f"{q:.4f}–{float(r['qhat_max']):.4f}"
+        unc = [x for x in rows if x[0][0] == ds and x[0][2] == model and x[0][4] == "uncertainty" and not x[6]]
+        want.append(f"| {ds} | {model} | {qs} | {float(r['omega_min']):.2f}–{float(r['omega_max']):.2f} | {min(po):.2f}–{max(po):.2f} | {min(oo):.2f}–{max(oo):.2f} | {sum(x[9] == 'calibration' for x in unc)} of {len(unc)} |")
+    # The signs table: ECCCo − Wachter (unfaithfulness) and REVISE − Wachter (implausibility), "all" subset.
+    for ds in DATASETS:
+        for model in MODELS:
+            parts = []
+            for metric, gen in (("unfaithfulness", "ECCCo"), ("implausibility", "REVISE")):
+                a, w = (ds, "all", model, gen, metric), (ds, "all", model, "Wachter", metric)
+                if a in cells and w in cells and a in pub and w in pub:
+                    ours, paper = cells[a][0] - cells[w][0], pub[a][0] - pub[w][0]
+                    ag = "tie" if abs(paper) < 0.005 - SLACK else ("yes" if (ours > 0 and paper > 0) or (ours < 0 and paper < 0) else "**no**")
+                    parts.append(f"{ours:+.3f} | {paper:+.3f} | {ag}")
+                else:
+                    parts = []
+                    break
+            if parts:
+                want.append(f"| {ds} | {model} | {parts[0]} | {parts[1]} |")
+    missing = [w for w in want if w not in md]
+    return len(want), missing
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--report", default=os.path.join(ROOT, "paper", "eccco-go.md"))
@@ -464,12 +571,20 @@ def main():
         print(f"report table: differs: {b}")
     print(f"{args.tex}: {tex_checked - len(tex_bad)} of {tex_checked} cells of the result tables (ours and the paper's lines) recounted")
 
-    bad = len(tex_bad) + (tex_checked == 0)
+    cmp_bad = 0
+    for name in ("results", "results-replay-only", "results-paper-mode", "results-seed43"):
+        n, missing = check_comparison(d(name), pub)
+        for m in missing[:5]:
+            print(f"{name}/comparison.md: missing {m!r}")
+        print(f"paper/{name}/comparison.md: {n - len(missing)} of {n} recounted rows found")
+        cmp_bad += len(missing)
+
+    bad = len(tex_bad) + (tex_checked == 0) + cmp_bad
     for where, s in want:
         if s not in md:
             bad += 1
             print(f"report ({where}): missing {s!r}")
-    print(f"{args.report}: {len(want) - (bad - len(tex_bad) - (tex_checked == 0))} of {len(want)} recounted strings found")
+    print(f"{args.report}: {len(want) - (bad - len(tex_bad) - (tex_checked == 0) - cmp_bad)} of {len(want)} recounted strings found")
 
     # The README's headline paragraph.
     fmt = lambda n: f"{n:,}"
