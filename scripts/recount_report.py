@@ -9,7 +9,9 @@ by the rules the report states, it recounts and looks up in the report's Markdow
   - the headline counts of the abstract, Section 5.2 and the switch section (main and replay-only), and the
     conclusion's;
   - the per-metric and per-data-set tables of cells within, and each data set's paragraph (within, strict,
-    by metric, the signs, the likely causes);
+    by metric with the direction of the misses, the signs, the likely causes);
+  - the model-performance table (ours, the paper's, the difference of accuracy), the spread of the run means,
+    the rank table per data set and model, and the calibration table;
   - the signs of ECCCo - Wachter (unfaithfulness) and REVISE - Wachter (implausibility), ties apart;
   - the misses by likely cause (the rules of the report's cause table, applied in its order);
   - the median Spearman rho per metric;
@@ -465,6 +467,62 @@ def main():
             want.append(("rank table", f"| {metric} | {n} | {r:.2f} |".replace("-", "−")))
     r, n = median_rho(main_c, pub, "unfaithfulness")
     want.append(("abstract", f"median Spearman ρ of {r:.2f} over {n} data set × model pairs"))
+
+    # Each data set's "By metric" list (the direction of the misses of a metric below 80 %).
+    for ds in DATASETS:
+        rs = [r for r in main_rows if r[0][0] == ds]
+        if not rs:
+            continue
+        items = []
+        for metric in METRICS:
+            mr = [r for r in rs if r[0][4] == metric]
+            if not mr:
+                continue
+            w = sum(r[6] for r in mr)
+            item = f"{metric} {pct(w, len(mr))}"
+            miss = len(mr) - w
+            if miss > 0 and w * 5 < len(mr) * 4:
+                above = sum(1 for r in mr if not r[6] and r[1] > r[4])
+                item += " (every miss above the published)" if above == miss else " (every miss below the published)" if above == 0 else f" ({above} of its {miss} misses above the published)"
+            items.append(item)
+        want.append((f"{ds} paragraph", "By metric: " + (items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]) + "."))
+    # The rank table per data set and model, the spread table and the calibration table, as the report prints them.
+    for ds in DATASETS:
+        for model in MODELS:
+            vals = []
+            for metric in METRICS:
+                x, y = [], []
+                for g in GENERATORS:
+                    k = (ds, "all", model, g, metric)
+                    if k in main_c and k in pub:
+                        x.append(main_c[k][0])
+                        y.append(pub[k][0])
+                if x:
+                    vals.append(spearman(x, y))
+            if vals:
+                want.append(("rank table per data set and model", f" | {model} | " + " | ".join("–" if math.isnan(v) else f"{v:.2f}".replace("-", "−", 1) for v in vals) + " |"))
+    for metric in METRICS + ["all"]:
+        rs = [r for r in main_rows if (metric == "all" or r[0][4] == metric) and r[5] >= 0.02 - SLACK and r[3] >= 2 and not math.isnan(r[2])]
+        if rs:
+            ratios = [r[2] / r[5] for r in rs]
+            want.append(("spread table", f"| {'**all**' if metric == 'all' else metric} | {len(rs)} | {statistics.median(ratios):.2f} | {share(sum(x > 2 for x in ratios), len(rs))} |"))
+    with open(os.path.join(d("results"), "calibration.csv"), newline="") as f:
+        for r in csv.DictReader(f):
+            ds, model = r["dataset"], r["model"]
+            unc = [x for x in main_rows if x[0][0] == ds and x[0][2] == model and x[0][4] == "uncertainty" and not x[6]]
+            c = sum(x[9] == "calibration" for x in unc)
+            if c == 0:
+                continue  # the report lists the models where q̂ decides cells
+            keys = [k for k in main_c if k[0] == ds and k[1] == "valid" and k[2] == model and k[4] == "uncertainty"]
+            po, oo = [pub[k][0] for k in keys if k in pub], [main_c[k][0] for k in keys]
+            want.append(("calibration table", f" | {model} | {float(r['qhat_min']):.4f} | {float(r['omega_min']):.2f}–{float(r['omega_max']):.2f} | {min(po):.2f}–{max(po):.2f} | {min(oo):.2f}–{max(oo):.2f} | {c} of {len(unc)} |"))
+    # The model-performance table: ours, the paper's and the difference of accuracy.
+    names = {"mlp": "MLP", "mlp-ensemble": "MLP Ensemble", "jem": "JEM", "jem-ensemble": "JEM Ensemble", "lenet": "LeNet-5", "lenet5": "LeNet-5"}
+    with open(os.path.join(ROOT, "paper", "model-performance.csv"), newline="") as f:
+        for r in csv.DictReader(f):
+            a, pa = float(r["accuracy"]), float(r["paper_accuracy"])
+            delta = f"{a - pa:+.3f}".replace("-", "−")
+            want.append(("model-performance table", f" | {names.get(r['model'], r['model'])} | {a:.3f} | *{pa:.2f}* | {float(r['precision']):.3f} | *{float(r['paper_precision']):.2f}* | {float(r['f1']):.3f} | *{float(r['paper_f1']):.2f}* | {delta}"))
 
     # The claims.
     sets = [main_c, ro_c, pm_c, {k: (v[0], v[1], 50) for k, v in pub.items()}]
