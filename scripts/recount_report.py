@@ -524,6 +524,24 @@ def main():
             delta = f"{a - pa:+.3f}".replace("-", "−")
             want.append(("model-performance table", f" | {names.get(r['model'], r['model'])} | {a:.3f} | *{pa:.2f}* | {float(r['precision']):.3f} | *{float(r['paper_precision']):.2f}* | {float(r['f1']):.3f} | *{float(r['paper_f1']):.2f}* | {delta}"))
 
+    # The timings tables: each "all" row is the sum of the data sets' rows (to the printed 0.1 min), and the
+    # core-hours sentence is the total over 60.
+    for name, label in (("results", "authors' code (up to 50 runs)"), ("results-replay-only", "authors' code, replay only (up to 50 runs)"),
+                        ("results-paper-mode", "paper's equations (up to 5 runs)"), ("results-seed43", "authors' code, second seed (up to 10 runs)")):
+        p = os.path.join(d(name), "timings.md")
+        if not os.path.exists(p):
+            continue
+        rows_t = [l.strip().strip("|").split("|") for l in open(p) if l.startswith("| ") and not l.startswith("| data set")]
+        rows_t = [[c.strip() for c in r] for r in rows_t]
+        body = [r for r in rows_t if r[0] != "all"]
+        tot = next(r for r in rows_t if r[0] == "all")
+        for j in range(1, len(tot)):
+            col = sum(float(r[j]) for r in body)
+            ok = abs(col - float(tot[j])) <= 0.05 * len(body) + 1e-9  # each row printed to 0.1 min
+            if not ok:
+                want.append((f"{name}/timings.md", f"'all' column {j}: {col:.1f} (printed {tot[j]})"))
+        want.append(("wall-time section", f"{label} {float(tot[-1]) / 60:.1f} core-hours"))
+
     # The claims.
     sets = [main_c, ro_c, pm_c, {k: (v[0], v[1], 50) for k, v in pub.items()}]
     counts = [claim_counts(c) for c in sets]
