@@ -40,7 +40,8 @@
 # Resumable: run it again and it does no finished work again. Saved models are reused, finished benchmark
 # units skipped; figures and notebooks are skipped while a stamp file (OUT/.figures.stamp,
 # OUT/.notebooks.stamp) matches their inputs (the eccco binary, the models, the benchmark results, the
-# notebooks, the data sets present); the report is rebuilt (seconds). Without TeX the report stage writes
+# notebooks, the data sets present), and a figures stage killed half-way draws again only the figures
+# without a record of the same inputs (OUT/.figures.records/); the report is rebuilt (seconds). Without TeX the report stage writes
 # the LaTeX sources and Markdown, says SKIP for the PDF with how to install TeX
 # (scripts/texlive-packages.txt), removes an earlier run's PDF, and the script still succeeds. One run per
 # output folder at a time (a lock, OUT/.reproduce.lock); the PDF's dates are fixed, so that the same
@@ -408,7 +409,10 @@ figures_stage() {
     echo "skipped (up to date)" >"$note_file"
     return 0
   fi
-  "$eccco" figures "${figures_args[@]}" --results "$bench_out" --out figures
+  # Each figure drawn is recorded (OUT/.figures.records/NAME.done: the pass key, its files' checksums), so
+  # that a pass killed half-way and run again draws only the figures missing or made from other inputs.
+  "$eccco" figures "${figures_args[@]}" --results "$bench_out" --out figures \
+    --records "$out/.figures.records" --records-key "$(figures_pass_key)"
   # The figures may have trained models: the key is taken after them.
   figures_key >"$stamp"
   note_missing "figures of"
@@ -417,6 +421,14 @@ figures_stage() {
 # figures_key: the figures' inputs: the binary, the models, the benchmark results and the data sets present.
 figures_key() {
   { stamp_key "$eccco" "$models_dir" "$bench_out/results.csv"; data_present; } | sha256sum | cut -d' ' -f1
+}
+
+# figures_pass_key: what a figure drawn in a pass was made from, for its record: the binary, the figures'
+# settings, the benchmark results and the data sets present. Not the models folder: the figures train the
+# models they miss (the same bytes from the same binary and settings), so a pass killed after training one
+# would otherwise not recognise its own figures.
+figures_pass_key() {
+  { stamp_key "$eccco" "$bench_out/results.csv"; printf '%s\n' "${figures_args[@]}"; data_present; } | sha256sum | cut -d' ' -f1
 }
 
 notebooks_stage() {
