@@ -241,7 +241,7 @@ mkdir -p "$S/clone/runs/quick"
 holder=$!
 for _ in $(seq 50); do [ -s "$S/clone/runs/quick/.reproduce.lock" ] && break; sleep 0.1; done
 sleep 0.3
-want_error reproduce-lock "another reproduce.sh \\(process $holder\\)" env ECCCO_BIN="$bin.clone" "$S/clone/reproduce.sh" --quick
+want_error reproduce-lock "another reproduce.sh \\(process $holder\\)" env ECCCO_BIN="$S/eccco.clone" "$S/clone/reproduce.sh" --quick
 pkill -P "$holder" sleep 2>/dev/null; kill "$holder" 2>/dev/null; wait "$holder" 2>/dev/null
 
 # --- reproduce.sh at scale (--reproduce) ----------------------------------------------------------------
