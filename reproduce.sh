@@ -321,7 +321,11 @@ stage() {
   t0=$(now)
   cur_stage=$name cur_t0=$t0
   set +e
-  ( set -e; "$@" )
+  # The stage's subshell outlives a signal until the command it waits for has ended (a trap, unlike the
+  # default action, waits for the foreground command): eccco, which gets the same signal, records the
+  # unit it was computing and stops, and only then does this script exit — and release its lock — so a
+  # run started right after Ctrl-C or kill is not refused by a lock still held by the old eccco.
+  ( set -e; trap 'exit 130' INT; trap 'exit 143' TERM; trap 'exit 129' HUP; "$@" )
   rc=$?
   set -e
   cur_stage=""
