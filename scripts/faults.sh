@@ -42,6 +42,7 @@
 #                               TestNoCommandOverwritesAUsersFile; TestPrepare, TestFile (eccco/internal/outdir)
 #   cp-diff-same-bytes          TestPDFImagesDeterministic (eccco/plot)
 #   figures-records-*           TestRecords (eccco/figures), TestFiguresResumeFromRecords (outputs_test.go)
+#   model-saved-twice-same-tree TestSavedTreeCarriesNoTime (eccco/internal/savedir)
 #   bench-concurrent            TestLock (eccco/internal/outdir)
 #   api-names                   TestMessagesNameFlagsNotGoFields (main_test.go)
 #   reproduce-without-mnist     TestReportNamesUnavailableDataSets, TestBenchSkipMissing (the commands'
@@ -49,7 +50,8 @@
 #   reproduce-mode-no-value, reproduce-lock, reproduce-after-fetching, reproduce-rerun-finished,
 #   reproduce-cp-diff-same-bytes, reproduce-stale-pdf
 #                               only here: reproduce.sh is shell
-#   (notebooks saved in a different order by two runs: TestNotebookFiles in notebooks/, not a case here)
+#   (notebooks saved in a different order by two runs: TestNotebookFiles in notebooks/, not a case here;
+#   reproduce.sh returning while its killed eccco still held the lock: checked by the kill-and-resume run)
 set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 bin="" reproduce=no keep=no
@@ -210,6 +212,12 @@ echo edited >>"$S/fc/poc-gen.svg"
 want_result figures-records-edited-file 'grep -q "wrote 1 figures" "$S/out" && cmp "$S/fa/poc-gen.svg" "$S/fc/poc-gen.svg"' \
   "$B" "${figs[@]}" --out "$S/fc" --records "$S/rec" --records-key k1
 want_error figures-records-no-key 'records-key' "$B" "${figs[@]}" --out "$S/fc" --records "$S/rec"
+
+# --- A model saved twice is the same tree (GoMLX named checkpoints after the time of saving) -----------
+# (under the frozen test clock, which zeroes the training time recorded in spec.json)
+ECCCO_TEST_CLOCK=frozen "$B" train --data moons --model mlp --set epochs=1 --out "$S/tree1" >/dev/null 2>&1
+sleep 1.1 # another second on the clock
+want_result model-saved-twice-same-tree 'diff -r "$S/tree1" "$S/tree2" >/dev/null' env ECCCO_TEST_CLOCK=frozen "$B" train --data moons --model mlp --set epochs=1 --out "$S/tree2"
 
 # --- Concurrency (issue 39: two runs in one folder failed one with a wrong cause) ----------------------
 conc=(bench --data moons --runs 20 --factuals 50 --generators ECCCo,Wachter,REVISE --mode authors-code --set epochs=5 --models-dir "$M" --out "$S/conc")
