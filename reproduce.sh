@@ -144,7 +144,7 @@ xla_usable() {
     fi
     printf '%s\n' "$log" | grep -m 1 'installed' || true
   fi
-  if ! CGO_ENABLED=1 go build -tags xla -o "$eccco" ./eccco/cmd/eccco 2>/dev/null; then
+  if ! CGO_ENABLED=1 go build -trimpath -tags xla -o "$eccco" ./eccco/cmd/eccco 2>/dev/null; then
     echo "XLA: eccco does not build with -tags xla here: everything on pure Go"
     return 1
   fi
@@ -161,11 +161,13 @@ case "$tabular_backend" in
   *) ;;
 esac
 [ "$profile" = quick ] && tabular_backend=
+# -trimpath (here and above): the binary holds no path of this checkout, so two clones of one commit build
+# the same bytes, and the stages' stamps and the figures' records, which fingerprint it, agree.
 if [ "$xla_built" = no ]; then
   if [ -n "$image_backend$tabular_backend" ]; then
-    CGO_ENABLED=1 go build -tags xla -o "$eccco" ./eccco/cmd/eccco
+    CGO_ENABLED=1 go build -trimpath -tags xla -o "$eccco" ./eccco/cmd/eccco
   else
-    go build -o "$eccco" ./eccco/cmd/eccco
+    go build -trimpath -o "$eccco" ./eccco/cmd/eccco
   fi
 fi
 "$eccco" backend
