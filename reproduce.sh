@@ -355,13 +355,14 @@ data_present() {
   "$eccco" data list 2>/dev/null | awk '{print $1, $3}' || true
 }
 
-# stamp_key prints a fingerprint of files and directory trees (content of files, names/sizes/times of
-# the trees' files): a stage whose stamp holds the same key is up to date.
+# stamp_key prints a fingerprint of files and directory trees (the content and relative names of the
+# files, lock files left out; not their times, so that the same files made by two runs give the same
+# key): a stage whose stamp holds the same key is up to date.
 stamp_key() {
   local p
   for p in "$@"; do
     if [ -d "$p" ]; then
-      find "$p" -type f -printf '%P %s %T@\n' | LC_ALL=C sort
+      (cd "$p" && find . -type f ! -name '.*.lock' -print0 | LC_ALL=C sort -z | xargs -0 -r sha256sum)
     elif [ -f "$p" ]; then
       sha256sum "$p"
     else
@@ -494,6 +495,7 @@ stage report "${report_src%% *}/, $pdf" "the reproduction report (LaTeX, Markdow
 
 summary
 rm -f "$unfinished"
+: >"$lock_file" # the finished run's process id, no longer of use (the lock is released when this script exits)
 if [ -f "$pdf" ] && command -v pdflatex >/dev/null; then
   echo "report: $pdf"
 else
