@@ -40,7 +40,8 @@
 # Resumable: run it again and it does no finished work again. Saved models are reused, finished benchmark
 # units skipped; figures and notebooks are skipped while a stamp file (OUT/.figures.stamp,
 # OUT/.notebooks.stamp) matches their inputs (the eccco binary, the models, the benchmark results, the
-# notebooks, the data sets present); the report is rebuilt (seconds). Without TeX the report stage writes
+# notebooks, the data sets present), and a figures stage killed half-way draws again only the figures
+# without a record of the same inputs (OUT/.figures.records/); the report is rebuilt (seconds). Without TeX the report stage writes
 # the LaTeX sources and Markdown, says SKIP for the PDF with how to install TeX
 # (scripts/texlive-packages.txt), removes an earlier run's PDF, and the script still succeeds. One run per
 # output folder at a time (a lock, OUT/.reproduce.lock); the PDF's dates are fixed, so that the same
@@ -143,7 +144,7 @@ xla_usable() {
     fi
     printf '%s\n' "$log" | grep -m 1 'installed' || true
   fi
-  if ! CGO_ENABLED=1 go build -tags xla -o "$eccco" ./eccco/cmd/eccco 2>/dev/null; then
+  if ! CGO_ENABLED=1 go build -trimpath -tags xla -o "$eccco" ./eccco/cmd/eccco 2>/dev/null; then
     echo "XLA: eccco does not build with -tags xla here: everything on pure Go"
     return 1
   fi
@@ -160,11 +161,13 @@ case "$tabular_backend" in
   *) ;;
 esac
 [ "$profile" = quick ] && tabular_backend=
+# -trimpath (here and above): the binary holds no path of this checkout, so two clones of one commit build
+# the same bytes, and the stages' stamps and the figures' records, which fingerprint it, agree.
 if [ "$xla_built" = no ]; then
   if [ -n "$image_backend$tabular_backend" ]; then
-    CGO_ENABLED=1 go build -tags xla -o "$eccco" ./eccco/cmd/eccco
+    CGO_ENABLED=1 go build -trimpath -tags xla -o "$eccco" ./eccco/cmd/eccco
   else
-    go build -o "$eccco" ./eccco/cmd/eccco
+    go build -trimpath -o "$eccco" ./eccco/cmd/eccco
   fi
 fi
 "$eccco" backend
@@ -320,7 +323,11 @@ stage() {
   t0=$(now)
   cur_stage=$name cur_t0=$t0
   set +e
-  ( set -e; "$@" )
+  # The stage's subshell outlives a signal until the command it waits for has ended (a trap, unlike the
+  # default action, waits for the foreground command): eccco, which gets the same signal, records the
+  # unit it was computing and stops, and only then does this script exit — and release its lock — so a
+  # run started right after Ctrl-C or kill is not refused by a lock still held by the old eccco.
+  ( set -e; trap 'exit 130' INT; trap 'exit 143' TERM; trap 'exit 129' HUP; "$@" )
   rc=$?
   set -e
   cur_stage=""
@@ -348,13 +355,14 @@ data_present() {
   "$eccco" data list 2>/dev/null | awk '{print $1, $3}' || true
 }
 
-# stamp_key prints a fingerprint of files and directory trees (content of files, names/sizes/times of
-# the trees' files): a stage whose stamp holds the same key is up to date.
+# stamp_key prints a fingerprint of files and directory trees (the content and relative names of the
+# files, lock files left out; not their times, so that the same files made by two runs give the same
+# key): a stage whose stamp holds the same key is up to date.
 stamp_key() {
   local p
   for p in "$@"; do
     if [ -d "$p" ]; then
-      find "$p" -type f -printf '%P %s %T@\n' | LC_ALL=C sort
+      (cd "$p" && find . -type f ! -name '.*.lock' -print0 | LC_ALL=C sort -z | xargs -0 -r sha256sum)
     elif [ -f "$p" ]; then
       sha256sum "$p"
     else
@@ -408,7 +416,10 @@ figures_stage() {
     echo "skipped (up to date)" >"$note_file"
     return 0
   fi
-  "$eccco" figures "${figures_args[@]}" --results "$bench_out" --out figures
+  # Each figure drawn is recorded (OUT/.figures.records/NAME.done: the pass key, its files' checksums), so
+  # that a pass killed half-way and run again draws only the figures missing or made from other inputs.
+  "$eccco" figures "${figures_args[@]}" --results "$bench_out" --out figures \
+    --records "$out/.figures.records" --records-key "$(figures_pass_key)"
   # The figures may have trained models: the key is taken after them.
   figures_key >"$stamp"
   note_missing "figures of"
@@ -417,6 +428,14 @@ figures_stage() {
 # figures_key: the figures' inputs: the binary, the models, the benchmark results and the data sets present.
 figures_key() {
   { stamp_key "$eccco" "$models_dir" "$bench_out/results.csv"; data_present; } | sha256sum | cut -d' ' -f1
+}
+
+# figures_pass_key: what a figure drawn in a pass was made from, for its record: the binary, the figures'
+# settings, the benchmark results and the data sets present. Not the models folder: the figures train the
+# models they miss (the same bytes from the same binary and settings), so a pass killed after training one
+# would otherwise not recognise its own figures.
+figures_pass_key() {
+  { stamp_key "$eccco" "$bench_out/results.csv"; printf '%s\n' "${figures_args[@]}"; data_present; } | sha256sum | cut -d' ' -f1
 }
 
 notebooks_stage() {
@@ -437,10 +456,16 @@ notebooks_stage() {
   fi
 }
 
+# our_pdf PDF: whether PDF is a report eccco made (its creator, "generated by eccco report", which pdfTeX
+# writes with its spaces as \040), so that only such a file is ever removed.
+our_pdf() {
+  [ -f "$1" ] && grep -qaF -e 'generated by eccco report' -e '(generated\040by\040eccco\040report)' "$1"
+}
+
 report_stage() {
   if command -v pdflatex >/dev/null; then
     if ! "$eccco" report "${report_args[@]}" --stages "$stages_file" --pdf "$pdf"; then
-      if [ -f "$pdf" ] && grep -qa "generated by eccco report" "$pdf"; then
+      if our_pdf "$pdf"; then
         rm -f "$pdf" # an earlier run's PDF would not match these results
         echo "(removed $pdf, an earlier run's PDF: this run could not build one)" >&2
       fi
@@ -448,7 +473,7 @@ report_stage() {
     fi
   else
     "$eccco" report "${report_args[@]}" --stages "$stages_file" --pdf ""
-    if [ -f "$pdf" ] && grep -qa "generated by eccco report" "$pdf"; then
+    if our_pdf "$pdf"; then
       rm -f "$pdf" # a PDF of an earlier run would not match these results
       echo "(removed $pdf, an earlier run's PDF that no longer matches the results)"
     fi
@@ -476,6 +501,7 @@ stage report "${report_src%% *}/, $pdf" "the reproduction report (LaTeX, Markdow
 
 summary
 rm -f "$unfinished"
+: >"$lock_file" # the finished run's process id, no longer of use (the lock is released when this script exits)
 if [ -f "$pdf" ] && command -v pdflatex >/dev/null; then
   echo "report: $pdf"
 else

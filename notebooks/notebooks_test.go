@@ -112,6 +112,7 @@ func validKind(k string) error {
 var (
 	mdTableRule = regexp.MustCompile(`(?m)^\s*\|?(\s*:?-+:?\s*\|)+\s*(:?-+:?\s*)?$`) // a Markdown table's delimiter row
 	displayCall = regexp.MustCompile(`(?m)^[^/\n]*\bgonbui\.(Display|Update)[A-Za-z]*\(`)
+	stdoutCall  = regexp.MustCompile(`(?m)^[^/\n]*\b(fmt\.Print[a-z]*\(|os\.Std(out|err)\b|print(ln)?\()`)
 	ansi        = regexp.MustCompile(`\x1b\[[0-9;]*[A-Za-z]`)
 	gonbErrLine = regexp.MustCompile(`<span class="gonb-cell-line-info">([^<]*)</span>\s*<span class="gonb-err-location">([^<]*)</span></span>([^<]*)`)
 )
@@ -302,6 +303,9 @@ func TestNotebookFiles(t *testing.T) {
 				}
 				if _, err := expectations(c.Metadata); err != nil {
 					t.Errorf("cell %d: %v", i, err)
+				}
+				if m := stdoutCall.FindString(src); m != "" {
+					t.Errorf("cell %d writes to standard output or error (%s): use notebook.Printf, which keeps the cell's outputs in order (README.md)", i, strings.TrimSpace(m))
 				}
 				if displayCall.MatchString(src) && !strings.Contains(src, "gonbui.Sync()") {
 					t.Errorf("cell %d calls gonbui.Display… without `defer gonbui.Sync()` (displays get lost without it)", i)

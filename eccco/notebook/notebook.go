@@ -32,6 +32,7 @@ import (
 	"github.com/eccco-go/eccco-go/eccco/experiment"
 	"github.com/eccco-go/eccco-go/eccco/plot"
 	"github.com/janpfeifer/gonb/gonbui"
+	"github.com/janpfeifer/gonb/gonbui/protocol"
 )
 
 // QuickEnv is the environment variable that forces the quick settings (ECCCO_QUICK=1, as the headless
@@ -95,6 +96,28 @@ func Show(f plot.Figure) {
 
 // Markdown displays Markdown (tables included).
 func Markdown(md string) { gonbui.DisplayMarkdown(md) }
+
+// Printf shows formatted text as a plain-text output of the cell; outside a notebook it writes to
+// standard output. Cells print through it, not fmt.Print: GoNB forwards a cell's standard output and its
+// displays (tables, figures, status lines) through two pipes, and the kernel interleaves them — and
+// splits standard output into messages — in whatever order they arrive, so the same cell saved twice
+// differs. Text sent as a display travels the displays' pipe, in the order the cell wrote it.
+func Printf(format string, a ...any) { printText(fmt.Sprintf(format, a...)) }
+
+// Print is Printf with fmt.Sprint's formatting.
+func Print(a ...any) { printText(fmt.Sprint(a...)) }
+
+// Println is Printf with fmt.Sprintln's formatting.
+func Println(a ...any) { printText(fmt.Sprintln(a...)) }
+
+// printText is where Printf, Print and Println send their text (a variable for the tests).
+var printText = func(s string) {
+	if !gonbui.IsNotebook {
+		_, _ = io.WriteString(os.Stdout, s)
+		return
+	}
+	gonbui.SendData(&protocol.DisplayData{Data: map[protocol.MIMEType]any{protocol.MIMETextPlain: s}})
+}
 
 // Must returns v, or stops the cell with err: notebook cells are short, and an error ends them anyway.
 func Must[T any](v T, err error) T {

@@ -1,7 +1,9 @@
 package notebook
 
 import (
+	"io"
 	"math"
+	"os"
 	"strings"
 	"testing"
 
@@ -44,5 +46,28 @@ func TestBeside(t *testing.T) {
 	// Ours: ECCCo (0.50) is not more faithful than Wachter (0.50); the paper's: 0.51 < 0.60, it is.
 	if !strings.Contains(claims, "| MLP | ECCCo more faithful than Wachter | **does not hold** | holds |") {
 		t.Errorf("Claims:\n%s", claims)
+	}
+}
+
+// Outside a notebook Printf, Print and Println write to standard output what fmt's functions of the same
+// name would.
+func TestPrintOutsideNotebook(t *testing.T) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	saved := os.Stdout
+	os.Stdout = w
+	Printf("q̂ = %.2f\n", 0.8095)
+	Print("a", 1, 2, "b")
+	Println("x", 3)
+	os.Stdout = saved
+	w.Close()
+	got, err := io.ReadAll(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "q̂ = 0.81\na1 2bx 3\n"; string(got) != want {
+		t.Errorf("got %q, want %q", got, want)
 	}
 }

@@ -259,3 +259,27 @@ func TestTablesRerendersATableSet(t *testing.T) {
 		t.Errorf("a table set is re-rendered in place, not into tables/: %v", err)
 	}
 }
+
+// agree compared two runs of different protocols without a word (issue 39). Now two benchmark folders
+// whose manifests differ (here: 2 and 3 factuals per run) are refused, naming the difference.
+func TestAgreeRefusesDifferentProtocols(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs two small benchmarks")
+	}
+	t.Setenv("ECCCO_PROGRESS", "0")
+	dir := t.TempDir()
+	models := filepath.Join(dir, "models")
+	for name, factuals := range map[string]string{"a": "2", "b": "3"} {
+		if _, _, err := runCLI(t, "bench", "--data", "moons", "--runs", "1", "--factuals", factuals, "--generators", "Wachter",
+			"--mode", "authors-code", "--models-dir", models, "--out", filepath.Join(dir, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, _, err := runCLI(t, "agree", "--in", filepath.Join(dir, "a")+","+filepath.Join(dir, "b"))
+	if !errors.Is(err, experiment.ErrInvalid) || !strings.Contains(err.Error(), "different protocols") || !strings.Contains(err.Error(), "factuals 2 vs 3") {
+		t.Errorf("agree across protocols: err = %v, want ErrInvalid naming factuals 2 vs 3", err)
+	}
+	if _, _, err := runCLI(t, "agree", "--in", filepath.Join(dir, "a")+","+filepath.Join(dir, "a", "results.csv")); err != nil {
+		t.Errorf("agree of one run with its own results.csv: %v", err)
+	}
+}

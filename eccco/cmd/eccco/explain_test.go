@@ -43,6 +43,7 @@ func TestExplain(t *testing.T) {
 		{[]string{"--generator", "Wachter,wachter", "--n", "3"}, "listed twice"},
 		{[]string{"--set", "max-iter=-1"}, "max-iter"},
 		{[]string{"--run", "0"}, "--run"},
+		{[]string{"--n", "1000000000"}, "at most 100000 factuals"}, // ran for minutes before it was bounded (issue 39)
 	} {
 		args := append([]string{"explain", "--data", "linearly-separable", "--model", model}, c.args...)
 		if _, _, err := runCLI(t, args...); err == nil || !strings.Contains(err.Error(), c.want) {

@@ -24,6 +24,9 @@ func runFigures(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	replace := fs.Bool("replace", false, "write into an existing --out folder that eccco did not make (files of the same names are replaced)")
 	dpi := fs.Int("dpi", 0, "resolution of the PNG files (0: 300)")
 	results := fs.String("results", "", "benchmark directory holding results.csv, for the metric charts (default: none, the charts are skipped)")
+	var rec figures.Records
+	fs.StringVar(&rec.Dir, "records", "", "directory of per-figure records: a figure whose record holds --records-key and whose files are unchanged is not drawn again (resuming a pass; reproduce.sh)")
+	fs.StringVar(&rec.Key, "records-key", "", "with --records: a fingerprint of the figures' inputs; a figure recorded under another key is drawn again")
 	var ef expFlags
 	ef.register(fs, experiment.SetTraining, experiment.SetSettings)
 	ef.registerImageBackend(fs)
@@ -32,6 +35,12 @@ func runFigures(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("figures: unexpected arguments %v", fs.Args())
+	}
+	if err := rec.Check(); err != nil {
+		return fmt.Errorf("figures: --records %s: %w (--records-key)", rec.Dir, err)
+	}
+	if rec.Key != "" && rec.Dir == "" {
+		return fmt.Errorf("figures: --records-key needs --records DIR")
 	}
 	specs := figures.Catalog()
 	if *only != "" {
@@ -96,14 +105,26 @@ func runFigures(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		todo = append(todo, s)
 	}
 	bar := progress.New(stderr, len(todo), "figures", "figures")
-	written := 0
+	written, kept := 0, 0
 	for _, s := range todo {
 		bar.Describe(s.Name)
+		if rec.Dir != "" && rec.Current(s.Name) {
+			bar.Add(1)
+			kept++
+			fmt.Fprintf(stdout, "%-28s up to date (its record in %s)\n", s.Name, rec.Dir)
+			continue
+		}
 		start := time.Now()
 		paths, crit, err := s.Write(ctx, env, *out)
 		if err != nil {
 			bar.Finish()
 			return fmt.Errorf("figures: %w", err)
+		}
+		if rec.Dir != "" {
+			if err := rec.Mark(s.Name, paths); err != nil {
+				bar.Finish()
+				return fmt.Errorf("figures: %w", err)
+			}
 		}
 		bar.Add(1)
 		written++
@@ -111,6 +132,9 @@ func runFigures(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		fmt.Fprint(stdout, figures.FormatCriteria(crit, "    "))
 	}
 	bar.Finish()
+	if kept > 0 {
+		fmt.Fprintf(stdout, "kept %d figures drawn earlier with the same inputs (--records %s)\n", kept, rec.Dir)
+	}
 	fmt.Fprintf(stdout, "wrote %d figures to %s (%s mode, seed %d)\n", written, *out, opts.Mode, opts.Seed)
 	return nil
 }

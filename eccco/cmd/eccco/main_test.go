@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -108,6 +109,48 @@ func TestSampleWritesCSV(t *testing.T) {
 		args := append([]string{"sample", "--data", "linearly-separable", "--model", model, "--out", csvPath}, c.args...)
 		if _, _, err := runCLI(t, args...); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("eccco %s: err = %v, want it to mention %q", strings.Join(args, " "), err, c.want)
+		}
+	}
+}
+
+// goAPIName matches a Go API field in a message (the issue's Options.OwnModels, Model.Replace,
+// FetchOptions.Dir): a command-line user cannot act on it.
+var goAPIName = regexp.MustCompile(`\b(Options|CustomOptions|FetchOptions|Model|VAE|Protocol|Settings)\.[A-Z][A-Za-z]+`)
+
+// The saved-model clash said "replace it explicitly (Model.Replace)" and the data directory error
+// "FetchOptions.Dir" (issue 39). Now each names the flag or folder a user can change, and no Go field.
+func TestMessagesNameFlagsNotGoFields(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains a 1-epoch model and VAE")
+	}
+	t.Setenv("ECCCO_PROGRESS", "0")
+	dir := t.TempDir()
+	file := filepath.Join(dir, "a-file")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	models := filepath.Join(dir, "models")
+	for _, args := range [][]string{
+		{"train", "--data", "moons", "--model", "mlp", "--set", "epochs=1", "--models-dir", models},
+		{"vae", "--data", "moons", "--set", "vae-epochs=1", "--models-dir", models},
+	} {
+		if _, _, err := runCLI(t, args...); err != nil {
+			t.Fatalf("eccco %s: %v", strings.Join(args, " "), err)
+		}
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"data", "fetch", "german-credit", "--data-dir", filepath.Join(file, "x"), "--from", filepath.Join(dir, "none")}, "--data-dir"},
+		{[]string{"train", "--data", "moons", "--model", "mlp", "--set", "epochs=2", "--models-dir", models}, "--replace"},
+		{[]string{"vae", "--data", "moons", "--set", "vae-epochs=2", "--models-dir", models}, "models directory"},
+	} {
+		_, _, err := runCLI(t, c.args...)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("eccco %s: err = %v, want it to name %q", strings.Join(c.args, " "), err, c.want)
+		} else if m := goAPIName.FindString(err.Error()); m != "" {
+			t.Errorf("eccco %s: the message names the Go field %s: %v", strings.Join(c.args, " "), m, err)
 		}
 	}
 }

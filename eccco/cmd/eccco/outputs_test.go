@@ -102,3 +102,59 @@ func TestReportOutKeepsTheRepositorysMarkdown(t *testing.T) {
 		t.Errorf("report --out %s changed %s", dir, repo)
 	}
 }
+
+// A figures pass killed after some figures resumes where it stopped: a figure whose record holds the
+// pass's key and whose files are unchanged is kept, the others are drawn again, with the bytes of an
+// uninterrupted pass; a pass under another key draws everything. (reproduce.sh's figures stage redrew
+// every figure after a kill.)
+func TestFiguresResumeFromRecords(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains two 1-epoch models")
+	}
+	t.Setenv("ECCCO_PROGRESS", "0")
+	dir := t.TempDir()
+	models, records := filepath.Join(dir, "models"), filepath.Join(dir, "records")
+	args := func(out string, extra ...string) []string {
+		return append([]string{"figures", "--only", "poc-gen,cp-diff", "--mode", "paper", "--set", "epochs=1",
+			"--models-dir", models, "--data-dir", filepath.Join(dir, "data"), "--out", out}, extra...)
+	}
+	ref, out := filepath.Join(dir, "uninterrupted"), filepath.Join(dir, "resumed")
+	if _, _, err := runCLI(t, args(ref)...); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := runCLI(t, args(out, "--records", records, "--records-key", "k1")...); err != nil {
+		t.Fatal(err)
+	}
+	// Killed while drawing cp-diff: its PNG was written, its record not.
+	if err := os.Remove(filepath.Join(records, "cp-diff.done")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(out, "cp-diff.png"), []byte("half"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stdout, _, err := runCLI(t, args(out, "--records", records, "--records-key", "k1")...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(stdout, "poc-gen                      up to date") || !strings.Contains(stdout, "wrote 1 figures") {
+		t.Errorf("the resumed pass did not keep poc-gen and draw cp-diff alone:\n%s", stdout)
+	}
+	for _, name := range []string{"poc-gen", "cp-diff"} {
+		for _, ext := range []string{"png", "svg", "pdf"} {
+			want, err1 := os.ReadFile(filepath.Join(ref, name+"."+ext))
+			got, err2 := os.ReadFile(filepath.Join(out, name+"."+ext))
+			if err1 != nil || err2 != nil || string(got) != string(want) {
+				t.Errorf("%s.%s differs from the uninterrupted pass's (%v, %v)", name, ext, err1, err2)
+			}
+		}
+	}
+	if stdout, _, err = runCLI(t, args(out, "--records", records, "--records-key", "k2")...); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(stdout, "wrote 2 figures") {
+		t.Errorf("a pass under another key kept figures:\n%s", stdout)
+	}
+	if _, _, err := runCLI(t, args(out, "--records", records)...); err == nil || !strings.Contains(err.Error(), "--records-key") {
+		t.Errorf("--records without --records-key: err = %v", err)
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 
 	"github.com/eccco-go/eccco-go/eccco/internal/atomicfile"
@@ -172,6 +173,9 @@ func (f Format) Save(dir string, spec any, store *model.Store, replace bool) (er
 	if err := h.Save(); err != nil {
 		return fmt.Errorf("saving %s to %s: %w", f.What, dir, err)
 	}
+	if err := dropCheckpointTimes(tmp); err != nil {
+		return fmt.Errorf("saving %s to %s: %w", f.What, dir, err)
+	}
 	if err := syncTree(tmp); err != nil {
 		return fmt.Errorf("saving %s to %s: %w", f.What, dir, err)
 	}
@@ -202,6 +206,31 @@ func (f Format) Save(dir string, spec any, store *model.Store, replace bool) (er
 		_ = os.RemoveAll(old)
 	}
 	syncDir(parent)
+	return nil
+}
+
+// checkpointTime matches the wall-clock time GoMLX writes into a checkpoint's file names
+// (checkpoint-n0000000-20261127-183849-step-00000100.bin: count, date-time, step).
+var checkpointTime = regexp.MustCompile(`^(checkpoint-n[0-9]+)-[0-9]{8}-[0-9]{6}(-.*)$`)
+
+// dropCheckpointTimes renames the checkpoint files in dir without the time of saving
+// (checkpoint-n0000000-step-00000100.bin), so that the same model saved twice is the same tree of the same
+// bytes, names included. GoMLX still finds them: it takes any checkpoint-n….json, in name order, and a
+// saved item holds one.
+func dropCheckpointTimes(dir string) error {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		m := checkpointTime.FindStringSubmatch(e.Name())
+		if m == nil || !e.Type().IsRegular() {
+			continue
+		}
+		if err := os.Rename(filepath.Join(dir, e.Name()), filepath.Join(dir, m[1]+m[2])); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 

@@ -2,6 +2,7 @@ package savedir
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -121,5 +122,45 @@ func TestLoadWeights(t *testing.T) {
 	var sp spec
 	if err := testFormat.ReadSpec(filepath.Join(t.TempDir(), "none"), &sp); !errors.Is(err, errMissing) {
 		t.Errorf("no directory: err = %v, want ErrMissing", err)
+	}
+}
+
+// GoMLX names a checkpoint after the wall-clock time of saving (checkpoint-n0000000-20261127-183849-…), so
+// the same model saved by two runs (a killed one resumed and an uninterrupted one) made different trees.
+// Save drops the time: the same store saved twice is the same names and bytes, and it loads.
+func TestSavedTreeCarriesNoTime(t *testing.T) {
+	root := t.TempDir()
+	a, b := filepath.Join(root, "a"), filepath.Join(root, "b")
+	for _, dir := range []string{a, b} {
+		if err := testFormat.Save(dir, spec{Width: 3}, store(t), false); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := []string{"checkpoint-n0000000-initial.bin", "checkpoint-n0000000-initial.json", "thing.json"}
+	for _, dir := range []string{a, b} {
+		if got := listNames(t, dir); !slices.Equal(got, want) {
+			t.Errorf("%s holds %v, want %v", dir, got, want)
+		}
+	}
+	for _, name := range want {
+		x, err1 := os.ReadFile(filepath.Join(a, name))
+		y, err2 := os.ReadFile(filepath.Join(b, name))
+		if err1 != nil || err2 != nil || string(x) != string(y) {
+			t.Errorf("%s differs between two saves of one store (%v, %v)", name, err1, err2)
+		}
+	}
+	s := model.NewStore()
+	if err := testFormat.LoadWeights(a, s, func() error {
+		s.RootScope().VariableWithValue("w", []float32{0, 0, 0})
+		return nil
+	}); err != nil {
+		t.Fatalf("loading the renamed checkpoint: %v", err)
+	}
+	v := s.RootScope().GetVariable("w")
+	if v == nil {
+		t.Fatal("no variable w after loading")
+	}
+	if got := fmt.Sprint(v.MustValue().Value()); got != "[1 2 3]" {
+		t.Errorf("w = %s after loading, want [1 2 3]", got)
 	}
 }
