@@ -124,12 +124,16 @@ def tally(rows):
     return t
 
 
+def cell_share(k, n):
+    """share, with "cells" after the denominator: "3079 of 3456 cells (89 %)"."""
+    return share(k, n).replace(f"of {n}", f"of {n} cells", 1)
+
+
 def within_text(t):
-    return (f"{share(t['within'], t['cells']).replace(f'of {t[chr(99)+chr(101)+chr(108)+chr(108)+chr(115)]}', f'of {t[chr(99)+chr(101)+chr(108)+chr(108)+chr(115)]} cells', 1)} within the paper's mean ± max(3 sd, 0.015) (rounding-aware), "
+    return (f"{cell_share(t['within'], t['cells'])} within the paper's mean ± max(3 sd, 0.015) (rounding-aware), "
             f"{t['floor']} of them only by the 0.015 floor; {share(t['strict'], t['cells'])} within mean ± 3 sd strictly; "
             f"without the {t['cells'] - t['open']} cells fixed by construction: "
-            f"{share(t['open_within'], t['open']).replace(f'of {t[chr(111)+chr(112)+chr(101)+chr(110)]}', f'of {t[chr(111)+chr(112)+chr(101)+chr(110)]} cells', 1)} rounding-aware, "
-            f"{share(t['open_strict'], t['open'])} strictly")
+            f"{cell_share(t['open_within'], t['open'])} rounding-aware, {share(t['open_strict'], t['open'])} strictly")
 
 
 def signs(cells, pub, datasets=None):
@@ -293,6 +297,31 @@ def seed_z(a, b):
     return d / math.sqrt(v)
 
 
+def rank_rows(cells, pub):
+    """Spearman rho per data set and model, one value per metric both sides have: [(ds, model, generators, [rho...])]."""
+    out = []
+    for ds in DATASETS:
+        for model in MODELS:
+            vals, ngen = [], 0
+            for metric in METRICS:
+                x, y = [], []
+                for g in GENERATORS:
+                    k = (ds, "all", model, g, metric)
+                    if k in cells and k in pub:
+                        x.append(cells[k][0])
+                        y.append(pub[k][0])
+                if x:
+                    vals.append(spearman(x, y))
+                    ngen = ngen or len(x)
+            if vals:
+                out.append((ds, model, ngen, vals))
+    return out
+
+
+def rho_text(vals):
+    return " | ".join("–" if math.isnan(v) else f"{v:.2f}".replace("-", "−", 1) for v in vals)
+
+
 def check_comparison(d, pub):
     """d/comparison.md read back: every row of its "Cells" table (ours to three decimals, the paper's, within,
     strict, z, the likely cause), its counts table (with the "both rounded" rule), the summary per metric and
@@ -346,21 +375,8 @@ def check_comparison(d, pub):
     for c, n in causes.items():
         want.append(f" | {n} | {pct(n, misses)} |")
     # Rank agreement per data set, model and metric.
-    for ds in DATASETS:
-        for model in MODELS:
-            vals, ngen = [], 0
-            for metric in METRICS:
-                x, y = [], []
-                for g in GENERATORS:
-                    k = (ds, "all", model, g, metric)
-                    if k in cells and k in pub:
-                        x.append(cells[k][0])
-                        y.append(pub[k][0])
-                if x:
-                    vals.append(spearman(x, y))
-                    ngen = ngen or len(x)
-            if vals:
-                want.append(f"| {ds} | {model} | {ngen} | " + " | ".join("–" if math.isnan(v) else f"{v:.2f}".replace("-", "−", 1) for v in vals) + " |")
+    for ds, model, ngen, vals in rank_rows(cells, pub):
+        want.append(f"| {ds} | {model} | {ngen} | {rho_text(vals)} |")
     # The calibration table: q̂, the Ω any valid counterfactual can have (inputs, calibration.csv), the published
     # and our Ω of valid counterfactuals (least–largest over the generators) and the uncertainty misses put
     # down to q̂.
@@ -419,10 +435,11 @@ def main():
     want = []  # (where, expected string)
 
     t, tr = tally(main_rows), tally(ro_rows)
-    want.append(("abstract, 5.2", within_text(t)))
-    want.append(("abstract, switch section", within_text(tr)))
+    # The headlines stand in several places: each must be there every time.
+    want.append(("abstract, 5.2, switch section", within_text(t), 3))
+    want.append(("abstract, switch section", within_text(tr), 2))
     ms = "all significant" if t["sig"] >= t["misses"] else f"{t['sig']} significant"
-    want.append(("5.2", f"{t['misses']} misses, {ms} (Welch's |z| > 3; the least |z| {t['minz']:.1f}); {share(t['sig'], t['cells']).replace(f'of {t[chr(99)+chr(101)+chr(108)+chr(108)+chr(115)]}', f'of {t[chr(99)+chr(101)+chr(108)+chr(108)+chr(115)]} cells', 1)} have |z| > 3"))
+    want.append(("5.2", f"{t['misses']} misses, {ms} (Welch's |z| > 3; the least |z| {t['minz']:.1f}); {cell_share(t['sig'], t['cells'])} have |z| > 3"))
     for metric in METRICS:
         rs = [r for r in main_rows if r[0][4] == metric]
         want.append(("table of cells within per metric", f"| {metric} | {len(rs)} | {share(sum(r[7] for r in rs), len(rs))} | {share(sum(r[6] for r in rs), len(rs))} |"))
@@ -487,20 +504,8 @@ def main():
             items.append(item)
         want.append((f"{ds} paragraph", "By metric: " + (items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]) + "."))
     # The rank table per data set and model, the spread table and the calibration table, as the report prints them.
-    for ds in DATASETS:
-        for model in MODELS:
-            vals = []
-            for metric in METRICS:
-                x, y = [], []
-                for g in GENERATORS:
-                    k = (ds, "all", model, g, metric)
-                    if k in main_c and k in pub:
-                        x.append(main_c[k][0])
-                        y.append(pub[k][0])
-                if x:
-                    vals.append(spearman(x, y))
-            if vals:
-                want.append(("rank table per data set and model", f" | {model} | " + " | ".join("–" if math.isnan(v) else f"{v:.2f}".replace("-", "−", 1) for v in vals) + " |"))
+    for ds, model, ngen, vals in rank_rows(main_c, pub):
+        want.append(("rank table per data set and model", f" | {model} | {rho_text(vals)} |"))
     for metric in METRICS + ["all"]:
         rs = [r for r in main_rows if (metric == "all" or r[0][4] == metric) and r[5] >= 0.02 - SLACK and r[3] >= 2 and not math.isnan(r[2])]
         if rs:
@@ -656,10 +661,11 @@ def main():
         cmp_bad += len(missing)
 
     bad = len(tex_bad) + (tex_checked == 0) + cmp_bad
-    for where, s in want:
-        if s not in md:
+    for w in want:
+        where, s, times = w if len(w) == 3 else (*w, 1)
+        if md.count(s) < times:
             bad += 1
-            print(f"report ({where}): missing {s!r}")
+            print(f"report ({where}): missing {s!r}" + (f" (wanted {times} times, found {md.count(s)})" if times > 1 else ""))
     print(f"{args.report}: {len(want) - (bad - len(tex_bad) - (tex_checked == 0) - cmp_bad)} of {len(want)} recounted strings found")
 
     # The README's headline paragraph.
