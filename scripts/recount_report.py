@@ -194,19 +194,15 @@ def spearman(x, y):
     return sxy / math.sqrt(sxx * syy)
 
 
+def paired(cells, pub, ds, model, metric):
+    """Ours and the paper's means of the generators both have, for one data set, model and metric (all counterfactuals)."""
+    keys = [(ds, "all", model, g, metric) for g in GENERATORS]
+    keys = [k for k in keys if k in cells and k in pub]
+    return [cells[k][0] for k in keys], [pub[k][0] for k in keys]
+
+
 def median_rho(cells, pub, metric):
-    rhos = []
-    for ds in DATASETS:
-        for model in MODELS:
-            x, y = [], []
-            for g in GENERATORS:
-                k = (ds, "all", model, g, metric)
-                if k in cells and k in pub:
-                    x.append(cells[k][0])
-                    y.append(pub[k][0])
-            r = spearman(x, y)
-            if not math.isnan(r):
-                rhos.append(r)
+    rhos = [r for r in (spearman(*paired(cells, pub, ds, model, metric)) for ds in DATASETS for model in MODELS) if not math.isnan(r)]
     return (statistics.median(rhos) if rhos else math.nan), len(rhos)
 
 
@@ -304,12 +300,7 @@ def rank_rows(cells, pub):
         for model in MODELS:
             vals, ngen = [], 0
             for metric in METRICS:
-                x, y = [], []
-                for g in GENERATORS:
-                    k = (ds, "all", model, g, metric)
-                    if k in cells and k in pub:
-                        x.append(cells[k][0])
-                        y.append(pub[k][0])
+                x, y = paired(cells, pub, ds, model, metric)
                 if x:
                     vals.append(spearman(x, y))
                     ngen = ngen or len(x)
