@@ -108,3 +108,38 @@ func TestSharedModelsFolderLock(t *testing.T) {
 		t.Errorf("the VAE was loaded %d times, want once (by the experiment that did not train it); log:\n%s", n, out)
 	}
 }
+
+// A model and a VAE end with the same log line whether this process trained them or a later one loads them:
+// a notebook shows the last line as its status, and a run resumed after a kill (which loads what the killed
+// run saved) must save the same notebook as an uninterrupted one that trained them.
+func TestReadyLineSameTrainedOrLoaded(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains a model and a VAE")
+	}
+	dir := t.TempDir()
+	last := func() (string, string) {
+		var log syncBuffer
+		e, err := experiment.Open("moons", experiment.Options{ModelsDir: dir, Training: experiment.Training{Epochs: 2, VAEEpochs: 2}, Log: &log})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := e.Model(context.Background(), models.KindMLP); err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(strings.TrimSpace(log.String()), "\n")
+		model := lines[len(lines)-1]
+		if _, err := e.VAE(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		lines = strings.Split(strings.TrimSpace(log.String()), "\n")
+		return model, lines[len(lines)-1]
+	}
+	trainedModel, trainedVAE := last()
+	loadedModel, loadedVAE := last()
+	if trainedModel != loadedModel || !strings.Contains(trainedModel, "moons mlp: ready") {
+		t.Errorf("the MLP's last line: trained %q, loaded %q; want the same ready line", trainedModel, loadedModel)
+	}
+	if trainedVAE != loadedVAE || !strings.Contains(trainedVAE, "moons VAE: ready") {
+		t.Errorf("the VAE's last line: trained %q, loaded %q; want the same ready line", trainedVAE, loadedVAE)
+	}
+}

@@ -133,6 +133,9 @@ func (e *Experiment) Model(ctx context.Context, kind models.Kind) (*models.Model
 	default:
 		return nil, err
 	}
+	// The same last line whether the model was loaded or trained, so that a notebook's status line (the
+	// last line logged) reads the same in a run that trained it and in a resumed run that loaded it.
+	e.logf("%s %s: ready (%s)", e.dataset, kind, dir)
 	e.models[kind] = m
 	return m, nil
 }

@@ -91,9 +91,12 @@ func (e *Experiment) VAE(ctx context.Context) (*vae.VAE, error) {
 		if err := v.Save(dir); err != nil {
 			return nil, fmt.Errorf("saving the %s VAE: %w", e.dataset, err)
 		}
+		e.logf("%s VAE: saved to %s", e.dataset, dir)
 	default:
 		return nil, fmt.Errorf("%w: %s VAE: %v (remove %s to retrain)", ErrBroken, e.dataset, err, dir)
 	}
+	// The same last line whether the VAE was loaded or trained (Model says why).
+	e.logf("%s VAE: ready (%s)", e.dataset, dir)
 	e.vae = v
 	return v, nil
 }
