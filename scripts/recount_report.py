@@ -469,6 +469,27 @@ def main():
         want.append(("cause table", f"| {c}{'' if c == 'unexplained' else ':'}"))
         want.append(("cause table", f" | {n} | {pct(n, t['misses'])} |"))
     want.append(("conclusion", f"Of the {t['misses']} cells outside the tolerance, {share(causes.get('unexplained', 0), t['misses'])} have no known cause"))
+    # The appendix on what differs: each known difference's misses, and the largest groups of unexplained
+    # misses by data set and metric (the largest first, ties in the order of their first cells).
+    def put_down(n):
+        return "no cell outside the tolerance is put down to it here" if n == 0 else f"{n} {'cell' if n == 1 else 'cells'} outside the tolerance put down to it"
+    want.append(("differences appendix", f"each item says how many of the {t['misses']} cells outside the tolerance"))
+    for title, c in [("The unfaithfulness metric's prior box", "prior box"), ("The image models' calibration", "calibration"),
+                     ("REVISE on images", "REVISE on images"), ("JEM validity", "JEM validity"),
+                     ("REVISE's VAE on two synthetic sets", "REVISE")]:
+        want.append(("differences appendix", f"**{title}** ({put_down(causes.get(c, 0))})"))
+    want.append(("differences appendix", f"**Unexplained** ({put_down(causes.get('unexplained', 0))}, where none of the above applies)"))
+    groups = {}
+    for r in main_rows:
+        if r[9] == "unexplained":
+            g = groups.setdefault((r[0][0], r[0][4]), [0, 0])
+            g[0] += 1
+            g[1] += r[1] > r[4]
+    top = sorted(groups.items(), key=lambda kv: -kv[1][0])[:6]
+    parts = [f"{TITLES[ds]} {metric}: {n} ({a} above the published, {n - a} below)" for (ds, metric), (n, a) in top]
+    if parts:
+        txt = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+        want.append(("differences appendix", f"The largest groups by data set and metric: {txt}."))
     for metric in METRICS:
         r, n = median_rho(main_c, pub, metric)
         if n:

@@ -78,3 +78,40 @@ func MissCauses(rows []ComparedCell) []CauseCount {
 	})
 	return out
 }
+
+// MissGroup is the misses of one likely cause on one data set and metric: how many, and how many of them
+// lie above the published mean.
+type MissGroup struct {
+	Dataset, Metric string
+	Cells, Above    int
+}
+
+// MissGroups groups the misses of rows whose likely cause is cause (MissCause) by data set and metric,
+// the largest groups first (ties in the order of the data sets and metrics' first rows).
+func MissGroups(rows []ComparedCell, cause string) []MissGroup {
+	type key struct{ ds, metric string }
+	var order []key
+	by := map[key]*MissGroup{}
+	for _, r := range rows {
+		if MissCause(r) != cause {
+			continue
+		}
+		k := key{r.Dataset, r.Metric}
+		g, ok := by[k]
+		if !ok {
+			g = &MissGroup{Dataset: r.Dataset, Metric: r.Metric}
+			by[k] = g
+			order = append(order, k)
+		}
+		g.Cells++
+		if r.Mean > r.Paper {
+			g.Above++
+		}
+	}
+	out := make([]MissGroup, len(order))
+	for i, k := range order {
+		out[i] = *by[k]
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Cells > out[j].Cells })
+	return out
+}

@@ -76,3 +76,35 @@ func TestCalibrationCause(t *testing.T) {
 		}
 	}
 }
+
+// MissGroups on hand-made misses: three unexplained on MNIST cost (two above the published), one on moons
+// validity (below), one GMSC unfaithfulness miss put down to the prior box (another cause) and one cell
+// within: MNIST cost first with 3 cells, 2 above; moons validity next.
+func TestMissGroups(t *testing.T) {
+	row := func(d, metric string, mean, paper float64) ComparedCell {
+		c := ComparedCell{Cell: Cell{Dataset: d, Subset: "all", Model: "MLP", Generator: "Wachter", Metric: metric, Mean: mean, SD: 0.01, Runs: 50}, Paper: paper, PaperSD: 0.01}
+		c.Within = WithinRounding(mean, paper, 0.01)
+		return c
+	}
+	rows := []ComparedCell{
+		row("moons", "validity", 0.7, 1.0),
+		row("mnist", "cost", 60, 40),
+		row("mnist", "cost", 30, 40),
+		row("mnist", "cost", 70, 40),
+		row("gmsc", "unfaithfulness", 4.1, 3.8),
+		row("mnist", "cost", 40, 40),
+	}
+	got := MissGroups(rows, CauseUnexplained)
+	want := []MissGroup{{"mnist", "cost", 3, 2}, {"moons", "validity", 1, 0}}
+	if len(got) != len(want) {
+		t.Fatalf("groups %+v, want %+v", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("group %d: %+v, want %+v", i, got[i], want[i])
+		}
+	}
+	if g := MissGroups(rows, CausePriorBox); len(g) != 1 || g[0] != (MissGroup{"gmsc", "unfaithfulness", 1, 1}) {
+		t.Errorf("prior box groups %+v", g)
+	}
+}

@@ -40,8 +40,6 @@ type Inputs struct {
 	FigureNotes map[string]Inline
 	// FigureSettings are the settings each figure was drawn with (FigureSettings; "" key: the default).
 	FigureSettings map[string]string
-	// Differences is the account of what differs from the paper and why (ReadDifferences).
-	Differences *Differences
 	// Stages are reproduce.sh's stage timings (ReadStages); nil when none were given.
 	Stages []Stage
 	// Unavailable are the data sets not available where the report was built (data.Present); the
@@ -166,7 +164,9 @@ func Build(in Inputs) (*Document, error) {
 	if err := b.conclusion(); err != nil {
 		return nil, err
 	}
-	b.appendix()
+	if err := b.appendix(); err != nil {
+		return nil, err
+	}
 	return d, nil
 }
 
@@ -255,7 +255,7 @@ func (b *builder) introduction() {
 	s.para(T("Counterfactual explanations say how an input would have to change for a model to predict a different class. The paper argues that such an explanation should be "),
 		I("faithful"), T(" to the model — it should lie where the model itself believes the target class lives — before it is "), I("plausible"),
 		T(" to a human, and proposes ECCCo (Energy-Constrained Conformal Counterfactuals): a search objective that asks counterfactuals to have low energy under the model's own generative view of the data and a small conformal prediction set, with no surrogate model."))
-	s.para(T("eccco-go re-implements the paper's models, generators, metrics and benchmark in Go. After the claims above, this document follows the paper: the method with its figures, the data, models, hyper-parameters, protocol and compute, the experiments (the model performance, the comparison's counts, and per data set a paragraph and the table of valid counterfactuals, as the paper's main text shows them), what was easy and what was hard to reproduce, and a conclusion. The appendix holds the tables of all counterfactuals, the authors'-code switches and the known differences as paper/differences.md records them, further figures and the provenance of every number."))
+	s.para(T("eccco-go re-implements the paper's models, generators, metrics and benchmark in Go. After the claims above, this document follows the paper: the method with its figures, the data, models, hyper-parameters, protocol and compute, the experiments (the model performance, the comparison's counts, and per data set a paragraph and the table of valid counterfactuals, as the paper's main text shows them), what was easy and what was hard to reproduce, and a conclusion. The appendix holds the tables of all counterfactuals, what still differs from the paper and why, further figures and the provenance of every number."))
 	s.para(T("How to read the tables: our tables and figures are numbered R1, R2, … so that they do not collide with the paper's; each generator has two lines, ours first and the paper's below it in grey. A value in red with a dagger (†) lies outside the paper's mean ± max(3 sd, 0.015) — the published standard deviations are rounded to two decimals, so 0.015 is three times the largest rounding error. Bold marks the best generator per model and metric, and one or two asterisks a generator more than one or two pooled standard deviations better than Wachter, as in the paper."))
 }
 
@@ -629,7 +629,7 @@ func (b *builder) comparison(s *Section) error {
 		for _, c := range causes {
 			misses += c.Cells
 		}
-		s.para(T(fmt.Sprintf("The %d cells outside the tolerance, by likely cause: chance (a difference of the two means that is not significant, Welch's |z| ≤ 3), our models' calibration (below), one of the known differences of Section 4, or unexplained (the comparison report, comparison.md, names the cause of each cell).", misses)))
+		s.para(T(fmt.Sprintf("The %d cells outside the tolerance, by likely cause: chance (a difference of the two means that is not significant, Welch's |z| ≤ 3), our models' calibration (below), one of the known differences of the appendix \"What differs from the paper, and why\", or unexplained (the comparison report, comparison.md, names the cause of each cell).", misses)))
 		ct := &Table{Caption: Inline{T("Cells outside max(3 sd, 0.015), by likely cause.")}, Label: "tab:causes",
 			Columns: []Column{{"Likely cause", "p{11cm}"}, {"Cells", "r"}, {"Share", "r"}}}
 		for _, c := range causes {
@@ -794,7 +794,7 @@ func (b *builder) resultTable(dataset, subset string) *Table {
 	return t
 }
 
-func (b *builder) differences() {
+func (b *builder) differences() error {
 	s := b.d.add(&Section{Title: "What differs from the paper, and why", Label: "diff", Level: 1, Appendix: true})
 	// The data sets the paper reports that these results lack.
 	var absent []string
@@ -822,23 +822,15 @@ func (b *builder) differences() {
 		}
 		s.para(T(fmt.Sprintf("These results do not cover %s, which the paper reports: their benchmarks were not part of the results this report was built from%s.", joinWords(ts), note)))
 	}
-	if b.in.Differences == nil {
-		s.para(T("No account of the differences was given (eccco report --differences paper/differences.md)."))
-		return
+	blocks, err := b.knownDifferences()
+	if err != nil {
+		return err
 	}
-	if len(b.in.Differences.Switches) > 0 {
-		m := b.d.add(&Section{Title: "The authors'-code mode", Label: "diff:mode", Level: 2, Appendix: true})
-		m.para(T("The published tables were computed with the authors' Julia code, which differs from the paper's equations in places that change reported numbers. eccco-go reproduces each such place as a switch of one mode; paper/differences.md describes them (quoted here):"))
-		m.add(&Quote{Blocks: b.in.Differences.Switches})
-	}
-	if len(b.in.Differences.Known) > 0 {
-		k := b.d.add(&Section{Title: "Known differences", Label: "diff:known", Level: 2, Appendix: true})
-		k.para(T("What remains different after those switches, as paper/differences.md records it (quoted here; its measurements come from the runs it names, not from the tables of this report):"))
-		k.add(&Quote{Blocks: b.in.Differences.Known})
-	}
+	s.add(blocks...)
+	return nil
 }
 
-func (b *builder) appendix() {
+func (b *builder) appendix() error {
 	cells := b.in.Results.Cells
 	v := b.d.add(&Section{Title: "Results for all counterfactuals", Label: "app:all", Level: 1, Appendix: true})
 	v.para(T("The paper's appendix tables: every counterfactual, valid or not, in the same layout as the valid-only tables of the main text."))
@@ -847,7 +839,9 @@ func (b *builder) appendix() {
 			v.add(b.resultTable(ds, "all"))
 		}
 	}
-	b.differences()
+	if err := b.differences(); err != nil {
+		return err
+	}
 	f := b.d.add(&Section{Title: "Further figures", Label: "app:figures", Level: 1, Appendix: true})
 	n := len(b.d.Figures)
 	for _, name := range appendixFigures {
@@ -868,6 +862,7 @@ func (b *builder) appendix() {
 		f.para(T("Shown as an earlier run drew them, though their data set is not available here now: " + strings.Join(b.stale, ", ") + "."))
 	}
 	b.provenance()
+	return nil
 }
 
 // unavailableNote says which of the unavailable data sets the named figures need ("" if none).

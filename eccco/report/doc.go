@@ -22,8 +22,8 @@
 //
 // Make reads a benchmark directory (`eccco bench --out DIR`: results.csv and the units' manifests) or its
 // tables (cells.csv and comparison.md, as paper/results/), the model-performance CSV (`eccco perf`), the
-// paper's numbers (paper/published-results.csv), a figures directory (`eccco figures`), the account of
-// what differs from the paper (paper/differences.md, ReadDifferences) and reproduce.sh's stage timings,
+// paper's numbers (paper/published-results.csv), a figures directory (`eccco figures`) and reproduce.sh's
+// stage timings,
 // and writes a LaTeX document and a Markdown version that follow the sections of the paper and set every
 // number of ours beside the published one. `eccco report` is its command.
 //
@@ -36,7 +36,8 @@
 // and per data set, Spearman's ρ of the generators' ranking, the signs of ECCCo − Wachter and REVISE −
 // Wachter), one table per data set with the published line under each of ours and every cell outside
 // the published mean ± max(3 sd, 0.015) (compare.WithinRounding) marked; what differs from the paper
-// and why (quoted from paper/differences.md); and an appendix with the valid-only tables, further figures and the
+// and why (each known difference with the misses the comparison puts down to it, compare.MissCause, and
+// the largest groups of unexplained misses, compare.MissGroups); and an appendix with the valid-only tables, further figures and the
 // provenance (commit, mode, seed, backend, machine, Go version, each stage's wall time). Every number
 // comes from the inputs; a quick-profile report carries a banner (QuickBanner) on its title page and in
 // its running header.

@@ -51,7 +51,7 @@ func (in Inline) Text() string {
 	return sb.String()
 }
 
-// Block is one element of a section: *Para, *List, *Table, *Figure, *Math, *Quote.
+// Block is one element of a section: *Para, *List, *Table, *Figure, *Math.
 type Block interface{ block() }
 
 // Para is a paragraph.
@@ -119,10 +119,6 @@ type Table struct {
 	Size string
 }
 
-// Quote is text quoted from a committed file (paper/differences.md), set apart.
-type Quote struct{ Blocks []Block }
-
-func (*Quote) block()  {}
 func (*Para) block()   {}
 func (*List) block()   {}
 func (*Math) block()   {}

@@ -201,12 +201,6 @@ func writeLaTeXBlock(sb *strings.Builder, b Block) {
 	switch b := b.(type) {
 	case *Para:
 		sb.WriteString(latexInline(b.Text) + "\n\n")
-	case *Quote:
-		sb.WriteString("\\begin{quote}\\small\n")
-		for _, q := range b.Blocks {
-			writeLaTeXBlock(sb, q)
-		}
-		sb.WriteString("\\end{quote}\n\n")
 	case *List:
 		sb.WriteString("\\begin{itemize}\n")
 		for _, it := range b.Items {

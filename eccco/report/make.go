@@ -36,9 +36,6 @@ type Config struct {
 	// FigureNotes is the gallery's README with a note per figure; "" to use the figures directory's parent's
 	// README.md when Figures is a "gallery" folder (the notes describe those images), else none.
 	FigureNotes string
-	// Differences holds the "Known differences" section and the authors'-code switches (paper/differences.md;
-	// ReadDifferences; "" for none).
-	Differences string
 	// Stages is reproduce.sh's stages.tsv ("" for none).
 	Stages string
 	// Quick labels the report as the quick profile's (title page and running header).
@@ -137,12 +134,6 @@ func Make(ctx context.Context, cfg Config) (*Outcome, error) {
 			}
 			sources = append(sources, [2]string{"figure notes", notes})
 		}
-	}
-	if cfg.Differences != "" {
-		if in.Differences, err = ReadDifferences(cfg.Differences); err != nil {
-			return nil, err
-		}
-		sources = append(sources, [2]string{"known differences", cfg.Differences})
 	}
 	if cfg.Stages != "" {
 		if in.Stages, err = ReadStages(cfg.Stages); err != nil {

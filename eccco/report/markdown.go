@@ -123,15 +123,6 @@ func (l mdLinks) block(sb *strings.Builder, b Block) {
 	switch b := b.(type) {
 	case *Para:
 		sb.WriteString(l.inline(b.Text) + "\n\n")
-	case *Quote:
-		var q strings.Builder
-		for _, qb := range b.Blocks {
-			l.block(&q, qb)
-		}
-		for _, line := range strings.Split(strings.TrimRight(q.String(), "\n"), "\n") {
-			sb.WriteString(strings.TrimRight("> "+line, " ") + "\n")
-		}
-		sb.WriteString("\n")
 	case *List:
 		for _, it := range b.Items {
 			sb.WriteString("- " + l.inline(it) + "\n")

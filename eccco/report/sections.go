@@ -453,18 +453,16 @@ func (b *builder) easyHard() error {
 		name, _, _ := strings.Cut(c.Cause, ":")
 		top = append(top, fmt.Sprintf("%s, %d of %d (%s)", name, c.Cells, misses, pct(c.Cells, misses)))
 	}
-	switches, known := len(experiment.Switches()), 0
+	switches := len(experiment.Switches())
 	byProv := map[experiment.Provenance]int{}
 	for _, sw := range experiment.Switches() {
 		byProv[sw.Provenance]++
 	}
-	if b.in.Differences != nil {
-		for _, bl := range b.in.Differences.Known {
-			if l, ok := bl.(*List); ok {
-				known += len(l.Items)
-			}
-		}
+	diffs, err := b.knownDifferences()
+	if err != nil {
+		return err
 	}
+	known := knownDifferenceCount(diffs)
 	pmWithin, authWithin := "", ""
 	if b.in.PaperMode != nil && b.in.Published != nil {
 		pm := compare.CompareWithBounds(b.in.PaperMode.Cells, b.in.Published, b.in.PaperMode.Bounds)

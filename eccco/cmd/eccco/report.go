@@ -21,7 +21,7 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		}
 	}
 	at := func(p string) string { return filepath.Join(root, p) }
-	fs := newFlagSet("report", "report [--results DIR] [--paper-mode DIR] [--replay-only DIR] [--perf FILE] [--figures DIR] [--stages FILE] [--differences FILE] [--out DIR] [--markdown FILE] [--pdf FILE] [--quick] [--replace] [--data-dir DIR]", stderr)
+	fs := newFlagSet("report", "report [--results DIR] [--paper-mode DIR] [--replay-only DIR] [--perf FILE] [--figures DIR] [--stages FILE] [--out DIR] [--markdown FILE] [--pdf FILE] [--quick] [--replace] [--data-dir DIR]", stderr)
 	var cfg report.Config
 	fs.StringVar(&cfg.Results, "results", at("paper/results"), "benchmark results: a directory of `eccco bench --out` (results.csv, units/) or of its tables (cells.csv, comparison.md)")
 	paperMode := at("paper/results-paper-mode")
@@ -43,7 +43,6 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fs.StringVar(&cfg.Published, "published", "", "the paper's numbers (default paper/published-results.csv)")
 	fs.StringVar(&cfg.Figures, "figures", at("figures/gallery"), "directory of the figures as NAME.png (`eccco figures`; \"\" for none)")
 	fs.StringVar(&cfg.FigureNotes, "figure-notes", "", "Markdown with a note per figure (default: README.md beside a figures/gallery folder)")
-	fs.StringVar(&cfg.Differences, "differences", at("paper/differences.md"), "Markdown with the \"Known differences\" section and the authors'-code switches (\"\" for none)")
 	fs.StringVar(&cfg.Stages, "stages", "", "stage timings of reproduce.sh (stages.tsv: stage, seconds, status) for the provenance")
 	fs.BoolVar(&cfg.Quick, "quick", false, "label the report as the quick profile's (title page and running header)")
 	fs.StringVar(&cfg.Out, "out", at("paper/report"), "directory for the LaTeX sources (NAME.tex and figures/)")

@@ -1,0 +1,92 @@
+package report
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/eccco-go/eccco-go/eccco/compare"
+	"github.com/eccco-go/eccco-go/eccco/experiment"
+)
+
+// unexplainedGroupsShown is how many groups of unexplained misses (data set × metric) the section names.
+const unexplainedGroupsShown = 6
+
+// knownDifferences is the appendix's account of what remains different from the published numbers after
+// the authors'-code mode's switches (prose/differences.tmpl): each known difference with the number of
+// misses the comparison puts down to it (compare.MissCause), and the largest groups of unexplained misses.
+// Every number comes from the results the report is built from.
+func (b *builder) knownDifferences() ([]Block, error) {
+	byProv := map[experiment.Provenance]int{}
+	for _, sw := range experiment.Switches() {
+		byProv[sw.Provenance]++
+	}
+	data := map[string]any{
+		"Switches": len(experiment.Switches()), "Replayed": byProv[experiment.Replayed],
+		"Inferred": byProv[experiment.Inferred], "Fitted": byProv[experiment.Fitted],
+	}
+	var rows []compare.ComparedCell
+	if b.cmp != nil {
+		rows = b.cmp.Rows
+	}
+	count := map[string]int{}
+	misses := 0
+	for _, c := range compare.MissCauses(rows) {
+		count[c.Cause] = c.Cells
+		misses += c.Cells
+	}
+	data["Misses"] = misses
+	data["PriorBox"] = count[compare.CausePriorBox]
+	data["Calibration"] = count[compare.CauseCalibration]
+	data["REVISEImages"] = count[compare.CauseREVISEImages]
+	data["JEMValidity"] = count[compare.CauseJEMValidity]
+	data["Collapse"] = count[compare.CauseREVISECollapse]
+	data["Unexplained"] = count[compare.CauseUnexplained]
+	data["Chance"] = count[compare.CauseChance]
+	var groups []string
+	for i, g := range compare.MissGroups(rows, compare.CauseUnexplained) {
+		if i == unexplainedGroupsShown {
+			break
+		}
+		groups = append(groups, fmt.Sprintf("%s %s: %d (%d above the published, %d below)", datasetTitle(g.Dataset), g.Metric, g.Cells, g.Above, g.Cells-g.Above))
+	}
+	data["UnexplainedGroups"] = groups
+	data["CollapseValidity"] = b.collapseValidity()
+	data["UnfaithSpread"] = ""
+	if b.cmp != nil {
+		for _, r := range b.cmp.SpreadRows() {
+			if r.Metric == "unfaithfulness" && r.Cells > 0 {
+				data["UnfaithSpread"] = fmt.Sprintf("%.2f", r.MedianRatio)
+			}
+		}
+	}
+	return prose("differences", data)
+}
+
+// collapseValidity is the range of REVISE's validity on all counterfactuals of the linearly separable and
+// circles sets (two decimals), "" where the results have neither.
+func (b *builder) collapseValidity() string {
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, c := range b.in.Results.Cells {
+		if c.Generator == "REVISE" && c.Metric == "validity" && c.Subset == "all" && (c.Dataset == "linearly-separable" || c.Dataset == "circles") {
+			lo, hi = math.Min(lo, c.Mean), math.Max(hi, c.Mean)
+		}
+	}
+	if lo > hi {
+		return ""
+	}
+	if r := fmt.Sprintf("%.2f", lo); r != fmt.Sprintf("%.2f", hi) {
+		return r + " to " + fmt.Sprintf("%.2f", hi)
+	}
+	return fmt.Sprintf("%.2f", lo)
+}
+
+// knownDifferenceCount is how many known differences the appendix lists (the items of its list).
+func knownDifferenceCount(blocks []Block) int {
+	n := 0
+	for _, bl := range blocks {
+		if l, ok := bl.(*List); ok {
+			n += len(l.Items)
+		}
+	}
+	return n
+}
