@@ -32,7 +32,8 @@
 # Stages: data, perf, bench, figures, notebooks, report. Each prints a line when it starts; the long ones
 # print progress lines with an ETA (a live bar on a terminal; ECCCO_PROGRESS=lines for plain lines).
 # Each stage's wall time and status go to OUT/stages.tsv (OUT: runs/quick, or runs for the full profile;
-# tab-separated stage, seconds, status), which the report's provenance appendix shows; the run ends with
+# tab-separated stage, wall seconds, status, CPU seconds of its processes), which the report's provenance
+# appendix shows; the run ends with
 # a table of the stages (status, time, outputs) and the path of the PDF. A run interrupted (Ctrl-C, kill,
 # a failed stage) and started again adds the new invocation's times to the recorded ones, so the times
 # are those of making the outputs across the resume.
@@ -233,7 +234,7 @@ fi
 echo $$ >"$lock_file"
 
 # --- Stage bookkeeping -------------------------------------------------------------------------------
-names=() statuses=() times=() outputs=()
+names=() statuses=() times=() cpus=() outputs=()
 note_file="$out/.stage-note"
 # A stage's seconds in stages.tsv are its wall time summed over every invocation of an unfinished run: a
 # run interrupted (or failed) and started again adds the new invocation's time to the recorded one, so
@@ -243,37 +244,49 @@ note_file="$out/.stage-note"
 # that an uninterrupted run and a resumed one can be compared byte for byte.
 unfinished="$out/.stages.unfinished"
 all_stages=(data perf bench figures notebooks report)
-declare -A prior_secs=() prior_status=()
+declare -A prior_secs=() prior_status=() prior_cpu=()
 if [ -f "$unfinished" ] && [ -f "$stages_file" ]; then
-  while IFS=$'\t' read -r s secs st; do
+  while IFS=$'\t' read -r s secs st cpu; do
     [ "$s" = stage ] && continue
-    prior_secs[$s]=$secs prior_status[$s]=$st
+    prior_secs[$s]=$secs prior_status[$s]=$st prior_cpu[$s]=${cpu:-0.0}
   done <"$stages_file"
   echo "(resuming an unfinished run: each stage's time in $stages_file adds to the one recorded)"
 fi
 : >"$unfinished"
-cur_stage="" cur_t0=""
+cur_stage="" cur_t0="" cur_c0=""
 
 # now prints the wall clock in seconds (0 under the frozen test clock).
 now() {
   if [ "${ECCCO_TEST_CLOCK:-}" = frozen ]; then echo 0; else date +%s.%N; fi
 }
 
+# cpu_now sets cpu to the CPU time (user + system, seconds) of this script's finished child processes,
+# which include each stage's eccco and what it ran (0 under the frozen test clock). It must run in this
+# shell, not in a command substitution: that forks a process with no finished children of its own.
+cpu=0
+cpu_now() {
+  cpu=0
+  [ "${ECCCO_TEST_CLOCK:-}" = frozen ] && return
+  times >"$out/.cpu.$$"
+  cpu=$(awk 'NR == 2 { s = 0; for (i = 1; i <= 2; i++) { split($i, a, "m"); s += a[1] * 60 + a[2] }; printf "%.1f", s }' "$out/.cpu.$$")
+  rm -f "$out/.cpu.$$"
+}
+
 # write_stages rewrites OUT/stages.tsv (atomically): each stage of this run so far with the time recorded
 # for it by the earlier invocations of the run added, then the stages only those reached.
 write_stages() {
   local tmp="$stages_file.tmp.$$" i s found
-  printf 'stage\tseconds\tstatus\n' >"$tmp"
+  printf 'stage\tseconds\tstatus\tcpu_seconds\n' >"$tmp"
   for s in "${all_stages[@]}"; do
     found=no
     for i in "${!names[@]}"; do
       if [ "${names[$i]}" = "$s" ]; then
-        printf '%s\t%s\t%s\n' "$s" "${times[$i]}" "${statuses[$i]}" >>"$tmp"
+        printf '%s\t%s\t%s\t%s\n' "$s" "${times[$i]}" "${statuses[$i]}" "${cpus[$i]}" >>"$tmp"
         found=yes
       fi
     done
     if [ "$found" = no ] && [ -n "${prior_secs[$s]:-}" ]; then
-      printf '%s\t%s\t%s\n' "$s" "${prior_secs[$s]}" "${prior_status[$s]}" >>"$tmp"
+      printf '%s\t%s\t%s\t%s\n' "$s" "${prior_secs[$s]}" "${prior_status[$s]}" "${prior_cpu[$s]:-0.0}" >>"$tmp"
     fi
   done
   mv "$tmp" "$stages_file"
@@ -289,7 +302,9 @@ on_signal() {
   if [ -n "$cur_stage" ]; then
     local secs
     secs=$(awk -v a="$cur_t0" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }')
-    names+=("$cur_stage") statuses+=("interrupted") times+=("$(add_secs "${prior_secs[$cur_stage]:-}" "$secs")") outputs+=("")
+    cpu_now
+    cpu=$(awk -v a="$cur_c0" -v b="$cpu" 'BEGIN { printf "%.1f", b - a }')
+    names+=("$cur_stage") statuses+=("interrupted") times+=("$(add_secs "${prior_secs[$cur_stage]:-}" "$secs")") cpus+=("$(add_secs "${prior_cpu[$cur_stage]:-}" "$cpu")") outputs+=("")
     write_stages
     echo "reproduce.sh: interrupted in stage $cur_stage; run it again to resume (finished work is kept)" >&2
   fi
@@ -303,9 +318,9 @@ summary() {
   local i
   echo
   echo "== summary ($profile profile, mode $mode; stage times in $stages_file)"
-  printf '%-10s %-28s %10s  %s\n' stage status time outputs
+  printf '%-10s %-28s %10s %10s  %s\n' stage status time cpu outputs
   for i in "${!names[@]}"; do
-    printf '%-10s %-28s %9ss  %s\n' "${names[$i]}" "${statuses[$i]}" "${times[$i]}" "${outputs[$i]}"
+    printf '%-10s %-28s %9ss %9ss  %s\n' "${names[$i]}" "${statuses[$i]}" "${times[$i]}" "${cpus[$i]}" "${outputs[$i]}"
   done
 }
 
@@ -319,9 +334,11 @@ stage() {
   stage_no=$((stage_no + 1))
   echo "== [$stage_no/6] $name: $desc (started $(date +%H:%M:%S))"
   rm -f "$note_file"
-  local t0 rc=0
+  local t0 c0 rc=0
   t0=$(now)
-  cur_stage=$name cur_t0=$t0
+  cpu_now
+  c0=$cpu
+  cur_stage=$name cur_t0=$t0 cur_c0=$c0
   set +e
   # The stage's subshell outlives a signal until the command it waits for has ended (a trap, unlike the
   # default action, waits for the foreground command): eccco, which gets the same signal, records the
@@ -333,6 +350,8 @@ stage() {
   cur_stage=""
   local secs status
   secs=$(awk -v a="$t0" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }')
+  cpu_now
+  cpu=$(awk -v a="$c0" -v b="$cpu" 'BEGIN { printf "%.1f", b - a }')
   status=ok
   [ -s "$note_file" ] && status=$(cat "$note_file")
   [ "$rc" -ne 0 ] && status="failed (exit $rc)"
@@ -340,7 +359,8 @@ stage() {
   # A stage made by an earlier invocation of this run and found up to date now was made ok.
   [ "$status" = "skipped (up to date)" ] && [[ "${prior_status[$name]:-}" == ok* ]] && status=${prior_status[$name]}
   secs=$(add_secs "${prior_secs[$name]:-}" "$secs")
-  names+=("$name") statuses+=("$status") times+=("$secs") outputs+=("$outs")
+  cpu=$(add_secs "${prior_cpu[$name]:-}" "$cpu")
+  names+=("$name") statuses+=("$status") times+=("$secs") cpus+=("$cpu") outputs+=("$outs")
   write_stages
   if [ "$rc" -ne 0 ]; then
     summary

@@ -946,14 +946,35 @@ func (b *builder) provenance() {
 		s.para(T("This report was built by eccco report on results committed earlier, not by a run of reproduce.sh, so it has no stage timings of its own (reproduce.sh writes them to stages.tsv; eccco report --stages FILE); the benchmarks' own wall time is in the section on machine and wall time."))
 		return
 	}
-	st := &Table{Caption: Inline{T("Wall time of each stage of reproduce.sh, as recorded in its stages.tsv: summed over every invocation that made these outputs, an interrupted run and its resumptions (the report stage is running while this is written).")}, Label: "tab:stages",
-		Columns: []Column{{"Stage", "l"}, {"Status", "l"}, {"Wall time", "r"}}}
-	total := 0.0
+	cpu := true
+	for _, sg := range b.in.Stages {
+		cpu = cpu && sg.HasCPU
+	}
+	caption := "Wall time of each stage of reproduce.sh, as recorded in its stages.tsv: summed over every invocation that made these outputs, an interrupted run and its resumptions (the report stage is running while this is written)."
+	cols := []Column{{"Stage", "l"}, {"Status", "l"}, {"Wall time", "r"}}
+	if cpu {
+		caption = "Wall time and CPU time (user and system, of every process the stage ran) of each stage of reproduce.sh, as recorded in its stages.tsv: summed over every invocation that made these outputs, an interrupted run and its resumptions (the report stage is running while this is written)."
+		cols = append(cols, Column{"CPU time", "r"})
+	}
+	st := &Table{Caption: Inline{T(caption)}, Label: "tab:stages", Columns: cols}
+	total, totalCPU := 0.0, 0.0
 	for _, sg := range b.in.Stages {
 		total += sg.Seconds
-		st.Rows = append(st.Rows, Row{Cells: []Cell{{Text: sg.Name}, {Text: sg.Status}, {Text: duration(sg.Seconds)}}})
+		totalCPU += sg.CPUSeconds
+		row := Row{Cells: []Cell{{Text: sg.Name}, {Text: sg.Status}, {Text: duration(sg.Seconds)}}}
+		if cpu {
+			row.Cells = append(row.Cells, Cell{Text: duration(sg.CPUSeconds)})
+		}
+		st.Rows = append(st.Rows, row)
 	}
-	st.Rows = append(st.Rows, Row{Rule: true, Cells: []Cell{{Text: "all", Bold: true}, {}, {Text: duration(total)}}})
+	all := Row{Rule: true, Cells: []Cell{{Text: "all", Bold: true}, {}, {Text: duration(total)}}}
+	if cpu {
+		all.Cells = append(all.Cells, Cell{Text: duration(totalCPU)})
+	}
+	st.Rows = append(st.Rows, all)
+	if cpu {
+		s.para(T(fmt.Sprintf("The run took %.2f CPU-hours in %.2f hours of wall time (%.1f of the machine's %d cores busy on average).", totalCPU/3600, total/3600, totalCPU/math.Max(total, 1e-9), b.in.Provenance.Machine.Cores)))
+	}
 	s.add(st)
 }
 

@@ -214,9 +214,14 @@ type Stage struct {
 	Name    string
 	Seconds float64
 	Status  string
+	// CPUSeconds is the CPU time (user + system) of the stage's processes; HasCPU is false for a file of
+	// an earlier reproduce.sh, which recorded wall time only.
+	CPUSeconds float64
+	HasCPU     bool
 }
 
-// ReadStages reads a stage-timing file: tab-separated stage, seconds, status per line (a header line
+// ReadStages reads a stage-timing file: tab-separated stage, wall seconds, status and (reproduce.sh since it
+// records them) CPU seconds per line (a header line
 // starting with "stage" is skipped).
 func ReadStages(path string) ([]Stage, error) {
 	f, err := os.Open(path)
@@ -232,14 +237,21 @@ func ReadStages(path string) ([]Stage, error) {
 			continue
 		}
 		fields := strings.Split(line, "\t")
-		if len(fields) != 3 {
-			return nil, fmt.Errorf("report: %s, line %d: want stage<TAB>seconds<TAB>status, got %q", path, n, line)
+		if len(fields) != 3 && len(fields) != 4 {
+			return nil, fmt.Errorf("report: %s, line %d: want stage<TAB>seconds<TAB>status<TAB>cpu_seconds, got %q", path, n, line)
 		}
 		secs, err := strconv.ParseFloat(fields[1], 64)
 		if err != nil || secs < 0 {
 			return nil, fmt.Errorf("report: %s, line %d: bad seconds %q", path, n, fields[1])
 		}
-		out = append(out, Stage{Name: fields[0], Seconds: secs, Status: fields[2]})
+		st := Stage{Name: fields[0], Seconds: secs, Status: fields[2]}
+		if len(fields) == 4 {
+			if st.CPUSeconds, err = strconv.ParseFloat(fields[3], 64); err != nil || st.CPUSeconds < 0 {
+				return nil, fmt.Errorf("report: %s, line %d: bad CPU seconds %q", path, n, fields[3])
+			}
+			st.HasCPU = true
+		}
+		out = append(out, st)
 	}
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("report: reading %s: %w", path, err)

@@ -43,7 +43,7 @@ func tiny() Inputs {
 		Results:     &Results{Dir: "hand-made", Cells: cells},
 		Published:   published,
 		Performance: []Perf{{Dataset: "moons", Model: "mlp", Accuracy: 0.95, Precision: 0.94, F1: 0.93, PaperAccuracy: 1, PaperPrecision: 1, PaperF1: 1, HasPaper: true, Epochs: 5}},
-		Stages:      []Stage{{"data", 3, "ok"}, {"bench", 125, "ok"}},
+		Stages:      []Stage{{Name: "data", Seconds: 3, Status: "ok"}, {Name: "bench", Seconds: 125, Status: "ok"}},
 		Provenance:  Provenance{Commit: "0123456789ab", Backend: "go", Machine: Machine{CPU: "Test CPU", Cores: 2, GoVersion: "go1.26.8", OS: "linux", Arch: "amd64"}, Profile: "test"},
 	}
 }
@@ -327,8 +327,18 @@ func TestReadStages(t *testing.T) {
 	p := filepath.Join(dir, "stages.tsv")
 	_ = os.WriteFile(p, []byte("stage\tseconds\tstatus\ndata\t2\tok\nbench\t61.5\tskipped (up to date)\n"), 0o644)
 	st, err := ReadStages(p)
-	if err != nil || len(st) != 2 || st[1] != (Stage{"bench", 61.5, "skipped (up to date)"}) {
+	if err != nil || len(st) != 2 || st[1] != (Stage{Name: "bench", Seconds: 61.5, Status: "skipped (up to date)"}) {
 		t.Fatalf("stages %v, %v", st, err)
+	}
+	// reproduce.sh's CPU column.
+	_ = os.WriteFile(p, []byte("stage\tseconds\tstatus\tcpu_seconds\ndata\t2\tok\t0.4\nbench\t61.5\tok\t120.25\n"), 0o644)
+	st, err = ReadStages(p)
+	if err != nil || len(st) != 2 || st[1] != (Stage{Name: "bench", Seconds: 61.5, Status: "ok", CPUSeconds: 120.25, HasCPU: true}) {
+		t.Fatalf("stages with CPU %v, %v", st, err)
+	}
+	_ = os.WriteFile(p, []byte("stage\tseconds\tstatus\tcpu_seconds\ndata\t2\tok\t-1\n"), 0o644)
+	if _, err := ReadStages(p); err == nil {
+		t.Error("negative CPU seconds were accepted")
 	}
 	_ = os.WriteFile(p, []byte("data 2 ok\n"), 0o644)
 	if _, err := ReadStages(p); err == nil {
@@ -475,4 +485,33 @@ func TestDifferencesSection(t *testing.T) {
 	if strings.Contains(got, "Chance") {
 		t.Errorf("a chance paragraph without a miss put down to chance:\n%s", got)
 	}
+}
+
+// With CPU times in stages.tsv the stage table gains a CPU column and the section sums them: data 3 s wall,
+// 5 s CPU; bench 125 s wall, 240 s CPU: 245 s = 0.07 CPU-hours in 128 s = 0.04 hours, 245/128 = 1.9 cores.
+func TestStagesCPUTime(t *testing.T) {
+	in := tiny()
+	in.Stages = []Stage{{Name: "data", Seconds: 3, Status: "ok", CPUSeconds: 5, HasCPU: true}, {Name: "bench", Seconds: 125, Status: "ok", CPUSeconds: 240, HasCPU: true}}
+	d, err := Build(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	md := d.Markdown("", "")
+	for _, want := range []string{"The run took 0.07 CPU-hours in 0.04 hours of wall time (1.9 of the machine's 2 cores busy on average).", "| CPU time |", "| bench | ok | 2 min 05 s | 4 min 00 s |"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("the report lacks %q", want)
+		}
+	}
+	if md := mustBuild(t, tiny()).Markdown("", ""); strings.Contains(md, "CPU-hours in") || strings.Contains(md, "| CPU time |") {
+		t.Error("stages without CPU times got a CPU column or sum")
+	}
+}
+
+func mustBuild(t *testing.T, in Inputs) *Document {
+	t.Helper()
+	d, err := Build(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
 }

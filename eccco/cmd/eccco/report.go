@@ -43,7 +43,7 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fs.StringVar(&cfg.Published, "published", "", "the paper's numbers (default paper/published-results.csv)")
 	fs.StringVar(&cfg.Figures, "figures", at("figures/gallery"), "directory of the figures as NAME.png (`eccco figures`; \"\" for none)")
 	fs.StringVar(&cfg.FigureNotes, "figure-notes", "", "Markdown with a note per figure (default: README.md beside a figures/gallery folder)")
-	fs.StringVar(&cfg.Stages, "stages", "", "stage timings of reproduce.sh (stages.tsv: stage, seconds, status) for the provenance")
+	fs.StringVar(&cfg.Stages, "stages", "", "stage timings of reproduce.sh (stages.tsv: stage, wall seconds, status, CPU seconds) for the provenance")
 	fs.BoolVar(&cfg.Quick, "quick", false, "label the report as the quick profile's (title page and running header)")
 	fs.StringVar(&cfg.Out, "out", at("paper/report"), "directory for the LaTeX sources (NAME.tex and figures/)")
 	fs.StringVar(&cfg.Name, "name", "eccco-go", "file stem of the LaTeX source")
