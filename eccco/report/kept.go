@@ -30,8 +30,9 @@ const keptQuote = ", whose comparison said: "
 // ReadKept reads a cells.csv written earlier (ReadCells), the calibration bounds and the per-run means
 // (RunMeansFile) beside it. From names
 // the file and, when a comparison.md lies beside it, what that comparison says the cells were computed
-// from (its "Results from:" line; for cells kept more than once, the innermost quote), so that their
-// provenance survives when the new tables replace that comparison.
+// from (its whole "Results from:" line: cells kept more than once carry each layer, since a kept file may
+// hold both cells its own run computed and cells it kept in turn), so that their provenance survives when
+// the new tables replace that comparison.
 func ReadKept(cellsPath string) (*Kept, error) {
 	cells, rms, err := readTableCells(cellsPath)
 	if err != nil {
@@ -39,9 +40,6 @@ func ReadKept(cellsPath string) (*Kept, error) {
 	}
 	k := &Kept{Cells: cells, From: cellsPath, RunMeans: rms}
 	if from := recordedProvenance(filepath.Join(filepath.Dir(cellsPath), "comparison.md")); from != "" {
-		if i := strings.LastIndex(from, keptQuote); i >= 0 {
-			from = from[i+len(keptQuote):]
-		}
 		k.From = cellsPath + keptQuote + strings.TrimSpace(from)
 	}
 	k.Bounds, err = benchmark.ReadBounds(filepath.Join(filepath.Dir(cellsPath), benchmark.BoundsFile))
