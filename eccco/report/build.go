@@ -946,10 +946,7 @@ func (b *builder) provenance() {
 		s.para(T("This report was built by eccco report on results committed earlier, not by a run of reproduce.sh, so it has no stage timings of its own (reproduce.sh writes them to stages.tsv; eccco report --stages FILE); the benchmarks' own wall time is in the section on machine and wall time."))
 		return
 	}
-	cpu := true
-	for _, sg := range b.in.Stages {
-		cpu = cpu && sg.HasCPU
-	}
+	cpu := stagesHaveCPU(b.in.Stages)
 	caption := "Wall time of each stage of reproduce.sh, as recorded in its stages.tsv: summed over every invocation that made these outputs, an interrupted run and its resumptions (the report stage is running while this is written)."
 	cols := []Column{{"Stage", "l"}, {"Status", "l"}, {"Wall time", "r"}}
 	if cpu {
@@ -1045,4 +1042,14 @@ func archiveText(res *Results) string {
 	}
 	return fmt.Sprintf("%d for %s, their cells rebuilt from them and checked bit for bit (%s); %s: the cells alone",
 		len(res.RunMeans), titles(res.Archived), RunMeansFile, titles(without))
+}
+
+// stagesHaveCPU reports whether stages were given and every one records its CPU time.
+func stagesHaveCPU(stages []Stage) bool {
+	for _, sg := range stages {
+		if !sg.HasCPU {
+			return false
+		}
+	}
+	return len(stages) > 0
 }

@@ -370,6 +370,19 @@ func TestCommittedResults(t *testing.T) {
 	if res.Recorded == "" {
 		t.Error("the comparison's provenance line was not read")
 	}
+	// The compute section says where CPU time is and is not recorded: without stages.tsv, not by this
+	// report's run; with reproduce.sh's CPU column, in the provenance appendix.
+	md := d.Markdown("", "")
+	if !strings.Contains(md, "The benchmarks do not record CPU time by data set (reproduce.sh records each stage's CPU time in stages.tsv; this report was not built by it)") {
+		t.Error("the compute section does not say where CPU time is recorded")
+	}
+	d, err = Build(Inputs{Results: res, Performance: perf, Published: pub, Stages: []Stage{{Name: "bench", Seconds: 60, Status: "ok", CPUSeconds: 110, HasCPU: true}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if md := d.Markdown("", ""); !strings.Contains(md, "the CPU time of each stage of the run that built this report is in the provenance appendix") {
+		t.Error("with stage CPU times the compute section does not point to them")
+	}
 }
 
 // The second seed's section and the fitted switches' table, on tiny()'s hand-counted cells. Second seed:

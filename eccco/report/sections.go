@@ -308,7 +308,13 @@ func (b *builder) setup() error {
 		c.para(T("No result directory carries its timings."))
 	}
 	if len(held) > 0 {
-		c.para(T("Each table's last row sums the data sets' own wall times. The benchmarks ran up to two data sets at a time on the 2-core machine, so that sum approximates the core time each held: " + joinWords(held) + ". CPU time itself was not recorded; a data set's wall time under load overstates what it would take alone."))
+		cpu := "The benchmarks do not record CPU time by data set"
+		if stagesHaveCPU(b.in.Stages) {
+			cpu += "; the CPU time of each stage of the run that built this report is in the provenance appendix"
+		} else {
+			cpu += " (reproduce.sh records each stage's CPU time in stages.tsv; this report was not built by it)"
+		}
+		c.para(T("Each table's last row sums the data sets' own wall times. The benchmarks ran up to two data sets at a time on the 2-core machine, so that sum approximates the core time each held: " + joinWords(held) + ". " + cpu + "; a data set's wall time under load overstates what it would take alone."))
 	}
 	c.para(T("bench/README.md records whole-protocol runs of ./reproduce.sh on the project's 2-core machine with their commits, and the per-step speed of the search against PyTorch, CARLA and DiCE."))
 	return nil
