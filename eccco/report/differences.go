@@ -16,10 +16,7 @@ const unexplainedGroupsShown = 6
 // misses the comparison puts down to it (compare.MissCause), and the largest groups of unexplained misses.
 // Every number comes from the results the report is built from.
 func (b *builder) knownDifferences() ([]Block, error) {
-	byProv := map[experiment.Provenance]int{}
-	for _, sw := range experiment.Switches() {
-		byProv[sw.Provenance]++
-	}
+	byProv := switchesByProvenance()
 	data := map[string]any{
 		"Switches": len(experiment.Switches()), "Replayed": byProv[experiment.Replayed],
 		"Inferred": byProv[experiment.Inferred], "Fitted": byProv[experiment.Fitted],
@@ -60,6 +57,15 @@ func (b *builder) knownDifferences() ([]Block, error) {
 		}
 	}
 	return prose("differences", data)
+}
+
+// switchesByProvenance counts the authors'-code mode's switches (experiment.Switches) by provenance.
+func switchesByProvenance() map[experiment.Provenance]int {
+	n := map[experiment.Provenance]int{}
+	for _, sw := range experiment.Switches() {
+		n[sw.Provenance]++
+	}
+	return n
 }
 
 // collapseValidity is the range of REVISE's validity on all counterfactuals of the linearly separable and

@@ -460,10 +460,7 @@ func (b *builder) easyHard() error {
 		top = append(top, fmt.Sprintf("%s, %d of %d (%s)", name, c.Cells, misses, pct(c.Cells, misses)))
 	}
 	switches := len(experiment.Switches())
-	byProv := map[experiment.Provenance]int{}
-	for _, sw := range experiment.Switches() {
-		byProv[sw.Provenance]++
-	}
+	byProv := switchesByProvenance()
 	diffs, err := b.knownDifferences()
 	if err != nil {
 		return err
