@@ -14,6 +14,7 @@ import (
 	"github.com/eccco-go/eccco-go/eccco/benchmark"
 	"github.com/eccco-go/eccco-go/eccco/compare"
 	"github.com/eccco-go/eccco-go/eccco/data"
+	"github.com/eccco-go/eccco-go/eccco/experiment"
 	"github.com/eccco-go/eccco-go/eccco/internal/atomicfile"
 )
 
@@ -187,6 +188,9 @@ func tablesProvenance(tablesDir string, counterfactuals int) string {
 	manifests, _ := benchmark.ReadManifests(filepath.Dir(tablesDir))
 	for _, m := range manifests {
 		part := fmt.Sprintf("%s: mode %s, seed %d, %d factuals per run, units of protocol %d", m.Dataset, m.Mode, m.Seed, m.Factuals, m.Protocol)
+		if ov := settingsOverrides(m); ov != "" {
+			part += ", with " + ov + " set against the mode"
+		}
 		if m.ModelSource == "authors" {
 			part += ", the authors' trained models (ECCCo.jl models/)"
 		}
@@ -196,6 +200,30 @@ func tablesProvenance(tablesDir string, counterfactuals int) string {
 		parts = append(parts, part)
 	}
 	return strings.Join(parts, "; ")
+}
+
+// settingsOverrides lists the switches a manifest records with values other than its mode's for its data set
+// (experiment.Mode.Settings), as "key=value" separated by spaces: the --set overrides of the run (e.g. the
+// replay-only results' "target-mix=none energy-decay-rate=0"). "" when there are none or the manifest records
+// no settings.
+func settingsOverrides(m benchmark.Manifest) string {
+	if m.Settings == nil {
+		return ""
+	}
+	def, err := experiment.Mode(m.Mode).Settings(m.Dataset)
+	if err != nil {
+		return ""
+	}
+	var diff []string
+	for _, k := range experiment.SettingKeys() {
+		if k == "authors-models" {
+			continue // the descriptor's model source says it
+		}
+		if got := m.Settings.Describe(k); got != def.Describe(k) {
+			diff = append(diff, got)
+		}
+	}
+	return strings.Join(diff, " ")
 }
 
 // revisionText names the commit this program's outputs come from (ReadRevision at the checkout that holds

@@ -10,6 +10,7 @@ import (
 
 	"github.com/eccco-go/eccco-go/eccco/benchmark"
 	"github.com/eccco-go/eccco-go/eccco/compare"
+	"github.com/eccco-go/eccco-go/eccco/experiment"
 	"github.com/eccco-go/eccco-go/eccco/metrics"
 )
 
@@ -158,5 +159,35 @@ func TestRerenderTableSet(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(filepath.Join(mine, "comparison.md")); string(b) != "my notes\n" {
 		t.Error("a user's comparison.md was overwritten")
+	}
+}
+
+// The provenance names the switches a run set against its mode (its --set overrides) and nothing when the
+// run kept the mode's: the replay-only results say which fitted switches were off.
+func TestSettingsOverrides(t *testing.T) {
+	s, err := experiment.AuthorsCode.Settings("german-credit")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := benchmark.Manifest{Dataset: "german-credit", Mode: "authors-code", Settings: &s}
+	if got := settingsOverrides(m); got != "" {
+		t.Errorf("the mode's own settings: overrides %q, want none", got)
+	}
+	if s.TargetMix.IsZero() || s.EnergyDecayRate == 0 {
+		t.Fatalf("german-credit's authors'-code settings carry no target mix or decay (%s); the case tests nothing", s.Describe("target-mix", "energy-decay-rate"))
+	}
+	o := s
+	for k, v := range map[string]string{"target-mix": "none", "energy-decay-rate": "0", "authors-models": "false"} {
+		if err := o.Set(k, v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m.Settings = &o
+	if got, want := settingsOverrides(m), "target-mix=none energy-decay-rate=0"; got != want {
+		t.Errorf("overrides %q, want %q (in the fields' order; the model source not repeated)", got, want)
+	}
+	m.Settings = nil
+	if got := settingsOverrides(m); got != "" {
+		t.Errorf("a manifest without settings: overrides %q, want none", got)
 	}
 }
