@@ -195,7 +195,7 @@ func tablesProvenance(tablesDir string, counterfactuals int) string {
 			part += ", the authors' trained models (ECCCo.jl models/)"
 		}
 		if len(m.Backends) > 0 {
-			part += " computed on " + strings.Join(m.Backends, " and ")
+			part += ", computed on " + strings.Join(m.Backends, " and ")
 		}
 		parts = append(parts, part)
 	}
