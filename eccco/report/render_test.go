@@ -159,3 +159,21 @@ func TestTimingsMarkdown(t *testing.T) {
 		}
 	}
 }
+
+// A timings.md assembled from two runs gives two tables, each under the paragraph that says what it measured.
+func TestTimingBlocks(t *testing.T) {
+	md := "Run A, on pure Go:\n\n| data set | total (min) |\n|---|---|\n| moons | 3.0 |\n| all | 3.0 |\n\nRun B, a rerun\nof the images on XLA:\n\n| data set | total (min) |\n|---|---|\n| mnist | 60.0 |\n| all | 60.0 |\n"
+	got := timingBlocks(md)
+	if len(got) != 2 {
+		t.Fatalf("%d blocks, want 2: %q", len(got), got)
+	}
+	if got[0].head != "Run A, on pure Go:" || got[1].head != "Run B, a rerun of the images on XLA:" {
+		t.Errorf("heads %q and %q", got[0].head, got[1].head)
+	}
+	if !strings.Contains(got[1].table, "| mnist | 60.0 |") || strings.Contains(got[0].table, "mnist") {
+		t.Errorf("tables split wrongly: %q", got)
+	}
+	if b := timingBlocks("| data set | total (min) |\n|---|---|\n| all | 1.0 |\n"); len(b) != 1 || b[0].head != "" {
+		t.Errorf("a table alone: %q", b)
+	}
+}

@@ -292,16 +292,25 @@ func (b *builder) setup() error {
 			continue
 		}
 		found = true
-		head := strings.TrimSpace(strings.SplitN(string(raw), "\n", 2)[0])
-		if t := tableFromMarkdown(string(raw), Inline{T(fmt.Sprintf("Wall time of the %s benchmark (%s/timings.md): %s", b.modeName(r), displayPath(r.Dir), strings.TrimSuffix(head, ":")))}, "", datasetTitle); t != nil {
+		var minutes float64
+		summed := false
+		for _, blk := range timingBlocks(string(raw)) {
+			t := tableFromMarkdown(blk.table, Inline{T(fmt.Sprintf("Wall time of the %s benchmark (%s/timings.md): %s", b.modeName(r), displayPath(r.Dir), strings.TrimSuffix(blk.head, ":")))}, "", datasetTitle)
+			if t == nil {
+				continue
+			}
 			t.Size = `\footnotesize`
 			c.add(t)
 			if n := len(t.Rows); n > 0 && len(t.Rows[n-1].Cells) > 0 && t.Rows[n-1].Cells[0].Text == "all" {
 				last := t.Rows[n-1].Cells[len(t.Rows[n-1].Cells)-1].Text
 				if min, err := strconv.ParseFloat(last, 64); err == nil {
-					held = append(held, fmt.Sprintf("%s %.1f core-hours", b.modeName(r), min/60))
+					minutes += min
+					summed = true
 				}
 			}
+		}
+		if summed {
+			held = append(held, fmt.Sprintf("%s %.1f core-hours", b.modeName(r), minutes/60))
 		}
 	}
 	if !found {
@@ -318,6 +327,29 @@ func (b *builder) setup() error {
 	}
 	c.para(T("bench/README.md records whole-protocol runs of ./reproduce.sh on the project's 2-core machine with their commits, and the per-step speed of the search against PyTorch, CARLA and DiCE."))
 	return nil
+}
+
+// timingBlock is one table of a timings.md with the paragraph before it (its caption).
+type timingBlock struct{ head, table string }
+
+// timingBlocks splits a timings.md into its tables, each with the paragraph that precedes it: eccco bench
+// writes one, and a results directory assembled from several runs (a rerun of some data sets on another
+// backend) holds one per run, each saying what it measured.
+func timingBlocks(md string) []timingBlock {
+	var out []timingBlock
+	head := ""
+	for _, chunk := range strings.Split(strings.ReplaceAll(md, "\r\n", "\n"), "\n\n") {
+		chunk = strings.TrimSpace(chunk)
+		switch {
+		case chunk == "":
+		case strings.HasPrefix(chunk, "|"):
+			out = append(out, timingBlock{head: head, table: chunk})
+			head = ""
+		default:
+			head = strings.Join(strings.Fields(chunk), " ")
+		}
+	}
+	return out
 }
 
 // displayPath is p relative to the checkout's root when it lies inside it, else p as given.
