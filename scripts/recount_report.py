@@ -548,16 +548,28 @@ def main():
         p = os.path.join(d(name), "timings.md")
         if not os.path.exists(p):
             continue
-        rows_t = [l.strip().strip("|").split("|") for l in open(p) if l.startswith("| ") and not l.startswith("| data set")]
-        rows_t = [[c.strip() for c in r] for r in rows_t]
-        body = [r for r in rows_t if r[0] != "all"]
-        tot = next(r for r in rows_t if r[0] == "all")
-        for j in range(1, len(tot)):
-            col = sum(float(r[j]) for r in body)
-            ok = abs(col - float(tot[j])) <= 0.05 * len(body) + 1e-9  # each row printed to 0.1 min
-            if not ok:
-                want.append((f"{name}/timings.md", f"'all' column {j}: {col:.1f} (printed {tot[j]})"))
-        want.append(("wall-time section", f"{label} {float(tot[-1]) / 60:.1f} core-hours"))
+        # A timings.md may hold several tables (runs on different backends), each with its own "all" row; the
+        # core-hours sum over them.
+        blocks, cur = [], []
+        for l in open(p):
+            if l.startswith("| ") and not l.startswith("| data set"):
+                cur.append([c.strip() for c in l.strip().strip("|").split("|")])
+            elif not l.startswith("|") and cur:
+                blocks.append(cur)
+                cur = []
+        if cur:
+            blocks.append(cur)
+        minutes = 0.0
+        for rows_t in blocks:
+            body = [r for r in rows_t if r[0] != "all"]
+            tot = next(r for r in rows_t if r[0] == "all")
+            for j in range(1, len(tot)):
+                col = sum(float(r[j]) for r in body)
+                ok = abs(col - float(tot[j])) <= 0.05 * len(body) + 1e-9  # each row printed to 0.1 min
+                if not ok:
+                    want.append((f"{name}/timings.md", f"'all' column {j}: {col:.1f} (printed {tot[j]})"))
+            minutes += float(tot[-1])
+        want.append(("wall-time section", f"{label} {minutes / 60:.1f} core-hours"))
 
     # The claims.
     sets = [main_c, ro_c, pm_c, {k: (v[0], v[1], 50) for k, v in pub.items()}]
