@@ -305,8 +305,9 @@ func Lookup(names ...string) ([]Spec, error) {
 // Formats are the files Write makes of each figure.
 var Formats = []string{"png", "svg", "pdf"}
 
-// Write makes the figure and writes DIR/NAME.png, .svg and .pdf (each atomically); it returns the paths
-// and the criteria measured.
+// Write makes the figure and writes DIR/NAME.png, .svg and .pdf (each atomically), and the criteria its
+// recipe measured to DIR/NAME.criteria.json (CriteriaFile) where it has any; it returns the paths and the
+// criteria.
 func (s Spec) Write(ctx context.Context, env *Env, dir string) ([]string, []Criterion, error) {
 	made, err := s.Make(ctx, env)
 	if err != nil {
@@ -324,6 +325,13 @@ func (s Spec) Write(ctx context.Context, env *Env, dir string) ([]string, []Crit
 		p := filepath.Join(dir, s.Name+"."+ext)
 		if err := fig.Write(p); err != nil {
 			return paths, nil, fmt.Errorf("figure %s: %w", s.Name, err)
+		}
+		paths = append(paths, p)
+	}
+	if len(made.Criteria) > 0 {
+		p, err := WriteCriteria(dir, s.Name, made.Criteria)
+		if err != nil {
+			return paths, nil, err
 		}
 		paths = append(paths, p)
 	}

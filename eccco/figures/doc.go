@@ -21,6 +21,7 @@
 //
 // Catalog lists every figure as a Spec (file name, the paper's label and caption, the data sets it
 // needs, its recipe); an Env opens each data set's experiment once and shares the 2-D computations
-// between Fig. 2, fig:poc-gen and fig:cp-diff; Spec.Write makes NAME.png, NAME.svg and NAME.pdf. The
+// between Fig. 2, fig:poc-gen and fig:cp-diff; Spec.Write makes NAME.png, NAME.svg and NAME.pdf, and
+// NAME.criteria.json with the criteria the recipe measured (WriteCriteria, ReadCriteria). The
 // command `eccco figures` runs the catalog.
 package figures

@@ -20,7 +20,7 @@ func runFigures(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	fs := newFlagSet("figures", "figures [--only NAME,...] [--list] [--out figures] [--results DIR] [--mode paper|authors-code] [flags]", stderr)
 	only := fs.String("only", "", "comma-separated figure names (default: every figure whose data sets are available; see --list)")
 	list := fs.Bool("list", false, "list the figures (name, the paper's label, caption) and exit")
-	out := fs.String("out", "figures", "directory for NAME.png, NAME.svg and NAME.pdf")
+	out := fs.String("out", "figures", "directory for NAME.png, NAME.svg, NAME.pdf and NAME.criteria.json (the criteria measured)")
 	replace := fs.Bool("replace", false, "write into an existing --out folder that eccco did not make (files of the same names are replaced)")
 	dpi := fs.Int("dpi", 0, "resolution of the PNG files (0: 300)")
 	results := fs.String("results", "", "benchmark directory holding results.csv, for the metric charts (default: none, the charts are skipped)")
