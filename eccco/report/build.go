@@ -299,6 +299,14 @@ func (b *builder) figure(s *Section, name string) {
 	if note, ok := b.in.FigureNotes[name]; ok {
 		caption = append(caption, T(" "), B("Ours:"), T(" "))
 		caption = append(caption, note...)
+	} else if cs, err := figures.ReadCriteria(b.in.FiguresDir, name); err == nil && len(cs) > 0 {
+		// No note describes these images (a run's own figures, not the gallery): the criteria the figures
+		// pass measured on them, as it wrote them beside the images.
+		var parts []string
+		for _, c := range cs {
+			parts = append(parts, c.String())
+		}
+		caption = append(caption, T(" "), B("Measured on these images:"), T(" "+strings.Join(parts, "; ")+"."))
 	}
 	if st, ok := b.in.FigureSettings[name]; ok || b.in.FigureSettings[""] != "" {
 		if !ok {

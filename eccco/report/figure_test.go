@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/eccco-go/eccco-go/eccco/figures"
 )
 
 // A figure with both a vector PDF and a PNG: the LaTeX version embeds the PDF at the width it was drawn
@@ -46,5 +48,38 @@ func TestFiguresPrintAtTheirDrawnSize(t *testing.T) {
 	}
 	if got := pdfWidth(filepath.Join(dir, "cp-diff.png")); got != 0 {
 		t.Errorf("pdfWidth of a PNG = %v, want 0", got)
+	}
+}
+
+// A figure without a gallery note gets the criteria its figures pass archived beside it (a run's own
+// figures); one with a note keeps the note alone (the gallery's notes quote its archive, checked in package
+// figures).
+func TestFigureCaptionsCarryTheArchivedCriteria(t *testing.T) {
+	dir := t.TempDir()
+	for _, n := range []string{"fig1-motiv.png", "cp-diff.png"} {
+		if err := os.WriteFile(filepath.Join(dir, n), []byte("png"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	valid := figures.Criterion{Claim: "the counterfactuals are valid", Measure: "counterfactuals with p ≥ 0.5, of 3", Value: 2, Detail: "Wachter p = 0.96", Holds: false}
+	for _, n := range []string{"fig1-motiv", "cp-diff"} {
+		if _, err := figures.WriteCriteria(dir, n, []figures.Criterion{valid}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	in := tiny()
+	in.FiguresDir = dir
+	in.FigureNotes = map[string]Inline{"cp-diff": {T("a gallery note")}}
+	d, err := Build(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	md := d.Markdown("", "")
+	want := "**Measured on these images:** the counterfactuals are valid: counterfactuals with p ≥ 0.5, of 3 = 2 (Wachter p = 0.96) — does not hold."
+	if strings.Count(md, want) != 1 {
+		t.Errorf("fig1-motiv's caption should carry its archived criterion once:\n%s", md)
+	}
+	if !strings.Contains(md, "**Ours:** a gallery note") {
+		t.Errorf("cp-diff's caption should keep its note")
 	}
 }
