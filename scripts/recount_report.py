@@ -18,6 +18,8 @@ by the rules the report states, it recounts and looks up in the report's Markdow
   - the claims table (every claim on every result set and on the published tables) and the verdicts;
   - the fitted switches' table (cells within per data set, with and without);
   - the second seed's section (cells that differ by |z| > 3 between the seeds, those that change side);
+  - the figure captions: each verdict and measured number against the criteria archived beside the gallery's
+    images (figures/gallery/NAME.criteria.json, written by eccco figures);
 every cell of the report's result tables in its LaTeX source (ours, rounded as printed, with the dagger where
 outside the tolerance, the stars and the bold; the paper's line below it); the README's headline
 paragraph; and every table set's comparison.md (check_comparison: each of its cells' rows, counts, summaries,
@@ -406,6 +408,45 @@ def check_comparison(d, pub):
     return len(want), missing
 
 
+def check_figure_captions(md, gallery, readme):
+    """The report's figure captions against the criteria archived beside the gallery's images
+    (figures/gallery/NAME.criteria.json): each caption that says "Measured" gives the archive's verdicts in
+    order (before any "Cause") and quotes each criterion's value and each measured number of its detail
+    (two or more decimals) to the caption's own precision. Returns (checked, problems)."""
+    import json
+    label_name = dict(re.findall(r"^### `(fig:[a-z0-9-]+)` — ([a-z0-9-]+)$", open(readme).read(), re.M))
+    num = re.compile(r"-?\d+(?:\.\d+)?")
+    def quoted(x, noted):
+        for n in noted:
+            frac = n.split(".")[1] if "." in n else ""
+            if abs(float(x) - float(n)) <= 0.5 * 10 ** -len(frac) + 1e-12:
+                return True
+        return False
+    checked, problems = 0, []
+    for label, ours in re.findall(r"^\*Figure R\d+\. `(fig:[a-z0-9-]+)` — .*?\*\*Ours:\*\* (.*?)(?: \*\*Drawn with:\*\*|\*$)", md, re.M):
+        name = label_name.get(label)
+        if not name or "Measured" not in ours:
+            continue
+        path = os.path.join(gallery, name + ".criteria.json")
+        if not os.path.exists(path):
+            problems.append(f"{label}: the caption says Measured but {path} is missing")
+            continue
+        checked += 1
+        crit = json.load(open(path))["criteria"]
+        text = ours.replace("−", "-").replace("\\", "")
+        head = text.split("Cause")[0]
+        got = [v == "holds" for v in re.findall(r"— (holds|does not hold)", head)]
+        want = [c["holds"] for c in crit]
+        if got != want:
+            problems.append(f"{label}: verdicts {got} in the caption, {want} in the archive")
+        noted = num.findall(text)
+        for c in crit:
+            for x in [c["shown"]] + re.findall(r"-?\d+\.\d{2,}", c.get("detail", "").replace("−", "-")):
+                if not quoted(x, noted):
+                    problems.append(f"{label}: {c['claim']}: the archive's {x} is not in the caption")
+    return checked, problems
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--report", default=os.path.join(ROOT, "paper", "eccco-go.md"))
@@ -691,6 +732,13 @@ def main():
             bad += 1
             print(f"report ({where}): missing {s!r}" + (f" (wanted {times} times, found {md.count(s)})" if times > 1 else ""))
     print(f"{args.report}: {len(want) - (bad - len(tex_bad) - (tex_checked == 0) - cmp_bad)} of {len(want)} recounted strings found")
+
+    # The figure captions against the criteria archived beside the gallery's images.
+    fchecked, fproblems = check_figure_captions(md, os.path.join(ROOT, "figures", "gallery"), os.path.join(ROOT, "figures", "README.md"))
+    for p_ in fproblems:
+        print(f"report (figure captions): {p_}")
+    print(f"{args.report}: {fchecked} figure captions checked against their archived criteria, {len(fproblems)} problems")
+    bad += len(fproblems) + (fchecked == 0)
 
     # The README's headline paragraph.
     fmt = lambda n: f"{n:,}"
