@@ -3,7 +3,9 @@ package counterfactual
 import (
 	"context"
 	"fmt"
+	"os"
 	"slices"
+	"strconv"
 	"testing"
 	"time"
 
@@ -98,7 +100,8 @@ func BenchmarkSearch(b *testing.B) {
 }
 
 // BenchmarkSearchChunks compares the search in chunks of searchChunk steps per graph call with the host
-// loop of one call per step (chunk = 1) on the paper's MNIST and California Housing MLPs (initial
+// loop of one call per step (chunk = 1; ECCCO_BENCH_CHUNK=K compares with K steps per call instead, the
+// "host" columns then being K's) on the paper's MNIST and California Housing MLPs (initial
 // weights), Wachter, exactly 100 steps (Rule MaxIterations), B = 100, 1,000 and 10,000 (bench/README.md's
 // workload). Each iteration searches once each way, alternately, with graphs compiled beforehand; it
 // reports both in µs per counterfactual-iteration and the median over iterations of their ratio, which a
@@ -128,7 +131,7 @@ func BenchmarkSearchChunks(b *testing.B) {
 					b.Fatal(err)
 				}
 				defer host.Close()
-				host.chunk = 1
+				host.chunk = benchOtherChunk(b)
 				chunks, err := NewSearcher(bk, m, Wachter(p))
 				if err != nil {
 					b.Fatal(err)
@@ -143,6 +146,7 @@ func BenchmarkSearchChunks(b *testing.B) {
 					return time.Since(start)
 				}
 				timed(host) // compiles
+				timed(host) // with ECCCO_BENCH_CHUNK, the second search of a request compiles the chunks
 				timed(chunks)
 				timed(chunks) // the second search of a request compiles the chunks
 				var th, tc time.Duration
@@ -183,4 +187,18 @@ func benchMLP(b *testing.B, bk compute.Backend, name string) (split *data.Split,
 		b.Fatal(err)
 	}
 	return split, mlp, p, true
+}
+
+// benchOtherChunk is the steps per graph call BenchmarkSearchChunks compares searchChunk with: 1 (the host
+// loop), or ECCCO_BENCH_CHUNK.
+func benchOtherChunk(b *testing.B) int {
+	v := os.Getenv("ECCCO_BENCH_CHUNK")
+	if v == "" {
+		return 1
+	}
+	k, err := strconv.Atoi(v)
+	if err != nil || k < 1 {
+		b.Fatalf("ECCCO_BENCH_CHUNK=%q: want a positive number of steps", v)
+	}
+	return k
 }
