@@ -87,7 +87,7 @@ def main():
                     continue
                 m, lo, hi, whole, setup, n = med[(impl, arch, b)]
                 # A figure derived from the difference of two timings (steps-only from a 100- and a 1-step
-                # search that both compile their graphs; setup from the first search minus the others)
+                # search that both compile their graphs; a Searcher's setup from its first two searches minus two others)
                 # can come out at or below zero when the difference is smaller than the timings' noise.
                 shown = f"**{fmt(m)}**" if m > 0 else "below noise¹"
                 if m <= 0 or (setup is not None and setup <= 0):
@@ -101,7 +101,8 @@ def main():
         print("¹ Derived from the difference of two timings, which came out at or below zero: smaller than the")
         print("timings' noise on this machine. The steps-only figure of a row without a Searcher subtracts a 1-step")
         print("search from a 100-step one, each compiling its graphs (hundreds of ms on XLA); the `+Searcher` rows")
-        print("time the steps directly. Setup is the first search minus the median of the others.")
+        print("time the steps directly. A Searcher's setup is its first two searches (the second compiles the chunks of")
+        print("several steps) minus twice the median of the others.")
         print()
     print("How each implementation searches:")
     print()
