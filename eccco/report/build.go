@@ -1,6 +1,7 @@
 package report
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -307,6 +308,9 @@ func (b *builder) figure(s *Section, name string) {
 			parts = append(parts, c.String())
 		}
 		caption = append(caption, T(" "), B("Measured on these images:"), T(" "+strings.Join(parts, "; ")+"."))
+	} else if err != nil && !errors.Is(err, os.ErrNotExist) {
+		// A criteria file that is there but unreadable is said, not passed over.
+		caption = append(caption, T(" "), B("Measured on these images:"), T(" not shown, because "+err.Error()+"."))
 	}
 	if st, ok := b.in.FigureSettings[name]; ok || b.in.FigureSettings[""] != "" {
 		if !ok {

@@ -82,4 +82,14 @@ func TestFigureCaptionsCarryTheArchivedCriteria(t *testing.T) {
 	if !strings.Contains(md, "**Ours:** a gallery note") {
 		t.Errorf("cp-diff's caption should keep its note")
 	}
+	// A criteria file cut short is said in the caption, not passed over.
+	if err := os.WriteFile(filepath.Join(dir, figures.CriteriaFile("fig1-motiv")), []byte(`{"figure": "fig1-mo`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if d, err = Build(in); err != nil {
+		t.Fatal(err)
+	}
+	if md := d.Markdown("", ""); strings.Contains(md, want) || !strings.Contains(md, "**Measured on these images:** not shown, because figure fig1-motiv: criteria:") {
+		t.Errorf("a broken criteria file should be named in the caption")
+	}
 }
