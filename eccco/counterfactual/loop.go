@@ -3,7 +3,6 @@ package counterfactual
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/eccco-go/eccco-go/eccco/data"
 	"github.com/eccco-go/eccco-go/eccco/models"
@@ -18,20 +17,6 @@ import (
 // inside a While body, and its XLA backend (go-xla v0.4.4) lets no closure read a value of the enclosing
 // function, such as the model's weights (TestWhileLimits).
 const searchChunk = 10
-
-// xlaCPUChunkMaxBatch is the largest batch that XLA's CPU plugin searches in chunks; larger ones take one
-// graph call per step (the measurements behind the bound are in the commit that set it).
-const xlaCPUChunkMaxBatch = 1000
-
-// stepsPerCall returns the number of search steps per graph call for a batch of b rows: the Searcher's
-// chunk, but 1 on XLA's CPU plugin beyond xlaCPUChunkMaxBatch rows.
-func (s *Searcher) stepsPerCall(b int) int {
-	if p, ok := s.backend.(interface{ PluginName() string }); ok && b > xlaCPUChunkMaxBatch &&
-		strings.Contains(strings.ToLower(p.PluginName()), "cpu") {
-		return 1
-	}
-	return s.chunk
-}
 
 // chunkInputs are the inputs of one call of a chunk graph (chunkGraph), by name, as stepInputs are a step
 // graph's; chunkOrder gives the order of the graph's parameters.
@@ -126,9 +111,10 @@ func chunkGraph(clf models.Classifier, g *Generator, q Request, d int, withConfl
 // stops and results, bit for bit on the pure-Go backend. ctx is checked before each call, so a
 // cancellation takes effect within searchChunk steps. Once every row has stopped, the rest of the chunk
 // only evaluates the rows where they stopped.
-func (s *Searcher) descendChunks(ctx context.Context, g *Generator, q Request, b, dz int, z, lo, hi []float32, conflict []bool) (*Result, error) {
+func (s *Searcher) descendChunks(ctx context.Context, g *Generator, q Request, b, dz int, z []float32, bounds clamp) (*Result, error) {
 	d := s.clf.NumFeatures()
-	layout := layoutOf(g, conflict != nil)
+	conflict := bounds.conflict != nil
+	layout := layoutOf(g, conflict)
 	_, resampled := g.Latent.(Resampled)
 	var in chunkInputs[*tensors.Tensor]
 	defer func() {
@@ -143,8 +129,7 @@ func (s *Searcher) descendChunks(ctx context.Context, g *Generator, q Request, b
 	in.z = tensors.FromFlatDataAndDimensions(z, b, dz)
 	in.factual = tensors.FromFlatDataAndDimensions(q.Factuals, b, d)
 	in.target = tensors.FromFlatDataAndDimensions(targets, b)
-	in.lo = tensors.FromFlatDataAndDimensions(lo, b, d)
-	in.hi = tensors.FromFlatDataAndDimensions(hi, b, d)
+	in.lo, in.hi, in.conflict = bounds.tensors()
 	active := make([]float32, b)
 	for i := range active {
 		active[i] = 1
@@ -152,9 +137,6 @@ func (s *Searcher) descendChunks(ctx context.Context, g *Generator, q Request, b
 	in.active = tensors.FromFlatDataAndDimensions(active, b)
 	in.iters = tensors.FromFlatDataAndDimensions(make([]float32, b), b)
 	in.converged = tensors.FromFlatDataAndDimensions(make([]float32, b), b)
-	if conflict != nil {
-		in.conflict = tensors.FromFlatDataAndDimensions(conflict, b, d)
-	}
 	if layout.jsma {
 		in.counts = tensors.FromFlatDataAndDimensions(make([]float32, b*d), b, d)
 	}
@@ -164,7 +146,7 @@ func (s *Searcher) descendChunks(ctx context.Context, g *Generator, q Request, b
 			return nil, fmt.Errorf("counterfactual %s interrupted at step %d: %w", g.Name, it0, err)
 		}
 		k := min(s.chunk, q.MaxIterations+1-it0)
-		exec, err := s.stepExec(q, b, dz, conflict != nil, k)
+		exec, err := s.stepExec(q, b, dz, conflict, k)
 		if err != nil {
 			return nil, fmt.Errorf("counterfactual %s: building the search graph: %w", g.Name, err)
 		}

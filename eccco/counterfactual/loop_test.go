@@ -191,3 +191,80 @@ func TestChunksMatchHostLoopOneHot(t *testing.T) {
 	}
 	checkChunksMatchHostLoop(t, b, m, gens, ds.X, targets, lo, hi, [][]int{{3, 4, 5}}, 6, 2)
 }
+
+// A clamp shared by every row, passed as one row [1, D] and broadcast in the graph (what XLA's searches
+// take), gives the counterfactuals, steps and convergence of the clamp written out for every row [B, D],
+// bit for bit on the pure-Go backend, in the host loop and in chunks; with a feature that may not move
+// both ways the clamp stays per row.
+func TestSharedClampMatchesPerRow(t *testing.T) {
+	b := testBackend(t)
+	const d, k, n = 5, 3, 40
+	r := rand.New(rand.NewPCG(21, 22))
+	ds := &data.Dataset{Name: "random", ClassNames: []string{"a", "b", "c"}}
+	for j := range d {
+		ds.FeatureNames = append(ds.FeatureNames, fmt.Sprint("f", j))
+	}
+	for i := range n {
+		for range d {
+			ds.X = append(ds.X, float32(2.5*r.NormFloat64())) // some rows start outside the bounds
+		}
+		ds.Y = append(ds.Y, i%k)
+	}
+	m, err := models.New(b, models.Spec{Kind: models.KindMLP, NumFeatures: d, NumClasses: k, Hidden: 8, Layers: 1, Activation: "relu", Members: 1}, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pred, err := models.Predict(b, m, ds.X)
+	if err != nil {
+		t.Fatal(err)
+	}
+	targets := make([]int, n)
+	for i := range targets {
+		targets[i] = (pred[i] + 1) % k
+	}
+	lo, hi := []float32{-2, -1, -2, -3, -2}, []float32{2, 1, 2, 3, 2}
+	if c := projectionBounds(Request{Factuals: ds.X, Targets: targets, Lower: lo, Upper: hi}, n, d, true); c.rows != 1 || c.conflict != nil || !slices.Equal(c.lo, lo) {
+		t.Fatalf("free features, shared: rows %d, conflict %v, lo %v; want 1 row, none, %v", c.rows, c.conflict != nil, c.lo, lo)
+	}
+	if c := projectionBounds(Request{Factuals: ds.X, Targets: targets, Lower: lo, Upper: hi, Mutability: []Mutability{Both, Increase, Both, Both, Both}}, n, d, true); c.rows != n {
+		t.Fatalf("an increase-only feature, shared: %d rows, want %d", c.rows, n)
+	}
+	ctx := context.Background()
+	p := Params{StepSize: 0.1, Cost: 0.1}
+	for _, q := range []Request{
+		{Factuals: ds.X, Targets: targets, Lower: lo, Upper: hi, MaxIterations: 25},
+		{Factuals: ds.X, Targets: targets, Lower: lo, Upper: hi, MaxIterations: 25, Mutability: []Mutability{Both, Decrease, Both, Increase, Both}},
+	} {
+		perRow, err := NewSearcher(b, m, Wachter(p))
+		if err != nil {
+			t.Fatal(err)
+		}
+		shared, err := NewSearcher(b, m, Wachter(p))
+		if err != nil {
+			t.Fatal(err)
+		}
+		perRow.shareClamp, shared.shareClamp = false, true
+		for pass := range 2 { // the host loop, then chunks
+			want, err := perRow.Search(ctx, q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := shared.Search(ctx, q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sameResult(t, fmt.Sprintf("mutability %v, pass %d", q.Mutability, pass+1), want, got)
+			moved := 0
+			for i, v := range got.X {
+				if v != ds.X[i] {
+					moved++
+				}
+			}
+			if moved == 0 {
+				t.Fatalf("mutability %v, pass %d: no counterfactual moved", q.Mutability, pass+1)
+			}
+		}
+		perRow.Close()
+		shared.Close()
+	}
+}

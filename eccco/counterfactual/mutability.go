@@ -73,8 +73,12 @@ func constraintMasks(m []Mutability, d int) (down, up []float32) {
 // otherwise, and hi_ij likewise. An immutable feature therefore equals the factual's, an increase-only
 // feature is at least the factual's, and every value lies exactly within the bounds. Where the two
 // disagree (lo_ij > hi_ij: a factual outside the bounds in a blocked direction; conflict [B, D], nil if
-// nowhere), the mutability constraint wins and the feature keeps the factual's value.
+// nowhere), the mutability constraint wins and the feature keeps the factual's value. lo and hi may be a
+// single row [1, D] shared by every row of x.
 func project(x, factual, lo, hi, conflict *Node) *Node {
+	if !lo.Shape().Equal(x.Shape()) { // the same clamp for every row [1, D]
+		lo, hi = BroadcastToShape(lo, x.Shape()), BroadcastToShape(hi, x.Shape())
+	}
 	clamped := Min(Max(x, lo), hi) // Clamp with tensor bounds has no gradient in GoMLX
 	if conflict == nil {
 		return clamped

@@ -208,7 +208,7 @@ const maxSearcherGraphs = 16
 //
 // Its first search of a batch size and settings takes one graph call per step, as Search does; from the
 // second on, the same searches take 10 steps per call (a graph compiled then), with the convergence
-// bookkeeping in the graph, except with RecordPath and, on XLA's CPU plugin, for more than 1,000 rows.
+// bookkeeping in the graph, except with RecordPath.
 // ctx is checked before each call.
 //
 // The model's weights are read when each step runs, so a Searcher sees weights that change (training
@@ -236,6 +236,9 @@ type Searcher struct {
 	// chunk is the number of steps per graph call (searchChunk; 1: one call per step, the host loop that
 	// RecordPath takes, which tests compare the chunks with).
 	chunk int
+	// shareClamp passes a clamp that is the same for every row as one row (projectionBounds; sharesClamp
+	// of the backend).
+	shareClamp bool
 	// searched holds the graph keys (graphKey, steps 0) of the requests searched so far: the first search
 	// of each takes one step per call (a one-off search compiles only the one-step graph).
 	searched map[string]bool
@@ -262,7 +265,7 @@ func NewSearcher(backend compute.Backend, clf models.Classifier, g *Generator) (
 		gc.JSMA = &j
 	}
 	return &Searcher{backend: backend, clf: clf, g: gc, steps: map[string]*cachedExec{}, store: model.NewStore(),
-		ownInputs: map[int]bool{}, chunk: searchChunk, searched: map[string]bool{}}, nil
+		ownInputs: map[int]bool{}, chunk: searchChunk, shareClamp: sharesClamp(backend), searched: map[string]bool{}}, nil
 }
 
 // Close releases the compiled graphs; the Searcher may still be used (it compiles them again).
@@ -345,20 +348,21 @@ func (s *Searcher) SearchWith(ctx context.Context, g *Generator, req Request) (*
 	if err != nil {
 		return nil, err
 	}
-	lo, hi, conflict := projectionBounds(q, b, d)
+	bounds := projectionBounds(q, b, d, s.shareClamp)
 	if err := s.feedInputs(g, b); err != nil {
 		return nil, err
 	}
-	if !s.searchedBefore(q, b, dz, conflict != nil) || q.RecordPath || s.stepsPerCall(b) <= 1 {
-		exec, err := s.stepExec(q, b, dz, conflict != nil, 0)
+	conflict := bounds.conflict != nil
+	if !s.searchedBefore(q, b, dz, conflict) || q.RecordPath || s.chunk <= 1 {
+		exec, err := s.stepExec(q, b, dz, conflict, 0)
 		if err != nil {
 			return nil, fmt.Errorf("counterfactual %s: building the search graph: %w", g.Name, err)
 		}
-		run := newDescent(s.backend, exec, g, q, b, dz, z, lo, hi, conflict)
+		run := newDescent(s.backend, exec, g, q, b, dz, z, bounds)
 		defer run.free()
 		return run.descend(ctx, g.Name, q)
 	}
-	return s.descendChunks(ctx, g, q, b, dz, z, lo, hi, conflict)
+	return s.descendChunks(ctx, g, q, b, dz, z, bounds)
 }
 
 // generator returns the generator a search uses: the Searcher's own for nil, else g once it is valid and
@@ -458,9 +462,9 @@ type stepInputs[T any] struct {
 	factual  T // x [B, D]
 	target   T // y⁺ [B] (int32)
 	move     T // [B]: 1 where the row may take a step
-	lo, hi   T // the projection's clamp [B, D] (projectionBounds)
+	lo, hi   T // the projection's clamp [B, D], or [1, D] where every row's is the same (projectionBounds)
 	step     T // Stepwise generators: the step's index t, a scalar (State.Step)
-	conflict T // where the clamp's bounds cross (projectionBounds): true there [B, D]
+	conflict T // where the clamp's bounds cross (projectionBounds): true there [B, D] (never with a shared clamp)
 	noise    T // re-encoding latent maps: Resampled, the step's posterior noise [B, Dz]; Reencoded, a scalar 0
 	first    T // re-encoding latent maps: a scalar, 1 at step 0
 	counts   T // JSMA: the change counts [B, D]; its tensor is donated to the call
@@ -513,20 +517,16 @@ type descent struct {
 
 // newDescent holds the inputs of the first step: the state z, and the factuals, targets, clamp and
 // conflicts of the request, which stay the same at every step.
-func newDescent(backend compute.Backend, exec *model.Exec, g *Generator, q Request, b, dz int, z, lo, hi []float32, conflict []bool) *descent {
+func newDescent(backend compute.Backend, exec *model.Exec, g *Generator, q Request, b, dz int, z []float32, bounds clamp) *descent {
 	d := len(q.Factuals) / b
-	r := &descent{backend: backend, exec: exec, layout: layoutOf(g, conflict != nil), b: b, d: d, dz: dz}
+	r := &descent{backend: backend, exec: exec, layout: layoutOf(g, bounds.conflict != nil), b: b, d: d, dz: dz}
 	targets := make([]int32, b)
 	for i, t := range q.Targets {
 		targets[i] = int32(t)
 	}
 	r.in.factual = tensors.FromFlatDataAndDimensions(q.Factuals, b, d)
 	r.in.target = tensors.FromFlatDataAndDimensions(targets, b)
-	r.in.lo = tensors.FromFlatDataAndDimensions(lo, b, d)
-	r.in.hi = tensors.FromFlatDataAndDimensions(hi, b, d)
-	if conflict != nil {
-		r.in.conflict = tensors.FromFlatDataAndDimensions(conflict, b, d)
-	}
+	r.in.lo, r.in.hi, r.in.conflict = bounds.tensors()
 	if _, ok := g.Latent.(Resampled); ok {
 		r.rng = data.NewRand(q.Seed)
 	}
@@ -704,11 +704,20 @@ func sameTerms(a, b *Generator) bool {
 // clamped to [lo_ij, hi_ij], lo_ij = Lower_j where the feature may go down and the factual's value
 // otherwise (−MaxFloat32 without bounds), hi_ij likewise; conflict marks the entries where lo_ij > hi_ij
 // (a factual outside the bounds in a blocked direction: the factual's value is kept there), nil if none.
-func projectionBounds(q Request, b, d int) (lo, hi []float32, conflict []bool) {
+// With share, where every feature may move both ways (the clamp is then the same for every row), lo and
+// hi hold that one row ([1, D]; rows = 1), which project broadcasts: the same values. Otherwise rows = b.
+func projectionBounds(q Request, b, d int, share bool) clamp {
 	down, up := constraintMasks(q.Mutability, d)
-	lo, hi = make([]float32, b*d), make([]float32, b*d)
+	rows := 1
+	for j := range d {
+		if !share || !(down[j] > 0) || !(up[j] > 0) {
+			rows = b
+			break
+		}
+	}
+	lo, hi := make([]float32, rows*d), make([]float32, rows*d)
 	found := false
-	for i := range b {
+	for i := range rows {
 		for j := range d {
 			k := i*d + j
 			l, u := float32(-math.MaxFloat32), float32(math.MaxFloat32)
@@ -727,12 +736,39 @@ func projectionBounds(q Request, b, d int) (lo, hi []float32, conflict []bool) {
 			}
 		}
 	}
+	c := clamp{lo: lo, hi: hi, rows: rows, d: d}
 	if !found {
-		return lo, hi, nil
+		return c
 	}
-	conflict = make([]bool, b*d)
-	for k := range conflict {
-		conflict[k] = lo[k] > hi[k]
+	c.conflict = make([]bool, rows*d)
+	for k := range c.conflict {
+		c.conflict[k] = lo[k] > hi[k]
+	}
+	return c
+}
+
+// sharesClamp reports whether searches on a backend take a clamp that is the same for every row as one
+// row (projectionBounds): on XLA, which fuses the broadcast into the step, so that a step reads two
+// [B, D] arrays fewer; not on the pure-Go backend, which would write the broadcast out at every step.
+func sharesClamp(backend compute.Backend) bool {
+	_, xla := backend.(interface{ PluginName() string })
+	return xla
+}
+
+// clamp is the projection's clamp of a search (projectionBounds): lo and hi [rows, D], and conflict
+// [rows, D] or nil, where rows is 1 (the same clamp for every row) or the batch size.
+type clamp struct {
+	lo, hi   []float32
+	conflict []bool
+	rows, d  int
+}
+
+// tensors returns the clamp's lo and hi as tensors [rows, D], and conflict (nil if none).
+func (c clamp) tensors() (lo, hi, conflict *tensors.Tensor) {
+	lo = tensors.FromFlatDataAndDimensions(c.lo, c.rows, c.d)
+	hi = tensors.FromFlatDataAndDimensions(c.hi, c.rows, c.d)
+	if c.conflict != nil {
+		conflict = tensors.FromFlatDataAndDimensions(c.conflict, c.rows, c.d)
 	}
 	return lo, hi, conflict
 }
