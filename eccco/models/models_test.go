@@ -3,6 +3,7 @@ package models
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -356,5 +357,66 @@ func TestLeNet5SameShapes(t *testing.T) {
 	}
 	if _, err := New(b, Spec{Kind: KindLeNet, NumFeatures: 784, NumClasses: 10, Members: 1, Conv2Padding: "full"}, 1); err == nil {
 		t.Error("an unknown padding was accepted")
+	}
+}
+
+// Training trainChunk minibatches per graph call gives the weights, losses and step count of one
+// minibatch per call, bit for bit on the pure-Go backend: an MLP, a bagged ensemble (members on their own
+// orders) and LeNet-5, with epochs of 13 batches (one chunk, two single whole batches and a partial one).
+func TestTrainingChunksMatchOneStepPerCall(t *testing.T) {
+	b := testBackend(t)
+	train := toyData(400, 3)
+	img := &data.Dataset{Name: "img", ClassNames: []string{"0", "1", "2"}}
+	for j := range 784 {
+		img.FeatureNames = append(img.FeatureNames, fmt.Sprint("p", j))
+	}
+	for i := range 13*8 - 3 {
+		for j := range 784 {
+			img.X = append(img.X, float32(math.Sin(float64(i*31+j*7)))) // a fixed, varied pattern
+		}
+		img.Y = append(img.Y, i%3)
+	}
+	for _, c := range []struct {
+		spec    Spec
+		ds      *data.Dataset
+		batch   int
+		bagging float64
+	}{
+		{Spec{Kind: KindMLP, NumFeatures: 2, NumClasses: 2, Hidden: 16, Layers: 2, Activation: "relu", Members: 1}, train, 32, 0},
+		{Spec{Kind: KindMLPEnsemble, NumFeatures: 2, NumClasses: 2, Hidden: 8, Layers: 1, Activation: "swish", Members: 3}, train, 25, 0.8},
+		{Spec{Kind: KindLeNet, NumFeatures: 784, NumClasses: 3, Members: 1}, img, 8, 0},
+	} {
+		fit := func(chunk int) ([]float32, *History) {
+			defer func(k int) { trainChunk = k }(trainChunk)
+			trainChunk = chunk
+			m, err := New(b, c.spec, 5)
+			if err != nil {
+				t.Fatal(err)
+			}
+			h, err := Train(context.Background(), b, m, c.ds, TrainOptions{Epochs: 2, BatchSize: c.batch, Seed: 9, BaggingFraction: c.bagging})
+			if err != nil {
+				t.Fatal(err)
+			}
+			l, err := Logits(b, m, c.ds.X[:20*c.spec.NumFeatures])
+			if err != nil {
+				t.Fatal(err)
+			}
+			return l, h
+		}
+		want, hw := fit(1)
+		got, hg := fit(10)
+		if hg.Steps != hw.Steps || hw.Steps != 2*13 {
+			t.Errorf("%s: %d steps in chunks, %d one per call, want %d", c.spec.Kind, hg.Steps, hw.Steps, 2*13)
+		}
+		for i := range hw.Loss {
+			if hg.Loss[i] != hw.Loss[i] {
+				t.Errorf("%s: epoch %d loss %v in chunks, %v one per call", c.spec.Kind, i+1, hg.Loss[i], hw.Loss[i])
+			}
+		}
+		for i := range want {
+			if got[i] != want[i] {
+				t.Fatalf("%s: logit %d is %v in chunks, %v one per call", c.spec.Kind, i, got[i], want[i])
+			}
+		}
 	}
 }

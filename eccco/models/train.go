@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"time"
 
 	"github.com/eccco-go/eccco-go/eccco/data"
@@ -87,8 +88,9 @@ type History struct {
 
 // Train fits m to the training set by minibatch Adam on the cross-entropy of the logits (for an ensemble,
 // the members are trained side by side in one graph, each on its own shuffle of the data, which is the
-// same as training them one after the other because their losses do not interact). It honours ctx
-// between steps.
+// same as training them one after the other because their losses do not interact). It takes 10
+// minibatches per graph call where they are whole (one on XLA's CPU plugin), with the weights of one call
+// per minibatch, and honours ctx between calls.
 func Train(ctx context.Context, backend compute.Backend, m *Model, ds *data.Dataset, opts TrainOptions) (*History, error) {
 	if err := checkTrainingData(m, ds); err != nil {
 		return nil, err
@@ -102,6 +104,24 @@ func Train(ctx context.Context, backend compute.Backend, m *Model, ds *data.Data
 	}
 	members, k := m.spec.Members, m.spec.NumClasses
 	adam := optimizer.Adam().LearningRate(lr).Done()
+	// One graph takes trainChunk minibatches (x [K, M, B, D], y [K, M, B]) and their K Adam steps, one
+	// after the other, and returns the K losses; the other takes one minibatch (an epoch's last ones).
+	// Both build the same step, so the weights are those of one step per call.
+	chunk, err := model.NewExec(backend, m.store, func(scope *model.Scope, x, y *Node) *Node {
+		dims := x.Shape().Dimensions
+		losses := make([]*Node, dims[0])
+		for j := range losses {
+			xj := Reshape(Slice(x, AxisElem(j)), dims[1:]...)
+			yj := Reshape(Slice(y, AxisElem(j)), dims[1:3]...)
+			losses[j] = m.ensembleLoss(scope, xj, yj, k, crossEntropy)
+			adam.UpdateGraph(scope, x.Graph(), losses[j])
+		}
+		return Stack(losses, 0)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("building the training step of %s: %w", m.spec.Kind, err)
+	}
+	defer chunk.Finalize()
 	step, err := model.NewExec(backend, m.store, func(scope *model.Scope, x, y *Node) *Node {
 		loss := m.ensembleLoss(scope, x, y, k, crossEntropy)
 		adam.UpdateGraph(scope, x.Graph(), loss)
@@ -112,6 +132,7 @@ func Train(ctx context.Context, backend compute.Backend, m *Model, ds *data.Data
 	}
 	defer step.Finalize()
 
+	perCall := trainStepsPerCall(backend)
 	bags, err := Bags(ds.N(), members, opts.BaggingFraction, opts.Seed)
 	if err != nil {
 		return nil, fmt.Errorf("training %s: %w", m.spec.Kind, err)
@@ -122,22 +143,35 @@ func Train(ctx context.Context, backend compute.Backend, m *Model, ds *data.Data
 	for epoch := 1; epoch <= opts.Epochs; epoch++ {
 		batches.shuffle()
 		var sum float64
-		for b := range batches.numBatches() {
+		for b := 0; b < batches.numBatches(); {
 			if err := ctx.Err(); err != nil {
 				return hist, fmt.Errorf("training %s interrupted at epoch %d: %w", m.spec.Kind, epoch, err)
 			}
-			x, y := batches.batch(b)
-			lossT, err := step.Call1(x, y)
+			n := batches.fullIn(b, perCall)
+			var lossT *tensors.Tensor
+			var err error
+			if n == perCall && n > 1 {
+				x, y := batches.batches(b, n)
+				lossT, err = chunk.Call1(x, y)
+			} else {
+				n = 1
+				x, y := batches.batch(b)
+				lossT, err = step.Call1(x, y)
+			}
 			if err != nil {
 				return hist, fmt.Errorf("training %s, epoch %d, batch %d: %w", m.spec.Kind, epoch, b, err)
 			}
-			loss := float64(tensors.MustCopyFlatData[float32](lossT)[0])
+			losses := tensors.MustCopyFlatData[float32](lossT)
 			lossT.MustFinalizeAll()
-			if math.IsNaN(loss) || math.IsInf(loss, 0) {
-				return hist, fmt.Errorf("training %s diverged: loss is %v at epoch %d, batch %d (try a smaller learning rate)", m.spec.Kind, loss, epoch, b)
+			for j, l := range losses {
+				loss := float64(l)
+				if math.IsNaN(loss) || math.IsInf(loss, 0) {
+					return hist, fmt.Errorf("training %s diverged: loss is %v at epoch %d, batch %d (try a smaller learning rate)", m.spec.Kind, loss, epoch, b+j)
+				}
+				sum += loss
+				hist.Steps++
 			}
-			sum += loss
-			hist.Steps++
+			b += n
 		}
 		hist.Loss = append(hist.Loss, sum/float64(batches.numBatches()))
 		if opts.OnEpoch != nil {
@@ -158,6 +192,22 @@ func checkTrainingData(m *Model, ds *data.Dataset) error {
 		return fmt.Errorf("training %s: data set %q has %d classes, the model expects %d", m.spec.Kind, ds.Name, ds.K(), m.spec.NumClasses)
 	}
 	return nil
+}
+
+// trainChunk is the number of minibatches, and Adam steps, one graph call of Train takes: the steps are
+// unrolled in the graph (counterfactual's searchChunk says why not in a While), so that the host hands
+// data over and reads losses back once per trainChunk steps. A variable, so that the tests can compare it
+// with one step per call.
+var trainChunk = 10
+
+// trainStepsPerCall returns the minibatches Train takes per graph call on a backend: trainChunk, but 1 on
+// XLA's CPU plugin, where compiling the chunk's graph costs seconds and the chunks gain nothing (measured
+// in the commit that made them).
+func trainStepsPerCall(backend compute.Backend) int {
+	if p, ok := backend.(interface{ PluginName() string }); ok && strings.Contains(strings.ToLower(p.PluginName()), "cpu") {
+		return 1
+	}
+	return trainChunk
 }
 
 // crossEntropy returns the per-row cross-entropy of logits [B, K] against integer labels [B].
@@ -232,6 +282,31 @@ func (mb *memberBatches) batch(b int) (x, y *tensors.Tensor) {
 		}
 	}
 	return tensors.FromFlatDataAndDimensions(xs, members, n, d), tensors.FromFlatDataAndDimensions(ys, members, n)
+}
+
+// fullIn returns how many of the k minibatches from b on are whole (of the batch size), up to the first
+// that is not or the end of the epoch.
+func (mb *memberBatches) fullIn(b, k int) int {
+	n := 0
+	for n < k && b+n < mb.num && (b+n+1)*mb.size <= mb.rows {
+		n++
+	}
+	return n
+}
+
+// batches packs the n whole minibatches from b on as x [n, M, B, D] and y [n, M, B].
+func (mb *memberBatches) batches(b, n int) (x, y *tensors.Tensor) {
+	members, size, d := len(mb.perms), mb.size, mb.dims
+	xs := make([]float32, 0, n*members*size*d)
+	ys := make([]int32, 0, n*members*size)
+	for j := range n {
+		xj, yj := mb.batch(b + j)
+		xs = append(xs, tensors.MustCopyFlatData[float32](xj)...)
+		ys = append(ys, tensors.MustCopyFlatData[int32](yj)...)
+		xj.MustFinalizeAll()
+		yj.MustFinalizeAll()
+	}
+	return tensors.FromFlatDataAndDimensions(xs, n, members, size, d), tensors.FromFlatDataAndDimensions(ys, n, members, size)
 }
 
 // tensorRows wraps row-major data as an [n, d] tensor.
