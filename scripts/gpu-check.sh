@@ -8,7 +8,9 @@
 #   3. the speed benchmark's workload (bench/README.md) on the GPU: eccco-go's Searcher on xla:cuda against
 #      hand-vectorised PyTorch on the same GPU (when a python3 with torch and CUDA is there), B = 100, 1,000
 #      and 10,000, and, for scale, both on the machine's CPU;
-#   4. the GoMLX packages' tests on xla:cuda (the subset .ci/xla.sh runs on xla:cpu), side by side, each under
+#   4. training in chunks of 10 minibatches per graph call against one per call on xla:cuda (models'
+#      BenchmarkTrainChunks: an MNIST-sized MLP, 5 epochs, whole Train calls alternated), into train.txt;
+#   5. the GoMLX packages' tests on xla:cuda (the subset .ci/xla.sh runs on xla:cpu), side by side, each under
 #      a time limit.
 #
 # Everything it prints also goes to OUT: gpu.txt (the GPU and software), backend.txt, speed.tsv (the lines of
@@ -24,7 +26,7 @@
 #   --link-jax PYTHON  link the CUDA plugin of the jax that PYTHON imports (scripts/install-xla-cuda.sh
 #               --link-jax) instead of installing the pinned wheels
 #   --test-timeout S  time limit of each package's tests (default 420)
-#   --no-tests  skip step 4
+#   --no-tests  skip step 5
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root="$(pwd)"
@@ -131,6 +133,14 @@ fi
   echo "rounds: 3 on the GPU (each figure the median of 3 repeats, then of the rounds), 1 on the CPU"
 } >"$out/meta.txt"
 python3 bench/report.py --raw "$raw" --meta "$out/meta.txt" >"$out/results-gpu.md" && cat "$out/results-gpu.md"
+
+echo "== training: chunks of 10 minibatches per call against one per call (BenchmarkTrainChunks)"
+if [ -x "$bin/models.test" ]; then
+  (cd eccco/models && GOMLX_BACKEND=xla:cuda timeout 300 "$bin/models.test" -test.run '^$' \
+    -test.bench TrainChunks -test.benchtime 3x 2>&1) | tee "$out/train.txt"
+else
+  echo "no $bin/models.test" | tee "$out/train.txt"
+fi
 
 if [ "$tests" = 1 ]; then
   echo "== tests on xla:cuda, each package under ${test_timeout} s, side by side"

@@ -365,7 +365,7 @@ func TestLeNet5SameShapes(t *testing.T) {
 // orders) and LeNet-5, with epochs of 13 batches (one chunk, two single whole batches and a partial one).
 func TestTrainingChunksMatchOneStepPerCall(t *testing.T) {
 	b := testBackend(t)
-	train := toyData(400, 3)
+	toy := toyData(400, 3)
 	img := &data.Dataset{Name: "img", ClassNames: []string{"0", "1", "2"}}
 	for j := range 784 {
 		img.FeatureNames = append(img.FeatureNames, fmt.Sprint("p", j))
@@ -382,18 +382,16 @@ func TestTrainingChunksMatchOneStepPerCall(t *testing.T) {
 		batch   int
 		bagging float64
 	}{
-		{Spec{Kind: KindMLP, NumFeatures: 2, NumClasses: 2, Hidden: 16, Layers: 2, Activation: "relu", Members: 1}, train, 32, 0},
-		{Spec{Kind: KindMLPEnsemble, NumFeatures: 2, NumClasses: 2, Hidden: 8, Layers: 1, Activation: "swish", Members: 3}, train, 25, 0.8},
+		{Spec{Kind: KindMLP, NumFeatures: 2, NumClasses: 2, Hidden: 16, Layers: 2, Activation: "relu", Members: 1}, toy, 32, 0},
+		{Spec{Kind: KindMLPEnsemble, NumFeatures: 2, NumClasses: 2, Hidden: 8, Layers: 1, Activation: "swish", Members: 3}, toy, 25, 0.8},
 		{Spec{Kind: KindLeNet, NumFeatures: 784, NumClasses: 3, Members: 1}, img, 8, 0},
 	} {
 		fit := func(chunk int) ([]float32, *History) {
-			defer func(k int) { trainChunk = k }(trainChunk)
-			trainChunk = chunk
 			m, err := New(b, c.spec, 5)
 			if err != nil {
 				t.Fatal(err)
 			}
-			h, err := Train(context.Background(), b, m, c.ds, TrainOptions{Epochs: 2, BatchSize: c.batch, Seed: 9, BaggingFraction: c.bagging})
+			h, err := train(context.Background(), b, m, c.ds, TrainOptions{Epochs: 2, BatchSize: c.batch, Seed: 9, BaggingFraction: c.bagging}, chunk)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -404,7 +402,7 @@ func TestTrainingChunksMatchOneStepPerCall(t *testing.T) {
 			return l, h
 		}
 		want, hw := fit(1)
-		got, hg := fit(10)
+		got, hg := fit(trainChunk)
 		if hg.Steps != hw.Steps || hw.Steps != 2*13 {
 			t.Errorf("%s: %d steps in chunks, %d one per call, want %d", c.spec.Kind, hg.Steps, hw.Steps, 2*13)
 		}

@@ -88,10 +88,15 @@ type History struct {
 
 // Train fits m to the training set by minibatch Adam on the cross-entropy of the logits (for an ensemble,
 // the members are trained side by side in one graph, each on its own shuffle of the data, which is the
-// same as training them one after the other because their losses do not interact). It takes 10
-// minibatches per graph call where they are whole (one on XLA's CPU plugin), with the weights of one call
-// per minibatch, and honours ctx between calls.
+// same as training them one after the other because their losses do not interact). On XLA's
+// accelerator plugins it takes 10 minibatches per graph call where they are whole, with the weights of one
+// call per minibatch (trainStepsPerCall); it honours ctx between calls.
 func Train(ctx context.Context, backend compute.Backend, m *Model, ds *data.Dataset, opts TrainOptions) (*History, error) {
+	return train(ctx, backend, m, ds, opts, trainStepsPerCall(backend))
+}
+
+// train is Train with perCall minibatches per graph call where they are whole (1: one per call).
+func train(ctx context.Context, backend compute.Backend, m *Model, ds *data.Dataset, opts TrainOptions, perCall int) (*History, error) {
 	if err := checkTrainingData(m, ds); err != nil {
 		return nil, err
 	}
@@ -104,24 +109,28 @@ func Train(ctx context.Context, backend compute.Backend, m *Model, ds *data.Data
 	}
 	members, k := m.spec.Members, m.spec.NumClasses
 	adam := optimizer.Adam().LearningRate(lr).Done()
-	// One graph takes trainChunk minibatches (x [K, M, B, D], y [K, M, B]) and their K Adam steps, one
+	// One graph takes perCall minibatches (x [K, M, B, D], y [K, M, B]) and their K Adam steps, one
 	// after the other, and returns the K losses; the other takes one minibatch (an epoch's last ones).
 	// Both build the same step, so the weights are those of one step per call.
-	chunk, err := model.NewExec(backend, m.store, func(scope *model.Scope, x, y *Node) *Node {
-		dims := x.Shape().Dimensions
-		losses := make([]*Node, dims[0])
-		for j := range losses {
-			xj := Reshape(Slice(x, AxisElem(j)), dims[1:]...)
-			yj := Reshape(Slice(y, AxisElem(j)), dims[1:3]...)
-			losses[j] = m.ensembleLoss(scope, xj, yj, k, crossEntropy)
-			adam.UpdateGraph(scope, x.Graph(), losses[j])
+	var chunk *model.Exec
+	var err error
+	if perCall > 1 {
+		chunk, err = model.NewExec(backend, m.store, func(scope *model.Scope, x, y *Node) *Node {
+			dims := x.Shape().Dimensions
+			losses := make([]*Node, dims[0])
+			for j := range losses {
+				xj := Reshape(Slice(x, AxisElem(j)), dims[1:]...)
+				yj := Reshape(Slice(y, AxisElem(j)), dims[1:3]...)
+				losses[j] = m.ensembleLoss(scope, xj, yj, k, crossEntropy)
+				adam.UpdateGraph(scope, x.Graph(), losses[j])
+			}
+			return Stack(losses, 0)
+		})
+		if err != nil {
+			return nil, fmt.Errorf("building the training step of %s: %w", m.spec.Kind, err)
 		}
-		return Stack(losses, 0)
-	})
-	if err != nil {
-		return nil, fmt.Errorf("building the training step of %s: %w", m.spec.Kind, err)
+		defer chunk.Finalize()
 	}
-	defer chunk.Finalize()
 	step, err := model.NewExec(backend, m.store, func(scope *model.Scope, x, y *Node) *Node {
 		loss := m.ensembleLoss(scope, x, y, k, crossEntropy)
 		adam.UpdateGraph(scope, x.Graph(), loss)
@@ -132,7 +141,6 @@ func Train(ctx context.Context, backend compute.Backend, m *Model, ds *data.Data
 	}
 	defer step.Finalize()
 
-	perCall := trainStepsPerCall(backend)
 	bags, err := Bags(ds.N(), members, opts.BaggingFraction, opts.Seed)
 	if err != nil {
 		return nil, fmt.Errorf("training %s: %w", m.spec.Kind, err)
@@ -196,15 +204,17 @@ func checkTrainingData(m *Model, ds *data.Dataset) error {
 
 // trainChunk is the number of minibatches, and Adam steps, one graph call of Train takes: the steps are
 // unrolled in the graph (counterfactual's searchChunk says why not in a While), so that the host hands
-// data over and reads losses back once per trainChunk steps. A variable, so that the tests can compare it
-// with one step per call.
-var trainChunk = 10
+// data over and reads losses back once per trainChunk steps.
+const trainChunk = 10
 
-// trainStepsPerCall returns the minibatches Train takes per graph call on a backend: trainChunk, but 1 on
-// XLA's CPU plugin, where compiling the chunk's graph costs seconds and the chunks gain nothing (measured
-// in the commit that made them).
+// trainStepsPerCall returns the minibatches Train takes per graph call on a backend: trainChunk on XLA's
+// accelerator plugins (CUDA), where the issue measured training bound by the host; 1 on the pure-Go
+// backend and XLA's CPU plugin, where the chunks were measured slower (BenchmarkTrainChunks: the chunk's
+// graph compiles in seconds on XLA's CPU plugin, and neither gains per epoch; the numbers are in the
+// commit that set this).
 func trainStepsPerCall(backend compute.Backend) int {
-	if p, ok := backend.(interface{ PluginName() string }); ok && strings.Contains(strings.ToLower(p.PluginName()), "cpu") {
+	p, xla := backend.(interface{ PluginName() string })
+	if !xla || strings.Contains(strings.ToLower(p.PluginName()), "cpu") {
 		return 1
 	}
 	return trainChunk
