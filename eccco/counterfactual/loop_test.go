@@ -149,10 +149,7 @@ func TestChunksMatchHostLoopOneHot(t *testing.T) {
 	b := testBackend(t)
 	const d, k, n = 6, 3, 90
 	r := rand.New(rand.NewPCG(11, 12))
-	ds := &data.Dataset{Name: "random", ClassNames: []string{"a", "b", "c"}}
-	for j := range d {
-		ds.FeatureNames = append(ds.FeatureNames, fmt.Sprint("f", j))
-	}
+	ds := emptyDataset(d, "a", "b", "c")
 	for i := range n {
 		for range 3 {
 			ds.X = append(ds.X, float32(r.NormFloat64()))
@@ -200,10 +197,7 @@ func TestSharedClampMatchesPerRow(t *testing.T) {
 	b := testBackend(t)
 	const d, k, n = 5, 3, 40
 	r := rand.New(rand.NewPCG(21, 22))
-	ds := &data.Dataset{Name: "random", ClassNames: []string{"a", "b", "c"}}
-	for j := range d {
-		ds.FeatureNames = append(ds.FeatureNames, fmt.Sprint("f", j))
-	}
+	ds := emptyDataset(d, "a", "b", "c")
 	for i := range n {
 		for range d {
 			ds.X = append(ds.X, float32(2.5*r.NormFloat64())) // some rows start outside the bounds
@@ -267,4 +261,13 @@ func TestSharedClampMatchesPerRow(t *testing.T) {
 		perRow.Close()
 		shared.Close()
 	}
+}
+
+// emptyDataset returns a data set without rows, of d features named f0, f1, … and the classes given.
+func emptyDataset(d int, classes ...string) *data.Dataset {
+	ds := &data.Dataset{Name: "random", ClassNames: classes}
+	for j := range d {
+		ds.FeatureNames = append(ds.FeatureNames, fmt.Sprint("f", j))
+	}
+	return ds
 }
