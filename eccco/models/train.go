@@ -208,10 +208,8 @@ func checkTrainingData(m *Model, ds *data.Dataset) error {
 const trainChunk = 10
 
 // trainStepsPerCall returns the minibatches Train takes per graph call on a backend: trainChunk on XLA's
-// accelerator plugins (CUDA), where the issue measured training bound by the host; 1 on the pure-Go
-// backend and XLA's CPU plugin, where the chunks were measured slower (BenchmarkTrainChunks: the chunk's
-// graph compiles in seconds on XLA's CPU plugin, and neither gains per epoch; the numbers are in the
-// commit that set this).
+// accelerator plugins (CUDA), 1 on the pure-Go backend and XLA's CPU plugin, where the chunks are slower
+// (BenchmarkTrainChunks compares them).
 func trainStepsPerCall(backend compute.Backend) int {
 	p, xla := backend.(interface{ PluginName() string })
 	if !xla || strings.Contains(strings.ToLower(p.PluginName()), "cpu") {
@@ -280,18 +278,21 @@ func (mb *memberBatches) shuffle() {
 }
 
 func (mb *memberBatches) batch(b int) (x, y *tensors.Tensor) {
+	return mb.batches(b, 1)
+}
+
+// fill writes minibatch b of every member into xs [M, B, D] and ys [M, B] (n rows each) and returns n.
+func (mb *memberBatches) fill(b int, xs []float32, ys []int32) int {
 	start := b * mb.size
 	end := min(start+mb.size, mb.rows)
-	n, d, members := end-start, mb.dims, len(mb.perms)
-	xs := make([]float32, members*n*d)
-	ys := make([]int32, members*n)
+	n, d := end-start, mb.dims
 	for i, perm := range mb.perms {
 		for j, row := range perm[start:end] {
 			copy(xs[(i*n+j)*d:(i*n+j+1)*d], mb.ds.Row(row))
 			ys[i*n+j] = int32(mb.ds.Y[row])
 		}
 	}
-	return tensors.FromFlatDataAndDimensions(xs, members, n, d), tensors.FromFlatDataAndDimensions(ys, members, n)
+	return n
 }
 
 // fullIn returns how many of the k minibatches from b on are whole (of the batch size), up to the first
@@ -304,19 +305,20 @@ func (mb *memberBatches) fullIn(b, k int) int {
 	return n
 }
 
-// batches packs the n whole minibatches from b on as x [n, M, B, D] and y [n, M, B].
-func (mb *memberBatches) batches(b, n int) (x, y *tensors.Tensor) {
-	members, size, d := len(mb.perms), mb.size, mb.dims
-	xs := make([]float32, 0, n*members*size*d)
-	ys := make([]int32, 0, n*members*size)
-	for j := range n {
-		xj, yj := mb.batch(b + j)
-		xs = append(xs, tensors.MustCopyFlatData[float32](xj)...)
-		ys = append(ys, tensors.MustCopyFlatData[int32](yj)...)
-		xj.MustFinalizeAll()
-		yj.MustFinalizeAll()
+// batches packs the k minibatches from b on as x [k, M, B, D] and y [k, M, B] (k = 1: x [M, B, D] and
+// y [M, B], where B may be the epoch's partial last batch); for k > 1 they must be whole (fullIn).
+func (mb *memberBatches) batches(b, k int) (x, y *tensors.Tensor) {
+	members, d := len(mb.perms), mb.dims
+	n := min(mb.size, mb.rows-b*mb.size)
+	xs := make([]float32, k*members*n*d)
+	ys := make([]int32, k*members*n)
+	for j := range k {
+		mb.fill(b+j, xs[j*members*n*d:(j+1)*members*n*d], ys[j*members*n:(j+1)*members*n])
 	}
-	return tensors.FromFlatDataAndDimensions(xs, n, members, size, d), tensors.FromFlatDataAndDimensions(ys, n, members, size)
+	if k == 1 {
+		return tensors.FromFlatDataAndDimensions(xs, members, n, d), tensors.FromFlatDataAndDimensions(ys, members, n)
+	}
+	return tensors.FromFlatDataAndDimensions(xs, k, members, n, d), tensors.FromFlatDataAndDimensions(ys, k, members, n)
 }
 
 // tensorRows wraps row-major data as an [n, d] tensor.
