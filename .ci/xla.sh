@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # The packages whose tests run GoMLX graphs (the rest run none, or only data handling).
-packages=(./eccco/backend ./eccco/models ./eccco/energy ./eccco/conformal ./eccco/counterfactual ./eccco/metrics)
+packages=(./eccco/backend ./eccco/models ./eccco/vae ./eccco/energy ./eccco/conformal ./eccco/counterfactual ./eccco/metrics)
 
 skip() {
   echo "$*"

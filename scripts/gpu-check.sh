@@ -8,8 +8,9 @@
 #   3. the speed benchmark's workload (bench/README.md) on the GPU: eccco-go's Searcher on xla:cuda against
 #      hand-vectorised PyTorch on the same GPU (when a python3 with torch and CUDA is there), B = 100, 1,000
 #      and 10,000, and, for scale, both on the machine's CPU;
-#   4. training in chunks of 10 minibatches per graph call against one per call on xla:cuda (models'
-#      BenchmarkTrainChunks: an MNIST-sized MLP, 5 epochs, whole Train calls alternated), into train.txt;
+#   4. training in chunks of 10 minibatches per graph call against one per call on xla:cuda (models' and
+#      vae's BenchmarkTrainChunks: an MNIST-sized MLP, 5 epochs, and the MNIST VAE, 2 epochs, whole Train
+#      calls alternated), into train.txt;
 #   5. the GoMLX packages' tests on xla:cuda (the subset .ci/xla.sh runs on xla:cpu), side by side, each under
 #      a time limit.
 #
@@ -31,7 +32,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 root="$(pwd)"
 
-packages=(backend models energy conformal counterfactual metrics experiment)
+packages=(backend models vae energy conformal counterfactual metrics experiment)
 bin="" out="runs/gpu-check/$(date -u +%Y%m%d-%H%M%S)" link="" test_timeout=420 tests=1 build_only=""
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -135,12 +136,15 @@ fi
 python3 bench/report.py --raw "$raw" --meta "$out/meta.txt" >"$out/results-gpu.md" && cat "$out/results-gpu.md"
 
 echo "== training: chunks of 10 minibatches per call against one per call (BenchmarkTrainChunks)"
-if [ -x "$bin/models.test" ]; then
-  (cd eccco/models && GOMLX_BACKEND=xla:cuda timeout 300 "$bin/models.test" -test.run '^$' \
-    -test.bench TrainChunks -test.benchtime 3x 2>&1) | tee "$out/train.txt"
-else
-  echo "no $bin/models.test" | tee "$out/train.txt"
-fi
+: >"$out/train.txt"
+for p in models vae; do
+  if [ -x "$bin/$p.test" ]; then
+    (cd "eccco/$p" && GOMLX_BACKEND=xla:cuda timeout 300 "$bin/$p.test" -test.run '^$' \
+      -test.bench TrainChunks -test.benchtime 3x 2>&1) | tee -a "$out/train.txt"
+  else
+    echo "no $bin/$p.test" | tee -a "$out/train.txt"
+  fi
+done
 
 if [ "$tests" = 1 ]; then
   echo "== tests on xla:cuda, each package under ${test_timeout} s, side by side"

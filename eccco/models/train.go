@@ -90,9 +90,9 @@ type History struct {
 // the members are trained side by side in one graph, each on its own shuffle of the data, which is the
 // same as training them one after the other because their losses do not interact). On XLA's
 // accelerator plugins it takes 10 minibatches per graph call where they are whole, with the weights of one
-// call per minibatch (trainStepsPerCall); it honours ctx between calls.
+// call per minibatch (TrainStepsPerCall); it honours ctx between calls.
 func Train(ctx context.Context, backend compute.Backend, m *Model, ds *data.Dataset, opts TrainOptions) (*History, error) {
-	return train(ctx, backend, m, ds, opts, trainStepsPerCall(backend))
+	return train(ctx, backend, m, ds, opts, TrainStepsPerCall(backend))
 }
 
 // train is Train with perCall minibatches per graph call where they are whole (1: one per call).
@@ -207,10 +207,10 @@ func checkTrainingData(m *Model, ds *data.Dataset) error {
 // data over and reads losses back once per trainChunk steps.
 const trainChunk = 10
 
-// trainStepsPerCall returns the minibatches Train takes per graph call on a backend: trainChunk on XLA's
-// accelerator plugins (CUDA), 1 on the pure-Go backend and XLA's CPU plugin, where the chunks are slower
-// (BenchmarkTrainChunks compares them).
-func trainStepsPerCall(backend compute.Backend) int {
+// TrainStepsPerCall returns the minibatches a training loop takes per graph call on a backend (Train here,
+// vae.Train): 10 on XLA's accelerator plugins (CUDA), 1 on the pure-Go backend and XLA's CPU plugin, where
+// the chunks are slower (BenchmarkTrainChunks compares them).
+func TrainStepsPerCall(backend compute.Backend) int {
 	p, xla := backend.(interface{ PluginName() string })
 	if !xla || strings.Contains(strings.ToLower(p.PluginName()), "cpu") {
 		return 1

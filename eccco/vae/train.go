@@ -14,6 +14,7 @@ import (
 	"github.com/gomlx/gomlx/ml/train/optimizer"
 
 	"github.com/eccco-go/eccco-go/eccco/internal/clock"
+	"github.com/eccco-go/eccco-go/eccco/models"
 )
 
 // Training defaults of the authors' VAE (CounterfactualExplanations.jl, VAEParams in
@@ -91,9 +92,16 @@ type History struct {
 //
 // i.e. sums over features and latent dimensions, means over the B rows of the minibatch (Flux's
 // mse(…, agg = sum)/B in CounterfactualExplanations.jl's model_loss). The noise ε is drawn in Go from a
-// seeded generator and fed to the graph, so runs are reproducible. Train honours ctx between steps and
-// stops with an error if the loss stops being finite.
+// seeded generator and fed to the graph, so runs are reproducible. On XLA's accelerator plugins Train
+// takes 10 minibatches per graph call where they are whole, with the weights of one call per minibatch
+// (models.TrainStepsPerCall). Train honours ctx between calls and stops with an error if the loss stops
+// being finite.
 func Train(ctx context.Context, backend compute.Backend, v *VAE, ds *data.Dataset, opts TrainOptions) (*History, error) {
+	return train(ctx, backend, v, ds, opts, models.TrainStepsPerCall(backend))
+}
+
+// train is Train with perCall minibatches per graph call where they are whole (1: one per call).
+func train(ctx context.Context, backend compute.Backend, v *VAE, ds *data.Dataset, opts TrainOptions, perCall int) (*History, error) {
 	switch {
 	case ds == nil || ds.N() == 0:
 		return nil, fmt.Errorf("training VAE: empty training set")
@@ -117,6 +125,29 @@ func Train(ctx context.Context, backend compute.Backend, v *VAE, ds *data.Datase
 	}
 	batch = min(batch, ds.N())
 	adam := optimizer.Adam().LearningRate(lr).Done()
+	// One graph takes perCall minibatches (x [K, B, D], eps [K, B, Latent]) and their K Adam steps, one
+	// after the other, and returns the K values of each term; the other takes one minibatch (an epoch's
+	// last ones). Both build the same step, so the weights are those of one step per call.
+	var chunk *model.Exec
+	if perCall > 1 {
+		var err error
+		chunk, err = model.NewExec(backend, v.store, func(scope *model.Scope, x, eps *Node) []*Node {
+			xd, ed := x.Shape().Dimensions, eps.Shape().Dimensions
+			var terms [3][]*Node
+			for j := range xd[0] {
+				xj := Reshape(Slice(x, AxisElem(j)), xd[1:]...)
+				ej := Reshape(Slice(eps, AxisElem(j)), ed[1:]...)
+				loss, recon, kl := v.loss(scope, xj, ej, opts.L2)
+				adam.UpdateGraph(scope, x.Graph(), loss)
+				terms[0], terms[1], terms[2] = append(terms[0], loss), append(terms[1], recon), append(terms[2], kl)
+			}
+			return []*Node{Stack(terms[0], 0), Stack(terms[1], 0), Stack(terms[2], 0)}
+		})
+		if err != nil {
+			return nil, fmt.Errorf("building the VAE training chunk: %w", err)
+		}
+		defer chunk.Finalize()
+	}
 	step, err := model.NewExec(backend, v.store, func(scope *model.Scope, x, eps *Node) []*Node {
 		loss, recon, kl := v.loss(scope, x, eps, opts.L2)
 		adam.UpdateGraph(scope, x.Graph(), loss)
@@ -131,17 +162,23 @@ func Train(ctx context.Context, backend compute.Backend, v *VAE, ds *data.Datase
 	order := data.NewRand(opts.Seed)
 	noise := data.NewRand(opts.Seed ^ 0xD1B5_4A32_D192_ED03)
 	numBatches := (n + batch - 1) / batch
-	xs := make([]float32, batch*d)
+	whole := n / batch // the epoch's minibatches of the full size
+	xs := make([]float32, max(perCall, 1)*batch*d)
 	hist := &History{}
 	start := clock.Now()
 	for epoch := 1; epoch <= opts.Epochs; epoch++ {
 		perm := order.Perm(n)
 		var sum [3]float64
-		for b := range numBatches {
+		for b := 0; b < numBatches; {
 			if err := ctx.Err(); err != nil {
 				return hist, fmt.Errorf("training VAE interrupted at epoch %d: %w", epoch, err)
 			}
-			rows := perm[b*batch : min((b+1)*batch, n)]
+			k := 1
+			if perCall > 1 && whole-b >= perCall {
+				k = perCall
+			}
+			// The k minibatches from b on, and their noise drawn in the order of one step per call.
+			rows := perm[b*batch : min((b+k)*batch, n)]
 			for j, r := range rows {
 				copy(xs[j*d:(j+1)*d], ds.Row(r))
 			}
@@ -149,19 +186,33 @@ func Train(ctx context.Context, backend compute.Backend, v *VAE, ds *data.Datase
 			for j := range eps {
 				eps[j] = float32(noise.NormFloat64())
 			}
-			out, err := step.Call(tensors.FromFlatDataAndDimensions(xs[:len(rows)*d], len(rows), d),
-				tensors.FromFlatDataAndDimensions(eps, len(rows), latent))
+			var out []*tensors.Tensor
+			var err error
+			if k > 1 {
+				out, err = chunk.Call(tensors.FromFlatDataAndDimensions(xs[:len(rows)*d], k, batch, d),
+					tensors.FromFlatDataAndDimensions(eps, k, batch, latent))
+			} else {
+				out, err = step.Call(tensors.FromFlatDataAndDimensions(xs[:len(rows)*d], len(rows), d),
+					tensors.FromFlatDataAndDimensions(eps, len(rows), latent))
+			}
 			if err != nil {
 				return hist, fmt.Errorf("training VAE, epoch %d, batch %d: %w", epoch, b, err)
 			}
+			var terms [3][]float32
 			for i, t := range out {
-				sum[i] += float64(tensors.MustCopyFlatData[float32](t)[0])
+				terms[i] = tensors.MustCopyFlatData[float32](t)
 				t.MustFinalizeAll()
 			}
-			if math.IsNaN(sum[0]) || math.IsInf(sum[0], 0) {
-				return hist, fmt.Errorf("training VAE diverged: loss is not finite at epoch %d, batch %d (try a smaller learning rate)", epoch, b)
+			for j := range k {
+				for i := range terms {
+					sum[i] += float64(terms[i][j])
+				}
+				if math.IsNaN(sum[0]) || math.IsInf(sum[0], 0) {
+					return hist, fmt.Errorf("training VAE diverged: loss is not finite at epoch %d, batch %d (try a smaller learning rate)", epoch, b+j)
+				}
+				hist.Steps++
 			}
-			hist.Steps++
+			b += k
 		}
 		nb := float64(numBatches)
 		hist.Loss = append(hist.Loss, sum[0]/nb)
