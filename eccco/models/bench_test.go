@@ -4,11 +4,11 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
-	"slices"
 	"testing"
 	"time"
 
 	"github.com/eccco-go/eccco-go/eccco/data"
+	"github.com/eccco-go/eccco-go/eccco/internal/chunkbench"
 )
 
 // BenchmarkTrainEpoch measures one training epoch of each data set's paper MLP (table_params.tex) on
@@ -78,7 +78,7 @@ func BenchmarkTrainChunks(b *testing.B) {
 	}
 	spec := Spec{Kind: KindMLP, NumFeatures: d, NumClasses: k, Hidden: 32, Layers: 1, Activation: "relu", Members: 1}
 	opts := TrainOptions{Epochs: 5, BatchSize: 128, Seed: 1}
-	timed := func(perCall int) time.Duration {
+	chunkbench.Compare(b, trainChunk, func(perCall int) time.Duration {
 		m, err := New(be, spec, 1)
 		if err != nil {
 			b.Fatal(err)
@@ -88,17 +88,5 @@ func BenchmarkTrainChunks(b *testing.B) {
 			b.Fatal(err)
 		}
 		return time.Since(start)
-	}
-	timed(1) // warm-up: the backend's first graphs
-	var t1, tc time.Duration
-	var ratios []float64
-	for b.Loop() {
-		one, chunks := timed(1), timed(trainChunk)
-		t1, tc = t1+one, tc+chunks
-		ratios = append(ratios, chunks.Seconds()/one.Seconds())
-	}
-	slices.Sort(ratios)
-	b.ReportMetric(t1.Seconds()*1e3/float64(b.N), "one-per-call-ms")
-	b.ReportMetric(tc.Seconds()*1e3/float64(b.N), "chunks-ms")
-	b.ReportMetric(ratios[len(ratios)/2], "chunks/one")
+	})
 }

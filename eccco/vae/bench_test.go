@@ -4,11 +4,11 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
-	"slices"
 	"testing"
 	"time"
 
 	"github.com/eccco-go/eccco-go/eccco/data"
+	"github.com/eccco-go/eccco-go/eccco/internal/chunkbench"
 )
 
 // BenchmarkTrainEpoch measures one training epoch of the paper's VAE (batch 50) on moons and, when the
@@ -79,7 +79,7 @@ func BenchmarkTrainChunks(b *testing.B) {
 	}
 	opts.Epochs, opts.Seed = 2, 1
 	const chunkSize = 10
-	timed := func(perCall int) time.Duration {
+	chunkbench.Compare(b, chunkSize, func(perCall int) time.Duration {
 		v, err := New(be, spec, 1)
 		if err != nil {
 			b.Fatal(err)
@@ -89,17 +89,5 @@ func BenchmarkTrainChunks(b *testing.B) {
 			b.Fatal(err)
 		}
 		return time.Since(start)
-	}
-	timed(1) // warm-up: the backend's first graphs
-	var t1, tc time.Duration
-	var ratios []float64
-	for b.Loop() {
-		one, chunks := timed(1), timed(chunkSize)
-		t1, tc = t1+one, tc+chunks
-		ratios = append(ratios, chunks.Seconds()/one.Seconds())
-	}
-	slices.Sort(ratios)
-	b.ReportMetric(t1.Seconds()*1e3/float64(b.N), "one-per-call-ms")
-	b.ReportMetric(tc.Seconds()*1e3/float64(b.N), "chunks-ms")
-	b.ReportMetric(ratios[len(ratios)/2], "chunks/one")
+	})
 }
