@@ -12,11 +12,11 @@
 #                            in paper/results/, every figure of the paper (figures/: PNG, SVG, PDF), the
 #                            notebooks, and the report: its LaTeX sources in paper/report/ (with the
 #                            committed 100-DPI figures of figures/gallery/), paper/eccco-go.md and
-#                            paper/eccco-go.pdf. About 1 h 15 min on a 2-core machine with XLA (its
-#                            plugin installed by this script where it can) and ECCCO_TABULAR_BACKEND=auto,
-#                            the protocol (models and benchmark) 44 min of it (protocol 11); about 20 min
-#                            more with the default pure-Go benchmark of the six synthetic and tabular sets;
-#                            many hours on pure Go alone.
+#                            paper/eccco-go.pdf. On a 2-core machine from a fresh clone, with XLA for the
+#                            image sets (its plugin installed by this script where it can) and the defaults,
+#                            the models and benchmark took 1 h 52 min (protocol 12; bench/README.md), 52
+#                            min of it the six synthetic and tabular sets' benchmark on pure Go (12 min on
+#                            XLA at protocol 11: ECCCO_TABULAR_BACKEND=auto); many hours on pure Go alone.
 #   ./reproduce.sh --quick   the same pipeline in minutes, written to runs/quick/ (nothing under paper/ is
 #                            touched but the PDF): 5-epoch models on the three synthetic sets, scored and
 #                            used by a small benchmark (2 runs of 20 factuals), and every figure from
@@ -68,7 +68,7 @@
 #                    2 where there are 2 or more CPUs, else 1; more lanes want more cores and memory: 3.4 GB
 #                    at the peak with both image sets in flight). Every result is the same bytes whatever the
 #                    number; on 2 cores one data set leaves a core partly idle, and 2 lanes cut the
-#                    protocol's time from 77 to 58 min (README, Speed)
+#                    protocol's time by about a quarter (bench/README.md)
 #   ECCCO_PROGRESS   "lines" for plain progress lines, "0" for none (default: a live bar on a terminal)
 #   ECCCO_BIN        where to build the eccco binary (default bin/eccco)
 #
