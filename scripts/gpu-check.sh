@@ -8,9 +8,10 @@
 #   3. the speed benchmark's workload (bench/README.md) on the GPU: eccco-go's Searcher on xla:cuda against
 #      hand-vectorised PyTorch on the same GPU (when a python3 with torch and CUDA is there), B = 100, 1,000
 #      and 10,000, and, for scale, both on the machine's CPU;
-#   4. training in chunks of 10 minibatches per graph call against one per call on xla:cuda (models' and
-#      vae's BenchmarkTrainChunks: an MNIST-sized MLP, 5 epochs, and the MNIST VAE, 2 epochs, whole Train
-#      calls alternated), into train.txt;
+#   4. training in chunks of minibatches per graph call against one per call on xla:cuda (the
+#      BenchmarkTrainChunks of models, vae and energy: an MNIST-sized MLP, 5 epochs, and the MNIST VAE, 2
+#      epochs, in chunks of 10; the MNIST JEM, 1 epoch, in chunks of 4; whole trainings alternated), into
+#      train.txt;
 #   5. the GoMLX packages' tests on xla:cuda (the subset .ci/xla.sh runs on xla:cpu), side by side, each under
 #      a time limit.
 #
@@ -135,9 +136,9 @@ fi
 } >"$out/meta.txt"
 python3 bench/report.py --raw "$raw" --meta "$out/meta.txt" >"$out/results-gpu.md" && cat "$out/results-gpu.md"
 
-echo "== training: chunks of 10 minibatches per call against one per call (BenchmarkTrainChunks)"
+echo "== training: chunks of minibatches per call against one per call (BenchmarkTrainChunks)"
 : >"$out/train.txt"
-for p in models vae; do
+for p in models vae energy; do
   if [ -x "$bin/$p.test" ]; then
     (cd "eccco/$p" && GOMLX_BACKEND=xla:cuda timeout 300 "$bin/$p.test" -test.run '^$' \
       -test.bench TrainChunks -test.benchtime 3x 2>&1) | tee -a "$out/train.txt"

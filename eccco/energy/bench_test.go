@@ -3,9 +3,12 @@ package energy
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"testing"
+	"time"
 
 	"github.com/eccco-go/eccco-go/eccco/data"
+	"github.com/eccco-go/eccco-go/eccco/internal/chunkbench"
 	"github.com/eccco-go/eccco-go/eccco/models"
 )
 
@@ -106,4 +109,50 @@ func BenchmarkJEMEpoch(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkTrainChunks compares TrainJEM's chunks of minibatches per graph call (as many as it takes on
+// XLA's accelerator plugins: 4 for the paper's 25 SGLD steps) with one minibatch per call, on any backend
+// (on the pure-Go backend and XLA's CPU plugin TrainJEM itself takes one per call): the paper's MNIST JEM
+// (models.SpecFor, PaperJEMOptions) trained for 1 epoch on 2,000 fixed pseudo-random rows in [−1, 1] of 10
+// classes, each iteration a whole training each way, alternately, graphs built and compiled in it as a
+// user's call does. It reports both in ms per training and the median over iterations of their ratio.
+// Run with, e.g.: go test -run '^$' -bench TrainChunks -benchtime 3x ./eccco/energy/
+func BenchmarkTrainChunks(b *testing.B) {
+	be := testBackend(b)
+	const n, d, k = 2000, 784, 10
+	ds := &data.Dataset{Name: "bench"}
+	for j := range d {
+		ds.FeatureNames = append(ds.FeatureNames, fmt.Sprint("p", j))
+	}
+	for c := range k {
+		ds.ClassNames = append(ds.ClassNames, fmt.Sprint(c))
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	for i := range n {
+		for range d {
+			ds.X = append(ds.X, float32(2*r.Float64()-1))
+		}
+		ds.Y = append(ds.Y, i%k)
+	}
+	opts, err := PaperJEMOptions("mnist", ds, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	opts.Epochs = 1
+	spec, err := models.SpecFor(models.KindJEM, "mnist", d, k)
+	if err != nil {
+		b.Fatal(err)
+	}
+	chunkbench.Compare(b, jemChunkSize(10, opts.SGLD), func(perCall int) time.Duration {
+		m, err := models.New(be, spec, 1)
+		if err != nil {
+			b.Fatal(err)
+		}
+		start := time.Now()
+		if _, err := trainJEM(context.Background(), be, m, ds, opts, perCall); err != nil {
+			b.Fatal(err)
+		}
+		return time.Since(start)
+	})
 }

@@ -53,6 +53,9 @@ type JEMOptions struct {
 	// (models.Bags), as MLJEnsembles' EnsembleModel (bagging_fraction = 0.8) did for the authors' JEM
 	// ensemble (ECCCo.jl experiments/models/default_models.jl:90). 0: every member on all rows.
 	BaggingFraction float64
+	// BufferCapacity is the number of samples each member's replay buffer keeps; 0 means the paper's
+	// 10,000 (DefaultBufferCapacity).
+	BufferCapacity int
 	// OnEpoch, if set, is called after every epoch.
 	OnEpoch func(models.EpochStats)
 }
@@ -98,7 +101,18 @@ func PaperJEMOptions(dataset string, train *data.Dataset, seed uint64) (JEMOptio
 //
 // with E the member's conditional energy. When L is not finite for any member the step is skipped for all
 // members and counted in History.Skipped; History.Loss holds the mean finite summed L per epoch.
+//
+// On XLA's accelerator plugins one graph call takes several whole minibatches (as models.Train does;
+// jemMinibatchesPerCall: 10, fewer where their SGLD steps would exceed 100): their chains, losses and
+// conditional Adam steps, with the replay buffers' draws made on the host beforehand, so the weights are
+// those of one call per minibatch. TrainJEM honours ctx between calls.
 func TrainJEM(ctx context.Context, backend compute.Backend, m *models.Model, ds *data.Dataset, opts JEMOptions) (*models.History, error) {
+	return trainJEM(ctx, backend, m, ds, opts, jemMinibatchesPerCall(backend, opts.SGLD))
+}
+
+// trainJEM is TrainJEM with perCall whole minibatches per graph call (jemChunk; 1: one per call, with
+// the SGLD sampler, the loss and the Adam step as separate calls).
+func trainJEM(ctx context.Context, backend compute.Backend, m *models.Model, ds *data.Dataset, opts JEMOptions, perCall int) (*models.History, error) {
 	switch {
 	case m == nil || ds == nil || ds.N() == 0:
 		return nil, fmt.Errorf("jem: nil model or empty data")
@@ -112,6 +126,8 @@ func TrainJEM(ctx context.Context, backend compute.Backend, m *models.Model, ds 
 		return nil, fmt.Errorf("jem: Lambda = %v, must be non-negative", opts.Lambda)
 	case opts.Prior.D() != ds.D():
 		return nil, fmt.Errorf("jem: prior has %d features, the data %d", opts.Prior.D(), ds.D())
+	case opts.BufferCapacity < 0:
+		return nil, fmt.Errorf("jem: BufferCapacity = %d, must be non-negative", opts.BufferCapacity)
 	}
 	lr := opts.LearningRate
 	if lr == 0 {
@@ -183,6 +199,13 @@ func TrainJEM(ctx context.Context, backend compute.Backend, m *models.Model, ds 
 		return nil, fmt.Errorf("jem: building the loss graph: %w", err)
 	}
 	defer check.Finalize()
+	var chunk *jemChunk
+	if perCall > 1 {
+		if chunk, err = newJEMChunk(backend, m.Store(), perCall, members, nSamples, d, k, sgld, memberEnergy, memberLosses, adam); err != nil {
+			return nil, err
+		}
+		defer chunk.Finalize()
+	}
 
 	// Every member has its own random stream (order, classes, chain starts) and buffer.
 	rngs := make([]*rand.Rand, members)
@@ -190,6 +213,9 @@ func TrainJEM(ctx context.Context, backend compute.Backend, m *models.Model, ds 
 	for i := range members {
 		rngs[i] = data.NewRand(opts.Seed + uint64(i)*0x9E3779B97F4A7C15)
 		buffers[i] = NewReplayBuffer(opts.Prior)
+		if opts.BufferCapacity > 0 {
+			buffers[i].Capacity = opts.BufferCapacity
+		}
 	}
 	noiseRng := data.NewRand(opts.Seed ^ 0x5DEECE66D)
 	hist := &models.History{}
@@ -217,15 +243,36 @@ func TrainJEM(ctx context.Context, backend compute.Backend, m *models.Model, ds 
 		}
 		var sum float64
 		var finite int
-		for b := 0; b < rows; b += size {
+		count := func(loss float64) {
+			if math.IsNaN(loss) || math.IsInf(loss, 0) {
+				hist.Skipped++
+				return
+			}
+			sum += loss
+			finite++
+			hist.Steps++
+		}
+		for b := 0; b < rows; {
 			if err := ctx.Err(); err != nil {
 				return hist, fmt.Errorf("jem: interrupted at epoch %d: %w", epoch, err)
 			}
-			n := min(b+size, rows) - b
+			if chunk != nil && (rows-b)/size >= perCall {
+				losses, err := chunk.run(jemDraws{ds: ds, perms: perms, rngs: rngs, buffers: buffers, noiseRng: noiseRng}, b, size)
+				if err != nil {
+					return hist, fmt.Errorf("jem: epoch %d: %w", epoch, err)
+				}
+				for _, l := range losses {
+					count(float64(l))
+				}
+				b += perCall * size
+				continue
+			}
+			from, n := b, min(b+size, rows)-b
+			b += n
 			xb := make([]float32, 0, members*n*d)
 			yb := make([]int32, 0, members*n)
 			for i := range members {
-				for _, r := range perms[i][b : b+n] {
+				for _, r := range perms[i][from : from+n] {
 					xb = append(xb, ds.Row(r)...)
 					yb = append(yb, int32(ds.Y[r]))
 				}
@@ -252,16 +299,12 @@ func TrainJEM(ctx context.Context, backend compute.Backend, m *models.Model, ds 
 			if err != nil {
 				return hist, fmt.Errorf("jem: epoch %d: %w", epoch, err)
 			}
-			if math.IsNaN(loss) || math.IsInf(loss, 0) {
-				hist.Skipped++
-				continue
+			if !math.IsNaN(loss) && !math.IsInf(loss, 0) {
+				if _, err := scalarCall(step, args); err != nil {
+					return hist, fmt.Errorf("jem: epoch %d: %w", epoch, err)
+				}
 			}
-			if _, err := scalarCall(step, args); err != nil {
-				return hist, fmt.Errorf("jem: epoch %d: %w", epoch, err)
-			}
-			sum += loss
-			finite++
-			hist.Steps++
+			count(loss)
 		}
 		mean := math.NaN()
 		if finite > 0 {

@@ -161,17 +161,32 @@ func (b *ReplayBuffer) Len() int {
 // sample.
 func (b *ReplayBuffer) Init(n int, rng *rand.Rand) []float32 {
 	d := b.Prior.D()
-	out := make([]float32, n*d)
-	stored := b.Len()
-	for i := range n {
-		if stored == 0 || rng.Float64() < b.ReinitFraction {
-			copy(out[i*d:(i+1)*d], b.Prior.Draw(1, rng))
-			continue
+	slots, out := b.draw(n, b.Len(), rng)
+	for i, r := range slots {
+		if r >= 0 {
+			copy(out[i*d:(i+1)*d], b.rows[r*d:(r+1)*d])
 		}
-		r := rng.IntN(stored)
-		copy(out[i*d:(i+1)*d], b.rows[r*d:(r+1)*d])
 	}
 	return out
+}
+
+// draw makes Init's random choices for n chains of a buffer that holds stored samples: slots[i] is the
+// stored sample chain i starts from, or −1 where the chain starts fresh, from fresh[i·D:(i+1)·D] (drawn
+// from the prior; the rows of the other chains are zero). The draws from rng do not depend on what the
+// buffer holds, only on how many samples, so a caller can make them ahead of the samples (TrainJEM's
+// chunks of minibatches).
+func (b *ReplayBuffer) draw(n, stored int, rng *rand.Rand) (slots []int, fresh []float32) {
+	d := b.Prior.D()
+	slots, fresh = make([]int, n), make([]float32, n*d)
+	for i := range n {
+		if stored == 0 || rng.Float64() < b.ReinitFraction {
+			copy(fresh[i*d:(i+1)*d], b.Prior.Draw(1, rng))
+			slots[i] = -1
+			continue
+		}
+		slots[i] = rng.IntN(stored)
+	}
+	return slots, fresh
 }
 
 // Add stores samples (row-major, a whole number of rows), overwriting the oldest when full.
@@ -183,16 +198,34 @@ func (b *ReplayBuffer) Add(samples []float32) error {
 	if b.Capacity <= 0 {
 		return fmt.Errorf("replay buffer: Capacity = %d, must be positive", b.Capacity)
 	}
-	for i := 0; i < len(samples); i += d {
-		row := samples[i : i+d]
-		if b.Len() < b.Capacity {
+	var slots []int
+	slots, _, b.next = b.writeSlots(b.Len(), b.next, len(samples)/d)
+	for i, r := range slots {
+		row := samples[i*d : (i+1)*d]
+		if r == b.Len() {
 			b.rows = append(b.rows, row...)
 			continue
 		}
-		copy(b.rows[b.next*d:(b.next+1)*d], row)
-		b.next = (b.next + 1) % b.Capacity
+		copy(b.rows[r*d:(r+1)*d], row)
 	}
 	return nil
+}
+
+// writeSlots returns the slots that Add writes n rows to, in order, when the buffer holds stored samples
+// and its ring position is next, and the number stored and the ring position afterwards: the slots after
+// the stored ones until Capacity, then the oldest, from next on.
+func (b *ReplayBuffer) writeSlots(stored, next, n int) (slots []int, storedAfter, nextAfter int) {
+	slots = make([]int, n)
+	for i := range slots {
+		if stored < b.Capacity {
+			slots[i] = stored
+			stored++
+			continue
+		}
+		slots[i] = next
+		next = (next + 1) % b.Capacity
+	}
+	return slots, stored, next
 }
 
 // LowestEnergy returns the n samples (rows of samples; D = len(samples)/len(energies)) with the lowest
