@@ -3,7 +3,6 @@ package energy
 import (
 	"context"
 	"fmt"
-	"math/rand/v2"
 	"testing"
 	"time"
 
@@ -120,21 +119,8 @@ func BenchmarkJEMEpoch(b *testing.B) {
 // Run with, e.g.: go test -run '^$' -bench TrainChunks -benchtime 3x ./eccco/energy/
 func BenchmarkTrainChunks(b *testing.B) {
 	be := testBackend(b)
-	const n, d, k = 2000, 784, 10
-	ds := &data.Dataset{Name: "bench"}
-	for j := range d {
-		ds.FeatureNames = append(ds.FeatureNames, fmt.Sprint("p", j))
-	}
-	for c := range k {
-		ds.ClassNames = append(ds.ClassNames, fmt.Sprint(c))
-	}
-	r := rand.New(rand.NewPCG(1, 2))
-	for i := range n {
-		for range d {
-			ds.X = append(ds.X, float32(2*r.Float64()-1))
-		}
-		ds.Y = append(ds.Y, i%k)
-	}
+	ds := chunkbench.Images(2000, 10)
+	d, k := ds.D(), ds.K()
 	opts, err := PaperJEMOptions("mnist", ds, 1)
 	if err != nil {
 		b.Fatal(err)

@@ -2,8 +2,6 @@ package models
 
 import (
 	"context"
-	"fmt"
-	"math/rand/v2"
 	"testing"
 	"time"
 
@@ -61,21 +59,8 @@ func BenchmarkTrainEpoch(b *testing.B) {
 // go test -run '^$' -bench TrainChunks -benchtime 3x ./eccco/models/
 func BenchmarkTrainChunks(b *testing.B) {
 	be := testBackend(b)
-	const n, d, k = 5000, 784, 10
-	ds := &data.Dataset{Name: "bench"}
-	for j := range d {
-		ds.FeatureNames = append(ds.FeatureNames, fmt.Sprint("p", j))
-	}
-	for c := range k {
-		ds.ClassNames = append(ds.ClassNames, fmt.Sprint(c))
-	}
-	r := rand.New(rand.NewPCG(1, 2))
-	for i := range n {
-		for range d {
-			ds.X = append(ds.X, float32(2*r.Float64()-1))
-		}
-		ds.Y = append(ds.Y, i%k)
-	}
+	ds := chunkbench.Images(5000, 10)
+	d, k := ds.D(), ds.K()
 	spec := Spec{Kind: KindMLP, NumFeatures: d, NumClasses: k, Hidden: 32, Layers: 1, Activation: "relu", Members: 1}
 	opts := TrainOptions{Epochs: 5, BatchSize: 128, Seed: 1}
 	chunkbench.Compare(b, trainChunk, func(perCall int) time.Duration {

@@ -2,8 +2,6 @@ package vae
 
 import (
 	"context"
-	"fmt"
-	"math/rand/v2"
 	"testing"
 	"time"
 
@@ -57,18 +55,8 @@ func BenchmarkTrainEpoch(b *testing.B) {
 // their ratio. Run with, e.g.: go test -run '^$' -bench TrainChunks -benchtime 3x ./eccco/vae/
 func BenchmarkTrainChunks(b *testing.B) {
 	be := testBackend(b)
-	const n, d = 5000, 784
-	ds := &data.Dataset{Name: "bench", ClassNames: []string{"0"}}
-	for j := range d {
-		ds.FeatureNames = append(ds.FeatureNames, fmt.Sprint("p", j))
-	}
-	r := rand.New(rand.NewPCG(1, 2))
-	for range n {
-		for range d {
-			ds.X = append(ds.X, float32(2*r.Float64()-1))
-		}
-		ds.Y = append(ds.Y, 0)
-	}
+	ds := chunkbench.Images(5000, 1)
+	d := ds.D()
 	spec, err := PaperSpec("mnist", d)
 	if err != nil {
 		b.Fatal(err)
