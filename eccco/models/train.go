@@ -208,8 +208,9 @@ func checkTrainingData(m *Model, ds *data.Dataset) error {
 const trainChunk = 10
 
 // TrainStepsPerCall returns the minibatches a training loop takes per graph call on a backend (Train here,
-// vae.Train): 10 on XLA's accelerator plugins (CUDA), 1 on the pure-Go backend and XLA's CPU plugin, where
-// the chunks are slower (BenchmarkTrainChunks compares them).
+// vae.Train; energy.TrainJEM takes fewer where their SGLD steps would make the graph large): 10 on XLA's
+// accelerator plugins (CUDA), 1 on the pure-Go backend and XLA's CPU plugin, where the chunks are slower
+// (BenchmarkTrainChunks compares them).
 func TrainStepsPerCall(backend compute.Backend) int {
 	p, xla := backend.(interface{ PluginName() string })
 	if !xla || strings.Contains(strings.ToLower(p.PluginName()), "cpu") {
