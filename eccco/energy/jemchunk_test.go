@@ -18,7 +18,8 @@ import (
 // partial one to the one-call path. The replay buffers hold 20 samples, so from the third minibatch on
 // the chains start from samples written earlier in the same chunk and the ring overwrites slots within
 // a chunk. The learning rate of the last case makes the loss overflow after a few steps: the chunks
-// must skip exactly the steps that one call per minibatch skips.
+// must skip exactly the steps that one call per minibatch skips; the last clamps the chains to a box at
+// every step.
 func TestJEMChunksMatchOneStepPerCall(t *testing.T) {
 	b := testBackend(t)
 	xla := strings.HasPrefix(strings.ToLower(b.Name()), "xla")
@@ -40,10 +41,12 @@ func TestJEMChunksMatchOneStepPerCall(t *testing.T) {
 		lr       float64
 		authors  bool
 		skipping bool
+		bounded  bool // the chains clamped to a box at every step
 	}{
 		{name: "JEM", members: 1, rows: 13*batch - 3, lr: 0.01},
 		{name: "ensemble, authors' code, bagged", members: 2, rows: 257, bagging: 0.8, lr: 0.01, authors: true},
 		{name: "overflowing", members: 1, rows: 13*batch - 3, lr: 1e12, skipping: true},
+		{name: "bounded chains", members: 1, rows: 13*batch - 3, lr: 0.01, bounded: true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			ds := blobs((c.rows+2)/3, 5)
@@ -59,6 +62,9 @@ func TestJEMChunksMatchOneStepPerCall(t *testing.T) {
 			spec := models.Spec{Kind: kind, NumFeatures: 2, NumClasses: 3, Hidden: 8, Layers: 2, Activation: "relu", Members: c.members}
 			s := AuthorsSGLD()
 			s.Steps = 5
+			if c.bounded {
+				s.Lower, s.Upper = []float32{-0.5, -0.5}, []float32{0.5, 0.5}
+			}
 			opts := JEMOptions{Epochs: 2, BatchSize: batch, LearningRate: c.lr, SGLD: s, Samples: 6, Lambda: 0.1,
 				Prior: prior, Seed: 11, BaggingFraction: c.bagging, BufferCapacity: 20}
 			if c.authors {
