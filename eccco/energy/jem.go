@@ -102,8 +102,9 @@ func PaperJEMOptions(dataset string, train *data.Dataset, seed uint64) (JEMOptio
 // with E the member's conditional energy. When L is not finite for any member the step is skipped for all
 // members and counted in History.Skipped; History.Loss holds the mean finite summed L per epoch.
 //
-// On XLA's accelerator plugins one graph call takes several whole minibatches (as models.Train does;
-// jemMinibatchesPerCall: 10, fewer where their SGLD steps would exceed 100): their chains, losses and
+// On XLA's accelerator plugins one graph call takes several whole minibatches (as models.Train does: 10,
+// fewer where their SGLD steps together would exceed 100; 1 on the pure-Go backend and XLA's CPU plugin):
+// their chains, losses and
 // conditional Adam steps, with the replay buffers' draws made on the host beforehand, so the weights are
 // those of one call per minibatch. TrainJEM honours ctx between calls.
 func TrainJEM(ctx context.Context, backend compute.Backend, m *models.Model, ds *data.Dataset, opts JEMOptions) (*models.History, error) {
