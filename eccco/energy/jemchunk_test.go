@@ -3,6 +3,7 @@ package energy
 import (
 	"context"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -143,7 +144,7 @@ func TestReplayBufferDrawsAhead(t *testing.T) {
 		}
 	}
 	slots, stored, next := buf.writeSlots(buf.Len(), buf.next, 3)
-	if want := []int{1, 2, 3}; stored != 5 || next != 4 || !equalInts(slots, want) {
+	if want := []int{1, 2, 3}; stored != 5 || next != 4 || !slices.Equal(slots, want) {
 		t.Fatalf("writeSlots: %v, %d stored, next %d; want %v, 5, 4", slots, stored, next, want)
 	}
 	a, b := data.NewRand(4), data.NewRand(4)
@@ -163,16 +164,4 @@ func TestReplayBufferDrawsAhead(t *testing.T) {
 	if fromBuffer < 150 || fromBuffer == 200 || a.Uint64() != b.Uint64() {
 		t.Fatalf("%d of 200 chains from the buffer, or the draws consumed different amounts", fromBuffer)
 	}
-}
-
-func equalInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
