@@ -16,9 +16,10 @@ import (
 // and skip counts of one call per minibatch (the sampler, the loss and the step as separate calls, whose
 // replay buffer and random draws live on the host): bit for bit on the pure-Go backend, within 1e-4
 // relative on XLA. The epochs have 12 whole minibatches and a partial one, so chunks of 4 leave the
-// partial one to the one-call path. The replay buffers hold 20 samples, so from the third minibatch on
-// the chains start from samples written earlier in the same chunk and the ring overwrites slots within
-// a chunk. The learning rate of the last case makes the loss overflow after a few steps: the chunks
+// partial one to the one-call path. Each minibatch adds 6 samples to replay buffers of 20: from a chunk's
+// second minibatch on, chains may start from samples written earlier in the same chunk, and from the
+// fourth minibatch of training on, the ring overwrites slots, within a chunk too. The learning rate of the
+// overflowing case makes the loss overflow after a few steps: the chunks
 // must skip exactly the steps that one call per minibatch skips; the last clamps the chains to a box at
 // every step.
 func TestJEMChunksMatchOneStepPerCall(t *testing.T) {
