@@ -110,3 +110,32 @@ func Shared() (compute.Backend, error) {
 	sharedOnce.Do(func() { shared, sharedErr = New() })
 	return shared, sharedErr
 }
+
+var (
+	namedMu sync.Mutex
+	named   = map[string]compute.Backend{}
+)
+
+// Named returns one process-wide backend per configuration, created by NewWithConfig on first use (a
+// failure is returned, not kept); GOMLX_BACKEND's own configuration (Config) gives Shared's. It serves the
+// backends chosen beside GOMLX_BACKEND's, such as the image data sets' (ImagesConfig).
+func Named(config string) (compute.Backend, error) {
+	if config == Config() {
+		return Shared()
+	}
+	namedMu.Lock()
+	defer namedMu.Unlock()
+	if b, ok := named[config]; ok {
+		return b, nil
+	}
+	if name, _, _ := strings.Cut(config, ":"); !slices.Contains(Available(), name) {
+		return nil, fmt.Errorf("backend %q is not compiled into this binary (it has: %s); for XLA build with `go build -tags xla` (cgo) and install its plugin with scripts/install-xla.sh",
+			config, strings.Join(Available(), ", "))
+	}
+	b, err := NewWithConfig(config)
+	if err != nil {
+		return nil, err
+	}
+	named[config] = b
+	return b, nil
+}

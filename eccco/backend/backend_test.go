@@ -55,3 +55,28 @@ func TestUnavailableBackendIsAnError(t *testing.T) {
 		}
 	}
 }
+
+// Named keeps one backend per configuration and gives GOMLX_BACKEND's own configuration Shared's.
+func TestNamedKeepsOnePerConfiguration(t *testing.T) {
+	t.Setenv(EnvVar, "")
+	a, err := Named("go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, err := Named("go"); err != nil || b != a {
+		t.Errorf("Named(go) twice: %v, same value %v", err, b == a)
+	}
+	s, err := Shared()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d, err := Named(Default); err != nil || d != s {
+		t.Errorf("Named(%q) is not Shared(): %v", Default, err)
+	}
+	if a == s {
+		t.Error("Named(go) returned the shared go:ops_sequential backend")
+	}
+	if _, err := Named("nosuchbackend"); err == nil || !strings.Contains(err.Error(), "not compiled into this binary") {
+		t.Errorf("Named(nosuchbackend) = %v, want an error naming what is compiled in", err)
+	}
+}

@@ -14,7 +14,6 @@ import (
 	"github.com/eccco-go/eccco-go/eccco/experiment"
 	"github.com/eccco-go/eccco-go/eccco/models"
 	"github.com/eccco-go/eccco-go/eccco/plot"
-	"github.com/gomlx/compute"
 )
 
 // Env is where the catalog's figures come from: one experiment per data set (opened with Options and
@@ -26,10 +25,6 @@ type Env struct {
 	Results []benchmark.Row
 	// DPI is the resolution of the PNG files Write makes (0: DefaultDPI, 300).
 	DPI int
-	// ImageBackend, when not nil, runs the image data sets' experiments (MNIST, Fashion-MNIST: their models,
-	// searches and samples) instead of Options.Backend: XLA is several times faster for them, pure Go for
-	// the rest (go doc ./eccco/backend).
-	ImageBackend compute.Backend
 
 	exps  map[string]*experiment.Experiment
 	synth map[string]*Synthetic
@@ -46,17 +41,7 @@ func (env *Env) Experiment(dataset string) (*experiment.Experiment, error) {
 	if e, ok := env.exps[dataset]; ok {
 		return e, nil
 	}
-	opts := env.Options
-	if env.ImageBackend != nil {
-		info, err := data.Lookup(dataset)
-		if err != nil {
-			return nil, err
-		}
-		if info.Kind == data.KindVision {
-			opts.Backend = env.ImageBackend
-		}
-	}
-	e, err := experiment.Open(dataset, opts)
+	e, err := experiment.Open(dataset, env.Options)
 	if err != nil {
 		return nil, err
 	}

@@ -115,7 +115,7 @@ func TestImageBackendChoosesPerDataSet(t *testing.T) {
 		t.Errorf("no --image-backend: %v, %v", o.Backend, err)
 	}
 	_, _, err = runCLI(t, "bench", "--data", "mnist", "--image-backend", "nosuch:cpu", "--runs", "1", "--out", t.TempDir())
-	if err == nil || !strings.Contains(err.Error(), "not compiled into this eccco") {
+	if err == nil || !strings.Contains(err.Error(), "not compiled into this binary") {
 		t.Errorf("unknown image backend: err = %v", err)
 	}
 

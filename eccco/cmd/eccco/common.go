@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/eccco-go/eccco-go/eccco/backend"
 	"github.com/eccco-go/eccco-go/eccco/benchmark"
@@ -104,41 +103,12 @@ func (f *expFlags) forDataset(opts experiment.Options, dataset string) (experime
 	if config == "" {
 		return opts, nil
 	}
-	b, err := namedBackend(config)
+	b, err := backend.Named(config)
 	if err != nil {
 		return opts, fmt.Errorf("%s: %w", flagName, err)
 	}
 	opts.Backend = b
 	return opts, nil
-}
-
-var (
-	namedBackendsMu sync.Mutex
-	namedBackends   = map[string]compute.Backend{}
-)
-
-// namedBackend creates the backend of --image-backend or --tabular-backend once per process and
-// configuration (backends hold compiled graphs and worker pools); GOMLX_BACKEND's own configuration gives
-// the shared backend.
-func namedBackend(config string) (compute.Backend, error) {
-	if config == backend.Config() {
-		return backend.Shared()
-	}
-	namedBackendsMu.Lock()
-	defer namedBackendsMu.Unlock()
-	if b, ok := namedBackends[config]; ok {
-		return b, nil
-	}
-	if name, _, _ := strings.Cut(config, ":"); !slices.Contains(backend.Available(), name) {
-		return nil, fmt.Errorf("backend %q is not compiled into this eccco (it has: %s); for XLA build with `go build -tags xla` (cgo) and install its plugin with scripts/install-xla.sh",
-			config, strings.Join(backend.Available(), ", "))
-	}
-	b, err := backend.NewWithConfig(config)
-	if err != nil {
-		return nil, err
-	}
-	namedBackends[config] = b
-	return b, nil
 }
 
 // register adds --mode, --seed, --data-dir, --models-dir and --set with the key groups the command reads.

@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/eccco-go/eccco-go/eccco/internal/outdir"
 	"io"
 	"strings"
 	"time"
+
+	"github.com/eccco-go/eccco-go/eccco/backend"
+	"github.com/eccco-go/eccco-go/eccco/internal/outdir"
 
 	"github.com/eccco-go/eccco-go/eccco/benchmark"
 	"github.com/eccco-go/eccco-go/eccco/data"
@@ -81,7 +83,7 @@ func runFigures(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	env := figures.NewEnv(opts)
 	env.DPI = *dpi
 	if ef.imageBackend != "" {
-		if env.ImageBackend, err = namedBackend(ef.imageBackend); err != nil {
+		if env.Options.ImageBackend, err = backend.Named(ef.imageBackend); err != nil {
 			return fmt.Errorf("figures: --image-backend: %w", err)
 		}
 	}

@@ -1,0 +1,43 @@
+package backend
+
+import (
+	"os"
+	"slices"
+	"strings"
+)
+
+// ImagesEnvVar chooses the backend of the image data sets (MNIST, Fashion-MNIST) where eccco chooses it
+// itself (./reproduce.sh, the notebooks): "auto" or unset (see ImagesConfig), "go" (the default backend,
+// as every other data set), or a configuration such as "xla:cpu".
+const ImagesEnvVar = "ECCCO_IMAGE_BACKEND"
+
+// ImagesConfig returns the backend configuration for the image data sets, whose models and searches run
+// several times faster on XLA's CPU plugin than on the pure-Go backend, and why, in a few words:
+//
+//   - ECCCO_IMAGE_BACKEND set to a configuration: that configuration;
+//   - "go" (or "none", as reproduce.sh accepts it): "" (the default backend);
+//   - "auto" or unset: "xla:cpu" when XLA is compiled into this binary (-tags xla), GOMLX_BACKEND is unset
+//     and the project's CPU plugin is installed (FindXLAPlugin; scripts/install-xla.sh puts it there),
+//     else "" (the default backend).
+//
+// It reads the environment, the binary and the disk only: it creates no backend, loads no plugin and
+// never downloads.
+func ImagesConfig() (config, why string) {
+	switch v := strings.TrimSpace(os.Getenv(ImagesEnvVar)); v {
+	case "", "auto":
+	case "go", "none":
+		return "", ImagesEnvVar + "=" + v
+	default:
+		return v, ImagesEnvVar + "=" + v
+	}
+	if c := strings.TrimSpace(os.Getenv(EnvVar)); c != "" {
+		return "", EnvVar + "=" + c + " runs every data set"
+	}
+	if !slices.Contains(Available(), "xla") {
+		return "", "XLA is not compiled in (build with -tags xla)"
+	}
+	if _, ok := FindXLAPlugin("cpu"); !ok {
+		return "", "XLA's CPU plugin is not installed (scripts/install-xla.sh)"
+	}
+	return "xla:cpu", "XLA is compiled in and its CPU plugin installed"
+}
