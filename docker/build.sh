@@ -2,7 +2,8 @@
 # docker/build.sh — with the source in place: the eccco CLI (bin/eccco, or $ECCCO_BIN), every package built
 # once (Go's build cache is then warm for reproduce.sh's own `go build` and for the notebooks), go vet, and a
 # check that the notebooks' tool chain is complete (notebooks/setup.sh --check). With the XLA plugin in .xla/
-# (ECCCO_WITH_XLA=1 at docker/install-python.sh) it also builds with -tags xla. The last step of the
+# (ECCCO_WITH_XLA=1 at docker/install-python.sh) it also builds with -tags xla and gives the notebooks' kernel
+# XLA (notebooks/setup.sh --only xla,kernel). The last step of the
 # Dockerfile and of .ci/docker.sh.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -23,6 +24,8 @@ go vet ./...
 if [ -f .xla/pjrt_c_api_cpu_plugin.so ] || [ -n "${ECCCO_XLA_DIR:-}" ]; then
   echo "build: go build -tags xla ./... (the XLA plugin is installed)"
   go build -tags xla ./...
+  echo "build: the notebooks' kernel with XLA for the image sets (notebooks/setup.sh --only xla,kernel)"
+  notebooks/setup.sh --only xla,kernel
 fi
 notebooks/setup.sh --check || {
   echo "build: the notebooks' tool chain is incomplete (run docker/install-python.sh and docker/install-go.sh)" >&2

