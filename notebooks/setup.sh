@@ -20,7 +20,8 @@
 #                                 layer, before go.mod is copied, and the Go tools and the kernel in a later one)
 #
 # Environment: PYTHON (the interpreter for the venv, Python >= 3.10; default python3), ECCCO_NOTEBOOKS_HOME
-# (default .notebooks in the repository root).
+# (default .notebooks in the repository root), ECCCO_XLA_INSTALL=0 (never install XLA's plugin), ECCCO_XLA_DIR
+# (the plugin folder, default .xla).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -36,7 +37,7 @@ while [ $# -gt 0 ]; do
     --check) check=1 ;;
     --only) shift; only="${1:-}" ;;
     --only=*) only="${1#--only=}" ;;
-    -h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "setup.sh: unknown argument $1 (try --help)" >&2; exit 2 ;;
   esac
   shift
