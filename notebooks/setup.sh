@@ -111,7 +111,7 @@ if step xla && [ "$check" = 0 ]; then
   rm -f "$xla_marker"
   mkdir -p "$bin"
   if [ "$(go env CGO_ENABLED)" != 1 ]; then
-    say "XLA: cgo is off here (no C compiler): the notebooks run on pure Go"
+    say "XLA: cgo is off here (CGO_ENABLED=0, or no C compiler): the notebooks run on pure Go"
   elif [ ! -f "$plugin" ] && [ "${ECCCO_XLA_INSTALL:-1}" = 0 ]; then
     say "XLA: its plugin is not installed (ECCCO_XLA_INSTALL=0; scripts/install-xla.sh installs it): the notebooks run on pure Go"
   elif [ ! -f "$plugin" ] && ! log="$(scripts/install-xla.sh 2>&1)"; then
