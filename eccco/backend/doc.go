@@ -65,6 +65,11 @@
 // compiles once per model (models.Graphs). Pure Go suits a single run of a tabular or synthetic model,
 // whose graphs are so small that XLA's compilation dominates. The timings are in bench/results.md.
 //
+// ImagesConfig is that choice for the image data sets as the notebooks' full settings make it (reproduce.sh
+// makes the same one in its script, which also installs the plugin and builds with -tags xla): XLA's CPU
+// plugin when it is compiled in and installed, unless ECCCO_IMAGE_BACKEND or GOMLX_BACKEND says otherwise. Named keeps one backend per configuration, so that
+// the image sets' backend and GOMLX_BACKEND's can serve one process side by side.
+//
 // The backends agree to float32 rounding, which a 100-step search may amplify (`eccco agree` compares two
 // benchmark directories). Models trained on two backends differ as models trained with two seeds do, so a
 // benchmark's models should come from one backend; the manifest of a benchmark directory lists the
