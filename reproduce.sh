@@ -17,6 +17,7 @@
 #                            the models and benchmark took 1 h 52 min (protocol 12; bench/README.md), 52
 #                            min of it the six synthetic and tabular sets' benchmark on pure Go (12 min on
 #                            XLA at protocol 11: ECCCO_TABULAR_BACKEND=auto); many hours on pure Go alone.
+#                            On a faster 2-core machine (AVX-512) the whole protocol took 48 min.
 #   ./reproduce.sh --quick   the same pipeline in minutes, written to runs/quick/ (nothing under paper/ is
 #                            touched but the PDF): 5-epoch models on the three synthetic sets, scored and
 #                            used by a small benchmark (2 runs of 20 factuals), and every figure from
