@@ -114,7 +114,7 @@ if step xla && [ "$check" = 0 ]; then
     say "XLA: cgo is off here (CGO_ENABLED=0, or no C compiler): the notebooks run on pure Go"
   elif [ ! -f "$plugin" ] && [ "${ECCCO_XLA_INSTALL:-1}" = 0 ]; then
     say "XLA: its plugin is not installed (ECCCO_XLA_INSTALL=0; scripts/install-xla.sh installs it): the notebooks run on pure Go"
-  elif [ ! -f "$plugin" ] && ! log="$(scripts/install-xla.sh 2>&1)"; then
+  elif [ ! -f "$plugin" ] && ! log="$(timeout 600 scripts/install-xla.sh 2>&1)"; then
     say "XLA: its plugin could not be installed ($(printf '%s\n' "$log" | tail -n 1)): the notebooks run on pure Go"
   elif ! log="$(CGO_ENABLED=1 go build $xla_goflags -o "$bin/eccco-xla" ./eccco/cmd/eccco 2>&1 &&
     GOMLX_BACKEND=xla:cpu "$bin/eccco-xla" backend 2>&1)"; then
