@@ -136,6 +136,10 @@ if step kernel; then
   xla_env=""
   if [ -f "$xla_marker" ]; then
     xla_env="$(printf ', "GOFLAGS": "%s", "CGO_ENABLED": "1"' "$(echo $(go env GOFLAGS) $(cat "$xla_marker"))")"
+    # A plugin folder other than .xla/ goes with the kernel, so that its cells find the plugin step 3 checked.
+    if [ -n "${ECCCO_XLA_DIR:-}" ]; then
+      xla_env="$xla_env$(printf ', "ECCCO_XLA_DIR": "%s"' "$(cd "$ECCCO_XLA_DIR" && pwd)")"
+    fi
   fi
   kernel_json="$(printf '{"argv": ["%s", "--kernel", "{connection_file}"], "display_name": "Go (gonb)", "language": "go", "interrupt_mode": "message", "env": {"PATH": "%s:%s:${PATH}"%s}}' "$bin/gonb" "$bin" "$gobin" "$xla_env")"
   if [ -f "$kerneldir/logo-svg.svg" ] && [ "$(cat "$kerneldir/kernel.json" 2>/dev/null)" = "$kernel_json" ]; then
