@@ -11,8 +11,8 @@ import (
 // as every other data set), or a configuration such as "xla:cpu".
 const ImagesEnvVar = "ECCCO_IMAGE_BACKEND"
 
-// ImagesConfig returns the backend configuration for the image data sets, whose models and searches run
-// several times faster on XLA's CPU plugin than on the pure-Go backend, and why, in a few words:
+// ImagesConfig returns the backend configuration for the image data sets (XLA's CPU plugin where it can run;
+// bench/README.md compares the backends on them), and why, in a few words:
 //
 //   - ECCCO_IMAGE_BACKEND set to a configuration: that configuration;
 //   - "go" (or "none", as reproduce.sh accepts it): "" (the default backend);

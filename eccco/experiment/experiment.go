@@ -40,7 +40,7 @@ type Options struct {
 	// Backend runs every graph; nil uses backend.Shared() (GOMLX_BACKEND, else pure Go).
 	Backend compute.Backend
 	// ImageBackend, when not nil, runs the image data sets (MNIST, Fashion-MNIST: their models, searches
-	// and samples) instead of Backend: XLA is several times faster for them (backend.ImagesConfig).
+	// and samples) instead of Backend, e.g. XLA's CPU plugin (backend.ImagesConfig).
 	ImageBackend compute.Backend
 	// Mode chooses the paper's equations (the default) or the authors' code: Open resolves it for the data
 	// set into the experiment's Settings (Mode.Settings).

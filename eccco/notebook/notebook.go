@@ -49,10 +49,12 @@ func Quick(full bool) bool { return !full || os.Getenv(QuickEnv) == "1" }
 //     models of ./reproduce.sh --quick;
 //   - full: the paper's training settings, in runs/models, the models of ./reproduce.sh; MNIST and
 //     Fashion-MNIST on the backend of backend.ImagesConfig (XLA's CPU plugin where notebooks/setup.sh
-//     installed it and the kernel builds with -tags xla; else, or if it fails to start, the default).
+//     installed it and the kernel builds with -tags xla, else the default). A backend that ECCCO_IMAGE_BACKEND
+//     names and that does not start stops the cell; XLA chosen by "auto" that does not start leaves the
+//     image sets on the default, said on the status line.
 //
-// The quick settings keep every set on the default backend: each cell is a process of its own, and XLA's
-// compilation of the graphs costs a cell more than it saves on the small models once they are trained.
+// The quick settings keep every set on the default backend (each cell is a process of its own and compiles
+// its graphs again; notebooks/README.md has the timings behind this choice).
 //
 // Training progress and the models loaded or trained show as one grey status line under the cell, updated
 // in place, with paths relative to the repository (Status).
@@ -74,6 +76,9 @@ func OptionsFor(mode experiment.Mode, full bool) experiment.Options {
 	if config, why := backend.ImagesConfig(); config != "" {
 		b, err := backend.Named(config)
 		if err != nil {
+			if v := strings.TrimSpace(os.Getenv(backend.ImagesEnvVar)); v != "" && v != "auto" {
+				panic(fmt.Errorf("%s=%s: %w", backend.ImagesEnvVar, v, err)) // asked for by name: stop the cell (Must)
+			}
 			fmt.Fprintf(o.Log, "MNIST and Fashion-MNIST stay on %s: %s (%s): %v\n", backend.Config(), config, why, err)
 			return o
 		}

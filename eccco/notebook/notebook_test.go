@@ -1,6 +1,7 @@
 package notebook
 
 import (
+	"fmt"
 	"io"
 	"math"
 	"os"
@@ -99,7 +100,12 @@ func TestOptionsImageBackend(t *testing.T) {
 		t.Errorf("%s=go: ImageBackend %v, want nil", backend.ImagesEnvVar, o.ImageBackend)
 	}
 	t.Setenv(backend.ImagesEnvVar, "nosuchbackend")
-	if o := Options(true); o.ImageBackend != nil {
-		t.Errorf("a backend that is not compiled in: ImageBackend %v, want nil (the default, said on the status line)", o.ImageBackend)
-	}
+	func() {
+		defer func() {
+			if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), "nosuchbackend") {
+				t.Errorf("a backend named by %s that is not compiled in: recovered %v, want the cell stopped with an error naming it", backend.ImagesEnvVar, r)
+			}
+		}()
+		Options(true)
+	}()
 }
