@@ -101,9 +101,9 @@ fi
 # --- 3. XLA for the image sets, where it can be had ------------------------------------------------------
 # The CPU plugin from PyPI (scripts/install-xla.sh, once per checkout) and a probe: eccco built as the kernel
 # will build cells (-tags xla, cgo, Go's internal linker, which links a cell faster than cgo's default
-# external one: bench/README.md, "Fast by default") must start XLA. Only then does $xla_marker hold the build flags that step 4 gives the kernel; anything
-# missing is said in one line and the notebooks run on pure Go, as without this step. --check leaves it out:
-# a machine without XLA is not a broken set-up.
+# external one: bench/README.md, "Fast by default") must start XLA. Only then does $xla_marker hold the
+# build flags that step 4 gives the kernel; anything missing is said in one line and the notebooks run on
+# pure Go, as without this step. --check leaves it out: a machine without XLA is not a broken set-up.
 xla_marker="$home/xla-goflags"
 xla_goflags="-tags=xla -ldflags=-linkmode=internal"
 if step xla && [ "$check" = 0 ]; then
