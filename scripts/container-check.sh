@@ -9,7 +9,7 @@
 #
 #   --out DIR        where the container's outputs land (default ${TMPDIR:-/var/tmp}/eccco-container-check; new,
 #                    empty, or an earlier check's, which is emptied first): runs/ (runs/quick/, runs/notebooks/executed/),
-#                    figures/, paper/ (a copy of the checkout's; the quick run writes paper/eccco-go.pdf), data/
+#                    figures/, paper/ (a copy of the checkout's), data/
 #                    (a copy of the checkout's data cache, if any), lab-screenshot.png, logs
 #   --tag NAME       the image's name (default localhost/eccco-go:check)
 #   --no-quick, --no-lab   leave that part out;  --notebook NB   the notebook run through the server (00-smoke)
@@ -136,8 +136,8 @@ if [ "$quick" = 1 ]; then
   "$engine" run --rm --network none "${vols[@]}" -e ECCCO_PROGRESS=lines "$tag" --quick >"$out/quick.log" 2>&1 || rc=$?
   sed -n '/^== summary/,$p' "$out/quick.log"
   [ "$rc" = 0 ] || { tail -n 40 "$out/quick.log" >&2; fail "the quick run exited $rc"; }
-  [ -s "$out/paper/eccco-go.pdf" ] || fail "no paper/eccco-go.pdf on the mounted folder"
-  head -c 5 "$out/paper/eccco-go.pdf" | grep -q '%PDF-' || fail "paper/eccco-go.pdf is not a PDF"
+  [ -s "$out/runs/quick/report/eccco-go.pdf" ] || fail "no runs/quick/report/eccco-go.pdf on the mounted folder"
+  head -c 5 "$out/runs/quick/report/eccco-go.pdf" | grep -q '%PDF-' || fail "runs/quick/report/eccco-go.pdf is not a PDF"
   nfig="$(find "$out/figures" -maxdepth 1 -name '*.png' | wc -l)"
   [ "$nfig" -gt 0 ] || fail "no figures on the mounted folder"
   nnb="$(find "$out/runs/notebooks/executed" -name '*.ipynb' 2>/dev/null | wc -l)"
@@ -145,7 +145,7 @@ if [ "$quick" = 1 ]; then
   if awk -F'\t' 'NR > 1 && $3 != "ok" { bad = 1 } END { exit !bad }' "$out/runs/quick/stages.tsv"; then
     fail "a stage did not end ok: $(awk -F'\t' 'NR > 1 && $3 != "ok"' "$out/runs/quick/stages.tsv" | tr '\n' ';')"
   fi
-  say "quick: paper/eccco-go.pdf ($(stat -c %s "$out/paper/eccco-go.pdf") bytes), $nfig figures (PNG), $nnb executed notebooks, every stage ok"
+  say "quick: runs/quick/report/eccco-go.pdf ($(stat -c %s "$out/runs/quick/report/eccco-go.pdf") bytes), $nfig figures (PNG), $nnb executed notebooks, every stage ok"
   step_done quick
 fi
 

@@ -300,12 +300,12 @@ if [ "$reproduce" = yes ]; then
   fi
   want_result reproduce-cp-diff-same-bytes 'cmp "$S/cp-diff.first.pdf" "$c/figures/cp-diff.pdf"' true
   # A run that cannot build a PDF (no TeX on PATH) removes the earlier run's instead of leaving it stale.
-  if [ -f "$c/paper/eccco-go.pdf" ]; then
+  if [ -f "$c/runs/quick/report/eccco-go.pdf" ]; then
     notex="$S/path-without-tex"
     path_without "$notex" pdflatex lualatex xelatex latexmk
     quick env ECCCO_DATA_DIR="$data" PATH="$notex"
     if [ "$rc" != 0 ]; then report reproduce-stale-pdf FAILED "rc $rc: $(tail -n 2 "$S/err" | paste -sd' ')"
-    elif [ -e "$c/paper/eccco-go.pdf" ]; then report reproduce-stale-pdf SILENT "the earlier PDF survived a run without TeX"
+    elif [ -e "$c/runs/quick/report/eccco-go.pdf" ]; then report reproduce-stale-pdf SILENT "the earlier PDF survived a run without TeX"
     else report reproduce-stale-pdf "correct result" "rc 0; the earlier run's PDF removed, the run says SKIP for it"
     fi
   else

@@ -15,7 +15,7 @@ by the rules the report states, it recounts and looks up in the report's Markdow
   - the signs of ECCCo - Wachter (unfaithfulness) and REVISE - Wachter (implausibility), ties apart;
   - the misses by likely cause (the rules of the report's cause table, applied in its order);
   - the median Spearman rho per metric;
-  - the claims table (every claim on every result set and on the published tables) and the verdicts;
+  - the claims table: each row as the findings beside the LaTeX source give it (recounted by recount_findings.py);
   - the fitted switches' table (cells within per data set, with and without);
   - the second seed's section (cells that differ by |z| > 3 between the seeds, those that change side);
   - the figure captions: each verdict and measured number against the criteria archived beside the gallery's
@@ -206,83 +206,6 @@ def paired(cells, pub, ds, model, metric):
 def median_rho(cells, pub, metric):
     rhos = [r for r in (spearman(*paired(cells, pub, ds, model, metric)) for ds in DATASETS for model in MODELS) if not math.isnan(r)]
     return (statistics.median(rhos) if rhos else math.nan), len(rhos)
-
-
-# The paper's claims, as the report's claim section words each test ("Counted: ...").
-def means_all(cells):
-    return {(k[0], k[2], k[3], k[4]): v[0] for k, v in cells.items() if k[1] == "all"}
-
-
-def pairs(m):
-    ps = sorted({(k[0], k[1]) for k in m}, key=lambda p: (DATASETS.index(p[0]), MODELS.index(p[1])))
-    return ps
-
-
-def claim_counts(cells):
-    m = means_all(cells)
-    g = lambda ds, model, gen, metric: m.get((ds, model, gen, metric))
-    out = []
-    def per_pair(test):
-        h = k = 0
-        for ds, model in pairs(m):
-            r = test(ds, model)
-            if r is None:
-                continue
-            k += 1
-            h += bool(r)
-        return h, k
-    def c1(ds, model):
-        e, w = g(ds, model, "ECCCo", "unfaithfulness"), g(ds, model, "Wachter", "unfaithfulness")
-        return None if e is None or w is None else e < w
-    def c2(ds, model):
-        vals = [(g(ds, model, x, "unfaithfulness"), x) for x in ["ECCCo", "ECCCo+", "ECCCo (no CP)", "ECCCo (no EBM)", "REVISE", "Schut", "Wachter"]]
-        vals = [v for v in vals if v[0] is not None]
-        if not vals or g(ds, model, "Wachter", "unfaithfulness") is None:
-            return None
-        best = min(vals, key=lambda v: v[0])  # the first of equal lowest, in the order above
-        return best[1] in ("ECCCo", "ECCCo+", "ECCCo (no CP)", "ECCCo (no EBM)")
-    def c3(ds, model):
-        e, cp, ebm = (g(ds, model, x, "unfaithfulness") for x in ("ECCCo", "ECCCo (no CP)", "ECCCo (no EBM)"))
-        return None if None in (e, cp, ebm) else (e < cp and e < ebm)
-    def c4(ds, model):
-        cp, ebm, w = (g(ds, model, x, "unfaithfulness") for x in ("ECCCo (no CP)", "ECCCo (no EBM)", "Wachter"))
-        return None if None in (cp, ebm, w) else (cp < w and cp < ebm)
-    def c5(ds, model):
-        e, r, w = (g(ds, model, x, "implausibility") for x in ("ECCCo+", "REVISE", "Wachter"))
-        if None in (e, r, w):
-            return None
-        return e <= w if r >= w else (w - e >= 0.5 * (w - r))
-    for t in (c1, c2, c3, c4, c5):
-        out.append(per_pair(t))
-    def gain(ds, model):
-        e, w = g(ds, model, "ECCCo", "implausibility"), g(ds, model, "Wachter", "implausibility")
-        return None if e is None or w is None or w == 0 else (w - e) / w
-    h = k = 0
-    for ds in sorted({p[0] for p in pairs(m)}, key=DATASETS.index):
-        for j, p in (("JEM", "MLP"), ("JEM Ensemble", "MLP Ensemble")):
-            a, b = gain(ds, j), gain(ds, p)
-            if a is not None and b is not None:
-                k += 1
-                h += a > b
-    out.append((h, k))
-    h = k = 0
-    for model in MODELS:
-        e, r = g("mnist", model, "ECCCo+", "implausibility"), g("mnist", model, "REVISE", "implausibility")
-        if e is not None and r is not None:
-            k += 1
-            h += e < r
-    out.append((h, k))
-    return out
-
-
-def verdict(h, k):
-    if k == 0:
-        return "not checkable"
-    if h >= 0.8 * k:
-        return "holds"
-    if h >= 0.5 * k:
-        return "partly"
-    return "does not"
 
 
 def seed_z(a, b):
@@ -612,22 +535,15 @@ def main():
             minutes += float(tot[-1])
         want.append(("wall-time section", f"{label} {minutes / 60:.1f} core-hours"))
 
-    # The claims.
-    sets = [main_c, ro_c, pm_c, {k: (v[0], v[1], 50) for k, v in pub.items()}]
-    counts = [claim_counts(c) for c in sets]
-    ids = ["ECCCo more faithful than Wachter", "ECCCo's variants the most faithful", "The full objective the most faithful of the ablations",
-           "The energy term does the work (Fig. 2's decomposition)", "ECCCo+ approaches the best plausibility",
-           "Plausible exactly when the model learned plausibly", "ECCCo+ looks better than REVISE on MNIST"]
-    nv = {}
-    for i, cid in enumerate(ids):
-        ours = [verdict(*counts[j][i]) for j in range(3)]
-        ours = [v for v in ours if v != "not checkable"]
-        v = "not checkable" if not ours else (ours[0] if all(x == ours[0] for x in ours) else "partly")
-        nv[v] = nv.get(v, 0) + 1
-        cols = [f"{h} of {k}" if k else "–" for h, k in (counts[j][i] for j in range(3))]
-        h, k = counts[3][i]
-        want.append(("claims table", f"| {cid} | **{v[0].upper() + v[1:]}** | {' | '.join(cols)} | *{h} of {k}* |"))
-    want.append(("claims", f"Of the 7 claims, {nv.get('holds', 0)} hold, {nv.get('partly', 0)} hold partly and {nv.get('does not', 0)} {'does' if nv.get('does not', 0) == 1 else 'do'} not"))
+    # The claims: the table renders the findings beside the LaTeX source, which scripts/recount_findings.py
+    # recounts from the run means and the published numbers.
+    import json
+    with open(os.path.join(os.path.dirname(args.tex), "findings.json")) as fh:
+        fj = json.load(fh)
+    for c in fj["Claims"]:
+        cols = [f"{f['For']} / {f['Against']} / {f['Neither']}: {f['Verdict']}" if f["For"] + f["Against"] + f["Neither"] else "–" for f in c["Findings"]]
+        cols[-1] = f"*{cols[-1]}*" if cols[-1] != "–" else cols[-1]
+        want.append(("claims table", f"| {c['ID']} | {' | '.join(cols)} |"))
 
     # The second seed.
     dss = {k[0] for k in s43_c}

@@ -179,8 +179,8 @@ type builder struct {
 	// missing lists figures of the paper that the figures directory lacks; stale those it holds whose data
 	// set is not available here.
 	missing, stale []string
-	// claimResults are the paper's claims checked (claims), for the conclusion.
-	claimResults []ClaimResult
+	// findings are the paper's claims tested (claims), for the abstract and the conclusion.
+	findings *compare.Findings
 }
 
 func (b *builder) datasetsText() string {
@@ -226,24 +226,20 @@ func (b *builder) abstract() {
 			a = append(a, T(fmt.Sprintf("The generators' ranking by unfaithfulness agrees with the paper's with a median Spearman ρ of %s over %d data set × model pairs. ", rho(r), pairs)))
 		}
 	}
-	if len(b.claimResults) > 0 {
-		names := map[string][]string{}
-		for _, r := range b.claimResults {
-			names[r.Verdict] = append(names[r.Verdict], r.Claim.ID)
+	if b.findings != nil {
+		data := map[string]any{"Claims": len(b.findings.Claims), "Modes": b.modeVerdicts()}
+		if i := len(b.findings.Sources) - 1; b.in.Published != nil && i >= 0 {
+			data["Published"] = verdictsOf(*b.findings, i, b.findings.Sources[i])
 		}
-		txt := fmt.Sprintf("Of the paper's %d central claims, checked on each of our result sets (Section 1): %d %s", len(b.claimResults), len(names[VerdictHolds]), plural(len(names[VerdictHolds]), "holds", "hold"))
-		if n := names[VerdictHolds]; len(n) > 0 {
-			txt += " (" + strings.Join(n, "; ") + ")"
+		data["PaperModeWithin"], data["AuthorsWithin"] = b.paperModeWithin()
+		if blocks, err := prose("abstractclaims", data); err == nil {
+			for _, bl := range blocks {
+				if p, ok := bl.(*Para); ok {
+					a = append(a, p.Text...)
+					a = append(a, T(" "))
+				}
+			}
 		}
-		txt += fmt.Sprintf(", %d %s partly", len(names[VerdictPartly]), plural(len(names[VerdictPartly]), "holds", "hold"))
-		txt += fmt.Sprintf(" and %d %s not", len(names[VerdictDoesNot]), plural(len(names[VerdictDoesNot]), "does", "do"))
-		if n := names[VerdictDoesNot]; len(n) > 0 {
-			txt += " (" + strings.Join(n, "; ") + ")"
-		}
-		if n := len(names[VerdictNone]); n > 0 {
-			txt += fmt.Sprintf("; %d cannot be checked", n)
-		}
-		a = append(a, T(txt+". "))
 	}
 	if b.in.Banner != "" {
 		a = append(a, B("These results come from the quick profile: small models and a small benchmark that exercise the pipeline; they are not the paper's protocol and are not meant to match its numbers."))

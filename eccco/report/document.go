@@ -151,6 +151,8 @@ type Document struct {
 	// Drawn holds the figure files the report draws itself (the comparison's, from its inputs): their
 	// bytes by path relative to the LaTeX source's directory (Figure.File and Figure.MarkdownFile).
 	Drawn map[string][]byte
+	// Findings is the claims' findings as written to FindingsFile beside the LaTeX source (nil: none).
+	Findings []byte
 }
 
 func (d *Document) add(s *Section) *Section {

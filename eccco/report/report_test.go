@@ -288,13 +288,13 @@ func TestCompiles(t *testing.T) {
 	if ok, _ := pdfGenerated(pdf); !ok {
 		t.Error("the PDF does not carry the marker")
 	}
-	// eccco-go.tex, out.pdf and the figures the report draws itself (figures/): no aux files.
+	// eccco-go.tex, out.pdf, the findings (FindingsFile) and the figures the report draws itself (figures/): no aux files.
 	entries, _ := os.ReadDir(dir)
 	var names []string
 	for _, e := range entries {
 		names = append(names, e.Name())
 	}
-	if !slices.Equal(names, []string{"eccco-go.tex", "figures", "out.pdf"}) {
+	if !slices.Equal(names, []string{"eccco-go.tex", "figures", FindingsFile, "out.pdf"}) {
 		t.Errorf("files beside the source: %v", names)
 	}
 }

@@ -17,20 +17,29 @@ import (
 	"github.com/eccco-go/eccco-go/eccco/experiment"
 )
 
-// claimSources are the result sets the paper's claims are checked on: ours (the authors'-code results,
-// and the paper-mode ones when given) and the published tables.
-func (b *builder) claimSources() []ClaimSource {
-	src := []ClaimSource{{Name: b.modeName(b.in.Results), Cells: b.in.Results.Cells, Ours: true}}
-	if b.in.ReplayOnly != nil {
-		src = append(src, ClaimSource{Name: b.modeName(b.in.ReplayOnly), Cells: b.in.ReplayOnly.Cells, Ours: true})
+// claimSources are the result sets the paper's claims are tested on: the authors'-code results, the
+// same rounded as published (compare.LikeForLike), the replay-only and second-seed results, the paper's
+// equations and the published tables, those that were given.
+func (b *builder) claimSources() []compare.ClaimSource {
+	src := func(r *Results) compare.ClaimSource {
+		return compare.ClaimSource{Name: b.modeName(r), Cells: r.Cells, RunMeans: r.RunMeans, Ours: true}
 	}
-	if b.in.PaperMode != nil {
-		src = append(src, ClaimSource{Name: b.modeName(b.in.PaperMode), Cells: b.in.PaperMode.Cells, Ours: true})
-	}
+	main := src(b.in.Results)
+	out := []compare.ClaimSource{main}
+	var pub []compare.Cell
 	if b.in.Published != nil {
-		src = append(src, ClaimSource{Name: "published tables", Cells: compare.PublishedCells(b.in.Published)})
+		pub = compare.PublishedCells(b.in.Published)
+		out = append(out, compare.LikeForLike(main, pub))
 	}
-	return src
+	for _, r := range []*Results{b.in.ReplayOnly, b.in.SecondSeed, b.in.PaperMode} {
+		if r != nil {
+			out = append(out, src(r))
+		}
+	}
+	if pub != nil {
+		out = append(out, compare.PublishedSource(pub))
+	}
+	return out
 }
 
 // modeName names a result set by its mode and runs: "authors' code (50 runs)".
@@ -63,87 +72,133 @@ func (b *builder) modeName(r *Results) string {
 	return fmt.Sprintf("%s (up to %d runs)", mode, runs)
 }
 
-// claims is the section of the paper's claims with their verdicts.
+// claims is the section of the paper's claims, each tested in every source (compare.TestClaims).
 func (b *builder) claims() error {
-	s := b.d.add(&Section{Title: "The paper's claims, checked", Label: "claims", Level: 1})
+	s := b.d.add(&Section{Title: "The paper's claims, tested", Label: "claims", Level: 1})
 	srcs := b.claimSources()
-	res := CheckPaperClaims(srcs)
-	b.claimResults = res
-	var ours []string
+	f := compare.TestClaims(srcs)
+	b.findings = &f
+	raw, err := EncodeFindings(f)
+	if err != nil {
+		return fmt.Errorf("report: the findings: %w", err)
+	}
+	b.d.Findings = raw
+	tests := map[string]bool{}
+	for _, c := range f.Claims {
+		for _, fd := range c.Findings {
+			for _, u := range fd.Units {
+				for _, e := range u.Estimates {
+					if e.Estimate.Test != "" {
+						tests[fd.Source+"\x00"+e.Estimate.Test] = true
+					}
+				}
+			}
+		}
+	}
+	var how []string
 	for _, src := range srcs {
-		if src.Ours {
-			ours = append(ours, src.Name)
+		var ts []string
+		for _, t := range []string{compare.TestPaired, compare.TestWelch} {
+			if tests[src.Name+"\x00"+t] {
+				ts = append(ts, t)
+			}
 		}
-	}
-	count := map[string]int{}
-	for _, r := range res {
-		count[r.Verdict]++
-	}
-	note := ""
-	if b.in.PaperMode != nil {
-		var ds []string
-		for _, d := range ourDatasets(b.in.PaperMode.Cells) {
-			ds = append(ds, datasetTitle(d))
+		if len(ts) > 0 {
+			how = append(how, src.Name+": "+strings.Join(ts, " and "))
 		}
-		note = "The paper's equations were run on " + joinWords(ds) + " only, so their counts cover fewer pairs."
-	} else {
-		note = "Only the authors'-code results were given (eccco report --paper-mode DIR adds the paper's equations)."
 	}
 	blocks, err := prose("claims", map[string]any{
-		"Sources": ours, "HoldsPct": pct(int(VerdictHoldsShare*100), 100), "PartlyPct": pct(int(VerdictPartlyShare*100), 100),
-		"Claims": len(res), "Holds": count[VerdictHolds], "Partly": count[VerdictPartly], "DoesNot": count[VerdictDoesNot],
-		"NotCheckable": count[VerdictNone], "PaperModeNote": note,
+		"Rule": compare.ClaimRule, "HoldsPct": pct(int(compare.VerdictHoldsShare*100), 100), "PartlyPct": pct(int(compare.VerdictPartlyShare*100), 100),
+		"Claims": len(f.Claims), "Tests": how, "File": FindingsFile,
 	})
 	if err != nil {
 		return err
 	}
 	s.add(blocks...)
-	t := &Table{Caption: Inline{T("The paper's claims and our verdicts: per result set, the data set × model pairs where the claim holds, of those where it could be checked.")},
-		Label: "tab:claims", Columns: []Column{{"Claim", "p{5.2cm}"}, {"Verdict", "l"}}}
+	t := &Table{Caption: Inline{T("The paper's claims tested in each result set: units (data set × model) whose differences count for the claim / against it / neither (not significant at 95 %, or below 5 % of the metric), then the verdict. \"Rounded as published\" is the authors'-code results rounded to two decimals and tested as the published tables are (Welch, on the pairs the paper has): the like-for-like column for the published one.")},
+		Label: "tab:claims", Columns: []Column{{"Claim", "p{3.6cm}"}}, Size: `\footnotesize`}
 	for _, src := range srcs {
-		t.Columns = append(t.Columns, Column{src.Name, "p{2.3cm}"})
+		t.Columns = append(t.Columns, Column{src.Name, "p{1.75cm}"})
 	}
-	for _, r := range res {
-		row := Row{Cells: []Cell{{Text: r.Claim.ID}, {Text: verdictTitle(r.Verdict), Bold: true}}}
-		for i, src := range srcs {
-			txt := "–"
-			if r.Known[i] > 0 {
-				txt = fmt.Sprintf("%d of %d", r.Holds[i], r.Known[i])
-			}
-			row.Cells = append(row.Cells, Cell{Text: txt, Paper: !src.Ours})
+	for _, c := range f.Claims {
+		row := Row{Cells: []Cell{{Text: c.ID}}}
+		for i, fd := range c.Findings {
+			row.Cells = append(row.Cells, Cell{Text: tallyText(fd), Paper: !srcs[i].Ours})
 		}
 		t.Rows = append(t.Rows, row)
 	}
 	s.add(t)
-	for i, r := range res {
-		c := r.Claim
+	if len(f.Sensitivity) > 0 {
+		var parts []string
+		for _, sv := range f.Sensitivity {
+			holds := 0
+			for _, row := range sv.Tallies {
+				if row[0].Verdict() == compare.VerdictHolds {
+					holds++
+				}
+			}
+			parts = append(parts, fmt.Sprintf("%s: %d", pct(int(math.Round(sv.Materiality*100)), 100), holds))
+		}
+		s.para(T(fmt.Sprintf("How the materiality decides: the claims that hold in the %s results at a materiality of %s of %d.", srcs[0].Name, strings.Join(parts, ", "), len(f.Claims))))
+	}
+	for i, c := range f.Claims {
 		s.add(&Para{Text: Inline{B(fmt.Sprintf("Claim %d: %s.", i+1, c.ID)), T(" "), I("“" + c.Quote + "”"), T(" (" + c.Where + ".)")}})
 		var ev []string
-		for j, src := range srcs {
-			if r.Known[j] == 0 {
-				ev = append(ev, src.Name+": not checkable")
+		for _, fd := range c.Findings {
+			if fd.Tally.Measured() == 0 {
+				ev = append(ev, fd.Source+": not checkable")
 				continue
 			}
-			ev = append(ev, fmt.Sprintf("%s: %s (%s)", src.Name, share(r.Holds[j], r.Known[j]), r.Verdicts[j]))
+			ev = append(ev, fmt.Sprintf("%s: %d for, %d against, %d neither of %d (%s)", fd.Source, fd.Tally.For, fd.Tally.Against, fd.Tally.Neither, fd.Tally.Measured(), fd.Verdict))
 		}
-		s.add(&List{Items: []Inline{
-			{B("Verdict:"), T(" " + r.Verdict + ".")},
-			{B("Counted:"), T(" " + c.Test + ".")},
+		items := []Inline{
+			{B("Tested:"), T(" " + c.Test + ".")},
 			{B("Evidence:"), T(" " + strings.Join(ev, "; ") + ".")},
-			{B("Limits:"), T(" " + c.Limits)},
-		}})
+		}
+		if c.Limits != "" {
+			items = append(items, Inline{B("Limits:"), T(" " + c.Limits)})
+		}
+		s.add(&List{Items: items})
 		var figs []string
-		for _, f := range c.Figures {
-			if spec, ok := b.specs[f]; ok && b.hasFigure(f) {
-				figs = append(figs, fmt.Sprintf("%s (the paper's %s)", f, spec.Label))
+		for _, fig := range c.Figures {
+			if spec, ok := b.specs[fig]; ok && b.hasFigure(fig) {
+				figs = append(figs, fmt.Sprintf("%s (the paper's %s)", fig, spec.Label))
 			}
 		}
 		if len(figs) > 0 {
 			s.add(&Para{Text: Inline{T("Figures in this report that bear on it: " + joinWords(figs) + "; their captions say what matches the paper's.")}})
 		}
+		s.add(b.claimUnits(i+1, c.Findings[0]))
 	}
 	return nil
 }
+
+// claimUnits is the table of one claim's differences in one source: each unit's estimate with its
+// interval, effect and outcome.
+func (b *builder) claimUnits(n int, fd compare.ClaimFinding) *Table {
+	t := &Table{Caption: Inline{T(fmt.Sprintf("Claim %d in the %s results: each difference with its 95 %% interval, its size relative to the metric (effect), the test and what it counts for.", n, fd.Source))},
+		Label: fmt.Sprintf("tab:claim-%c", 'a'+n-1), Long: true, Size: `\footnotesize`,
+		Columns: []Column{{"Unit", "l"}, {"Difference", "p{4.4cm}"}, {"Estimate [interval]", "l"}, {"Effect", "r"}, {"Test", "l"}, {"Counts", "l"}}}
+	for _, u := range fd.Units {
+		for j, e := range u.Estimates {
+			name := ""
+			if j == 0 {
+				name = unitName(u)
+			}
+			est, eff, test := "–", "–", "–"
+			if e.Outcome != compare.Unmeasured {
+				est = fmt.Sprintf("%s [%s, %s]", sig(e.Estimate.Value), sig(e.Estimate.Lo), sig(e.Estimate.Hi))
+				eff = fmt.Sprintf("%+.1f %%", 100*e.Estimate.Effect())
+				test = fmt.Sprintf("%s (%d)", e.Estimate.Test, e.Estimate.Runs)
+			}
+			t.Rows = append(t.Rows, Row{Cells: []Cell{{Text: name}, {Text: e.Label + " " + string(e.Want)}, {Text: est}, {Text: eff}, {Text: test}, {Text: string(e.Outcome)}}})
+		}
+	}
+	return t
+}
+
+// sig prints a difference with three significant digits.
+func sig(v float64) string { return strconv.FormatFloat(v, 'g', 3, 64) }
 
 // hasFigure reports whether the figures directory holds the figure.
 func (b *builder) hasFigure(name string) bool {
@@ -498,21 +553,7 @@ func (b *builder) easyHard() error {
 		return err
 	}
 	known := knownDifferenceCount(diffs)
-	pmWithin, authWithin := "", ""
-	if b.in.PaperMode != nil && b.in.Published != nil {
-		pm := compare.CompareWithBounds(b.in.PaperMode.Cells, b.in.Published, b.in.PaperMode.Bounds)
-		r, _ := compare.WithinCounts(pm.Rows)
-		pmWithin = share(r, len(pm.Rows))
-		dss := ourDatasets(b.in.PaperMode.Cells)
-		var same []compare.ComparedCell
-		for _, row := range b.cmp.Rows {
-			if slices.Contains(dss, row.Dataset) {
-				same = append(same, row)
-			}
-		}
-		ar, _ := compare.WithinCounts(same)
-		authWithin = share(ar, len(same)) + " on the same data sets"
-	}
+	pmWithin, authWithin := b.paperModeWithin()
 	blocks, err := prose("easyhard", map[string]any{"Easy": easy, "EasyPct": strconv.Itoa(easyShare) + " %", "Hard": hard, "HardPct": strconv.Itoa(hardShare) + " %",
 		"Perf": perf, "PerfTol": strconv.FormatFloat(compare.PerformanceTolerance, 'f', 2, 64), "TopCauses": top,
 		"Switches": switches, "Replayed": byProv[experiment.Replayed], "Inferred": byProv[experiment.Inferred], "Fitted": byProv[experiment.Fitted], "Known": known, "PaperModeWithin": pmWithin, "AuthorsWithin": authWithin})
@@ -527,11 +568,8 @@ func (b *builder) easyHard() error {
 func (b *builder) conclusion() error {
 	s := b.d.add(&Section{Title: "Conclusion", Label: "conclusion", Level: 1})
 	data := map[string]any{"PaperMode": b.in.PaperMode != nil}
-	names := map[string][]string{}
-	for _, r := range b.claimResults {
-		names[r.Verdict] = append(names[r.Verdict], "“"+r.Claim.ID+"”")
-	}
-	data["HoldNames"], data["PartlyNames"], data["NotNames"], data["NoneNames"] = names[VerdictHolds], names[VerdictPartly], names[VerdictDoesNot], names[VerdictNone]
+	data["Modes"] = b.modeVerdicts()
+	data["PaperModeWithin"], data["AuthorsWithin"] = b.paperModeWithin()
 	type within struct{ Rounding, Strict, Cells int }
 	w := within{}
 	if b.cmp != nil {
@@ -767,4 +805,76 @@ func (b *builder) replayNotRerun() []string {
 		}
 	}
 	return kept
+}
+
+// paperModeWithin is the share of the published cells within the tolerance under the paper's equations,
+// and the authors'-code results' share on the same data sets ("" where either is missing).
+func (b *builder) paperModeWithin() (paperMode, authors string) {
+	if b.in.PaperMode == nil || b.in.Published == nil || b.cmp == nil {
+		return "", ""
+	}
+	pm := compare.CompareWithBounds(b.in.PaperMode.Cells, b.in.Published, b.in.PaperMode.Bounds)
+	r, _ := compare.WithinCounts(pm.Rows)
+	dss := ourDatasets(b.in.PaperMode.Cells)
+	var same []compare.ComparedCell
+	for _, row := range b.cmp.Rows {
+		if slices.Contains(dss, row.Dataset) {
+			same = append(same, row)
+		}
+	}
+	ar, _ := compare.WithinCounts(same)
+	return share(r, len(pm.Rows)), share(ar, len(same)) + " on the same data sets"
+}
+
+// modeVerdict is one result set's verdicts on the claims, for the abstract and the conclusion.
+type modeVerdict struct {
+	Name                             string
+	Holds, Partly, DoesNot, Measured int
+	HoldNames, PartlyNames, NotNames []string
+}
+
+// modeVerdicts are the verdicts of the result sets that stand for a mode: the authors' code, its replay
+// only and the paper's equations (not the second seed, the rounded copy or the published tables).
+func (b *builder) modeVerdicts() []modeVerdict {
+	if b.findings == nil {
+		return nil
+	}
+	want := map[string]bool{b.modeName(b.in.Results): true}
+	for _, r := range []*Results{b.in.ReplayOnly, b.in.PaperMode} {
+		if r != nil {
+			want[b.modeName(r)] = true
+		}
+	}
+	var out []modeVerdict
+	for i, name := range b.findings.Sources {
+		if !want[name] {
+			continue
+		}
+		out = append(out, verdictsOf(*b.findings, i, name))
+	}
+	return out
+}
+
+// verdictsOf counts source i's verdicts in f.
+func verdictsOf(f compare.Findings, i int, name string) modeVerdict {
+	mv := modeVerdict{Name: "the " + name}
+	for _, c := range f.Claims {
+		fd := c.Findings[i]
+		q := "“" + c.ID + "”"
+		switch fd.Verdict {
+		case compare.VerdictHolds:
+			mv.Holds++
+			mv.HoldNames = append(mv.HoldNames, q)
+		case compare.VerdictPartly:
+			mv.Partly++
+			mv.PartlyNames = append(mv.PartlyNames, q)
+		case compare.VerdictDoesNot:
+			mv.DoesNot++
+			mv.NotNames = append(mv.NotNames, q)
+		}
+		if fd.Verdict != compare.VerdictNone {
+			mv.Measured++
+		}
+	}
+	return mv
 }

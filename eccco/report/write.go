@@ -43,6 +43,8 @@ type WriteOptions struct {
 type Written struct {
 	TeX      string
 	Markdown string
+	// Findings is the claims' findings file (FindingsFile; "" where the document has none).
+	Findings string
 	Figures  []string
 }
 
@@ -106,8 +108,13 @@ func Write(doc *Document, opts WriteOptions) (*Written, error) {
 		}
 	}
 	slices.Sort(files)
+	findingsPath := ""
+	if doc.Findings != nil {
+		findingsPath = filepath.Join(opts.Dir, FindingsFile)
+		w.Findings = findingsPath
+	}
 	if !opts.Replace {
-		for _, p := range []string{texPath, opts.Markdown} {
+		for _, p := range []string{texPath, opts.Markdown, findingsPath} {
 			if p == "" {
 				continue
 			}
@@ -155,6 +162,11 @@ func Write(doc *Document, opts WriteOptions) (*Written, error) {
 			return nil, fmt.Errorf("report: copying figure: %w", err)
 		}
 		w.Figures = append(w.Figures, dst)
+	}
+	if findingsPath != "" {
+		if err := atomicfile.WriteFile(findingsPath, doc.Findings, 0o644); err != nil {
+			return nil, fmt.Errorf("report: writing the findings: %w", err)
+		}
 	}
 	if err := atomicfile.WriteFile(texPath, []byte(doc.LaTeX()), 0o644); err != nil {
 		return nil, fmt.Errorf("report: writing the LaTeX source: %w", err)
