@@ -114,6 +114,33 @@ def compare(cells, pub, bounds):
     return rows
 
 
+MAIN_GENERATORS = ["ECCCo", "ECCCo+", "ECCCo (no CP)", "ECCCo (no EBM)", "REVISE", "Schut", "Wachter"]
+
+
+def discriminating(pub):
+    """The published cells whose tolerance max(3 sd, 0.015) is narrower than the spread of the main
+    generators' published means for the same data set, subset, model and metric."""
+    lo, hi = {}, {}
+    for k, (m, _) in pub.items():
+        if k[3] in MAIN_GENERATORS:
+            g = (k[0], k[1], k[2], k[4])
+            lo[g], hi[g] = min(lo.get(g, m), m), max(hi.get(g, m), m)
+    out = set()
+    for k, (m, sd) in pub.items():
+        g = (k[0], k[1], k[2], k[4])
+        if max(3 * sd, 0.015) + SLACK < hi.get(g, 0) - lo.get(g, 0):
+            out.add(k)
+    return out
+
+
+def discriminating_text(rows, disc):
+    d = [r for r in rows if r[0] in disc]
+    wd = sum(r[6] for r in d)
+    w = sum(r[6] for r in rows)
+    return (f"only {len(d)} of the {len(rows)} cells can tell the generators apart (their tolerance is narrower than the spread of the main tables' generators' published means), "
+            f"and of these {share(wd, len(d))} are within; the other {len(rows) - len(d)} ({w - wd} of them within) would agree as well with the generators' results swapped, so their agreement says nothing")
+
+
 def tally(rows):
     t = dict(cells=len(rows), within=sum(r[6] for r in rows), strict=sum(r[7] for r in rows))
     t["floor"] = sum(r[6] and not r[7] for r in rows)
@@ -389,6 +416,8 @@ def main():
     readme = open(args.readme).read()
     want = []  # (where, expected string)
 
+    disc = discriminating(pub)
+    want.append(("abstract and 5.2", discriminating_text(main_rows, disc), 2))
     t, tr = tally(main_rows), tally(ro_rows)
     # The headlines stand in several places: each must be there every time.
     want.append(("abstract, 5.2, switch section", within_text(t), 3))
@@ -474,9 +503,17 @@ def main():
             w = sum(r[6] for r in mr)
             item = f"{metric} {pct(w, len(mr))}"
             miss = len(mr) - w
+            notes = []
             if miss > 0 and w * 5 < len(mr) * 4:
                 above = sum(1 for r in mr if not r[6] and r[1] > r[4])
-                item += " (every miss above the published)" if above == miss else " (every miss below the published)" if above == 0 else f" ({above} of its {miss} misses above the published)"
+                notes.append("every miss above the published" if above == miss else "every miss below the published" if above == 0 else f"{above} of its {miss} misses above the published")
+            dm = [r for r in mr if r[0] in disc]
+            if not dm:
+                notes.append("no cell discriminating")
+            elif len(dm) < len(mr):
+                notes.append(f"within {sum(r[6] for r in dm)} of its {len(dm)} discriminating cells")
+            if notes:
+                item += " (" + "; ".join(notes) + ")"
             items.append(item)
         want.append((f"{ds} paragraph", "By metric: " + (items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]) + "."))
     # The rank table per data set and model, the spread table and the calibration table, as the report prints them.
@@ -671,6 +708,9 @@ def main():
         f"moves {a['left'] + a['entered']} of their {fmt(a['pub'])} cells across the tolerance and {a['differ']} of {fmt(a['cells'])} by |z| > 3",
     ]
     rwant.append(f"({top_name} most: {top['differ']} of its {top['cells']}, and {pct(top['w1'], top['pub']).replace(' %', '')} → {pct(top['w2'], top['pub'])} within")
+    dm = [r for r in main_rows if r[0] in disc]
+    rwant.append(f"Only {fmt(len(dm))} of the {fmt(len(main_rows))} cells can tell the generators apart")
+    rwant.append(f"of these {fmt(sum(r[6] for r in dm))} ({pct(sum(r[6] for r in dm), len(dm))}) are within")
     sro = signs(ro_c, pub)
     rwant.append(f"ECCCo − Wachter has the paper's sign for {sro['unfaithfulness'][0]} of {sro['unfaithfulness'][1]} pairs ({sro['unfaithfulness'][2]} ties)")
     rbad = 0

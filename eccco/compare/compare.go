@@ -2,6 +2,7 @@ package compare
 
 import (
 	"math"
+	"slices"
 	"sort"
 
 	"github.com/eccco-go/eccco-go/eccco/benchmark"
@@ -59,7 +60,18 @@ type ComparedCell struct {
 	// calibrated model can have (OmegaImpossible; for an "all" cell, the published Ω of its "valid" twin):
 	// the cell's miss comes from the calibration quantile q̂, not from the search.
 	OmegaImpossible bool
+	// Spread is the range (max − min) of the published means of the main tables' generators for the
+	// cell's data set, subset, model and metric; Discriminating reports a tolerance narrower than it
+	// (DiscriminatingRule).
+	Spread         float64
+	Discriminating bool
 }
+
+// DiscriminatingRule states when a cell's comparison can tell generators apart (ComparedCell.Discriminating).
+const DiscriminatingRule = "a cell discriminates when its tolerance, max(3·sd, 0.015), is narrower than the spread (max − min) of the published means of the generators of the paper's main tables (ECCCo, ECCCo+, ECCCo (no CP), ECCCo (no EBM), REVISE, Schut, Wachter) for its data set, subset, model and metric; where it is not, a result that swapped the generators would pass as well, so being within says nothing"
+
+// Tolerance is the rounding-aware tolerance of a published cell: max(3·sd, 0.015) (ToleranceRule).
+func Tolerance(sd float64) float64 { return math.Max(3*sd, roundingFloor) }
 
 // SignAgreement is the sign check of one data set and model.
 type SignAgreement struct {
@@ -87,6 +99,20 @@ func CompareWithBounds(cells []Cell, pub []Published, bounds benchmark.Uncertain
 	for _, p := range pub {
 		pm[key{p.Dataset, p.Subset, p.Model, p.Generator, p.Metric}] = p
 	}
+	spreadKey := func(p Published) [4]string { return [4]string{p.Dataset, p.Subset, p.Model, p.Metric} }
+	lo, hi := map[[4]string]float64{}, map[[4]string]float64{}
+	for _, p := range pub {
+		if !slices.Contains(mainGenerators, p.Generator) || math.IsNaN(p.Mean) {
+			continue
+		}
+		k := spreadKey(p)
+		if v, ok := lo[k]; !ok || p.Mean < v {
+			lo[k] = p.Mean
+		}
+		if v, ok := hi[k]; !ok || p.Mean > v {
+			hi[k] = p.Mean
+		}
+	}
 	ours := map[key]Cell{}
 	var cmp Comparison
 	for _, c := range cells {
@@ -98,6 +124,8 @@ func CompareWithBounds(cells []Cell, pub []Published, bounds benchmark.Uncertain
 		}
 		row := ComparedCell{Cell: c, Paper: p.Mean, PaperSD: p.SD,
 			Within: WithinRounding(c.Mean, p.Mean, p.SD), WithinStrict: WithinStrict(c.Mean, p.Mean, p.SD)}
+		row.Spread = hi[spreadKey(p)] - lo[spreadKey(p)]
+		row.Discriminating = Tolerance(p.SD)+floatSlack < row.Spread
 		if b, ok := bounds[benchmark.BoundKey{Dataset: c.Dataset, Model: c.Model}]; ok && c.Metric == "uncertainty" {
 			// The "valid" twin holds the published Ω of the valid counterfactuals among this cell's.
 			if v, ok := pm[key{c.Dataset, "valid", c.Model, c.Generator, c.Metric}]; ok {
@@ -363,6 +391,9 @@ func BoundRuns(cells []Cell) map[benchmark.BoundKey]int {
 type WithinGroup struct {
 	Name                    string
 	Cells, Rounding, Strict int
+	// Discriminating counts the group's cells whose tolerance can tell generators apart
+	// (DiscriminatingRule), WithinDiscriminating those of them within the tolerance.
+	Discriminating, WithinDiscriminating int
 }
 
 // WithinBy groups rows by key and counts each group's rows within the tolerances (WithinCounts), the
@@ -381,6 +412,14 @@ func WithinBy(rows []ComparedCell, key func(ComparedCell) string) []WithinGroup 
 	for i, n := range names {
 		out[i] = WithinGroup{Name: n, Cells: len(by[n])}
 		out[i].Rounding, out[i].Strict = WithinCounts(by[n])
+		for _, r := range by[n] {
+			if r.Discriminating {
+				out[i].Discriminating++
+				if r.Within {
+					out[i].WithinDiscriminating++
+				}
+			}
+		}
 	}
 	return out
 }

@@ -77,6 +77,9 @@ type Tally struct {
 	Within, FloorOnly, Strict, BothRounded int
 	// Misses are the cells outside the rounding-aware tolerance.
 	Misses int
+	// Discriminating are the cells whose tolerance can tell generators apart (DiscriminatingRule),
+	// WithinDiscriminating those of them within the tolerance; the others' agreement says nothing.
+	Discriminating, WithinDiscriminating int
 	// Significant are the cells with |z| > ZThreshold (WelchZ), SignificantMisses the misses among them.
 	Significant, SignificantMisses int
 	// MinMissZ is the least |z| of a miss (NaN without misses or z).
@@ -97,6 +100,12 @@ func TallyOf(rows []ComparedCell) Tally {
 		}
 		if r.WithinStrict {
 			t.Strict++
+		}
+		if r.Discriminating {
+			t.Discriminating++
+			if r.Within {
+				t.WithinDiscriminating++
+			}
 		}
 		if WithinBothRounded(r.Mean, r.Paper, r.PaperSD) {
 			t.BothRounded++

@@ -137,3 +137,29 @@ func TestLikeForLike(t *testing.T) {
 		t.Errorf("published runs %d, want the paper's 50", p.Units[0].Estimates[0].Estimate.Runs)
 	}
 }
+
+// TestDiscriminating checks DiscriminatingRule on hand-made published cells: generators printed 0.24,
+// 0.25 and 0.25 (spread 0.01) cannot be told apart by a tolerance of 0.015, and every cell of that
+// column agrees with ours whatever the generator; costs of 1.0, 2.0 and 3.0 (spread 2) can.
+func TestDiscriminating(t *testing.T) {
+	var pub []Published
+	var ours []Cell
+	for i, g := range []string{"ECCCo", "REVISE", "Wachter"} {
+		pub = append(pub, Published{Dataset: "mnist", Subset: "all", Model: "MLP", Generator: g, Metric: "unfaithfulness", Mean: []float64{0.24, 0.25, 0.25}[i]},
+			Published{Dataset: "mnist", Subset: "all", Model: "MLP", Generator: g, Metric: "cost", Mean: float64(i + 1), SD: 0.1})
+		// Ours swapped: ECCCo gets Wachter's numbers and the other way round.
+		ours = append(ours, Cell{Dataset: "mnist", Subset: "all", Model: "MLP", Generator: g, Metric: "unfaithfulness", Mean: []float64{0.25, 0.25, 0.24}[i], Runs: 10},
+			Cell{Dataset: "mnist", Subset: "all", Model: "MLP", Generator: g, Metric: "cost", Mean: float64(3 - i), Runs: 10})
+	}
+	c := Compare(ours, pub)
+	tl := TallyOf(c.Rows)
+	// Unfaithfulness: all 3 within, none discriminating; cost: 1 within (REVISE, 2 = 2), 3 discriminating.
+	if tl.Within != 4 || tl.Discriminating != 3 || tl.WithinDiscriminating != 1 {
+		t.Errorf("tally %+v: want 4 within, 3 discriminating, 1 of them within", tl)
+	}
+	for _, r := range c.Rows {
+		if r.Metric == "unfaithfulness" && (r.Discriminating || math.Abs(r.Spread-0.01) > 1e-12) {
+			t.Errorf("%s unfaithfulness: spread %g, discriminating %v", r.Generator, r.Spread, r.Discriminating)
+		}
+	}
+}

@@ -214,6 +214,7 @@ func (b *builder) abstract() {
 		len(ourDatasets(cells)), b.datasetsText(), len(mods), len(gens)))}
 	if _, _, n := b.within(); n > 0 {
 		a = append(a, T(fmt.Sprintf("Of the %d table cells that have a published counterpart, %s. ", n, WithinText(b.cmp.Counts()))))
+		a = append(a, T(fmt.Sprintf("But %s. ", DiscriminatingText(b.cmp.Counts().All))))
 		if ro := b.in.ReplayOnly; ro != nil && b.in.Published != nil {
 			without := compare.CompareWithBounds(ro.Cells, b.in.Published, ro.Bounds).Counts()
 			kept := ""
@@ -487,6 +488,7 @@ func (b *builder) comparison(s *Section) error {
 		n, WithinText(cmp.Counts()), compare.ByConstructionRule, MissesText(cmp.Counts().All), SignificanceText(cmp.Counts().All))), T("In symbols, with the mean and sd of the run means on each side and n the runs (ours as run; the paper's 50, 10 for the image sets):"))
 	s.add(&Math{TeX: `\lvert \mathrm{mean}_{\mathrm{ours}} - \mathrm{mean}_{\mathrm{paper}} \rvert \le \max(3\,\mathrm{sd}_{\mathrm{paper}},\ 0.015), \qquad z = \frac{\mathrm{mean}_{\mathrm{ours}} - \mathrm{mean}_{\mathrm{paper}}}{\sqrt{\mathrm{sd}_{\mathrm{ours}}^2/n_{\mathrm{ours}} + \max(\mathrm{sd}_{\mathrm{paper}},\ 0.005)^2/n_{\mathrm{paper}}}}`, Label: "eq:tolerance"})
 	s.para(T("The published sd are printed to two decimals, so one printed as 0.00 may be up to 0.005: hence the two floors."))
+	s.para(T(fmt.Sprintf("A tolerance that wide cannot always tell one generator from another. Following the rule that %s: %s.", compare.DiscriminatingRule, DiscriminatingText(cmp.Counts().All))))
 	// Per metric and per data set.
 	type group = compare.WithinGroup
 	tally := func(key func(compare.ComparedCell) string) []group { return compare.WithinBy(cmp.Rows, key) }

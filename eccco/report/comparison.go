@@ -31,6 +31,27 @@ func WithinText(k compare.Counts) string {
 		cellShare(a.Within, a.Cells), a.FloorOnly, share(a.Strict, a.Cells), k.ByConstruction, cellShare(o.Within, o.Cells), share(o.Strict, o.Cells))
 }
 
+// DiscriminatingText words the cells whose tolerance can tell generators apart (compare.DiscriminatingRule)
+// and how many of them are within.
+func DiscriminatingText(t compare.Tally) string {
+	other := t.Cells - t.Discriminating
+	return fmt.Sprintf("only %d of the %d cells can tell the generators apart (their tolerance is narrower than the spread of the main tables' generators' published means), and of these %s are within; "+
+		"the other %d (%d of them within) would agree as well with the generators' results swapped, so their agreement says nothing",
+		t.Discriminating, t.Cells, share(t.WithinDiscriminating, t.Discriminating), other, t.Within-t.WithinDiscriminating)
+}
+
+// discriminatingNote is a metric's note in a data set's paragraph where some of its cells do not
+// discriminate: "no cell discriminating" or "within 3 of its 5 discriminating cells" ("" where all do).
+func discriminatingNote(g compare.WithinGroup) string {
+	switch {
+	case g.Discriminating == g.Cells:
+		return ""
+	case g.Discriminating == 0:
+		return "no cell discriminating"
+	}
+	return fmt.Sprintf("within %d of its %d discriminating cells", g.WithinDiscriminating, g.Discriminating)
+}
+
 // cellShare is share naming cells: "k of n cells (p %)".
 func cellShare(k, n int) string {
 	return strings.Replace(share(k, n), fmt.Sprintf("of %d", n), fmt.Sprintf("of %d cells", n), 1)

@@ -350,7 +350,8 @@ func (b *builder) setup() error {
 		var minutes float64
 		summed := false
 		for _, blk := range timingBlocks(string(raw)) {
-			t := tableFromMarkdown(blk.table, Inline{T(fmt.Sprintf("Wall time of the %s benchmark (%s/timings.md): %s", b.modeName(r), displayPath(r.Dir), strings.TrimSuffix(blk.head, ":")))}, "", datasetTitle)
+			caption := append(Inline{T(fmt.Sprintf("Wall time of the %s benchmark (%s/timings.md): ", b.modeName(r), displayPath(r.Dir)))}, mdInline(strings.TrimSuffix(blk.head, ":"), "")...)
+			t := tableFromMarkdown(blk.table, caption, "", datasetTitle)
 			if t == nil {
 				continue
 			}
@@ -450,15 +451,22 @@ func (b *builder) datasetParagraph(ds string) (Block, error) {
 	var metrics []string
 	for _, g := range groups {
 		m := fmt.Sprintf("%s %s", g.Name, pct(g.Rounding, g.Cells))
+		var notes []string
 		if miss := g.Cells - g.Rounding; miss > 0 && g.Rounding*5 < g.Cells*4 { // below 80 %: which way the misses lie
 			switch a := above[g.Name]; a {
 			case miss:
-				m += " (every miss above the published)"
+				notes = append(notes, "every miss above the published")
 			case 0:
-				m += " (every miss below the published)"
+				notes = append(notes, "every miss below the published")
 			default:
-				m += fmt.Sprintf(" (%d of its %d misses above the published)", a, miss)
+				notes = append(notes, fmt.Sprintf("%d of its %d misses above the published", a, miss))
 			}
+		}
+		if n := discriminatingNote(g); n != "" {
+			notes = append(notes, n)
+		}
+		if len(notes) > 0 {
+			m += " (" + strings.Join(notes, "; ") + ")"
 		}
 		metrics = append(metrics, m)
 	}
