@@ -11,6 +11,7 @@ require (
 	github.com/gomlx/onnx-gomlx v0.5.3
 	github.com/janpfeifer/gonb v0.11.5
 	github.com/schollz/progressbar/v3 v3.19.0
+	golang.org/x/image v0.43.0
 	golang.org/x/sys v0.44.0
 	golang.org/x/text v0.38.0
 	gonum.org/v1/gonum v0.16.0
@@ -52,7 +53,6 @@ require (
 	go.uber.org/multierr v1.11.0 // indirect
 	go.uber.org/zap v1.27.0 // indirect
 	golang.org/x/exp v0.0.0-20260410095643-746e56fc9e2f // indirect
-	golang.org/x/image v0.43.0 // indirect
 	golang.org/x/mod v0.36.0 // indirect
 	golang.org/x/sync v0.21.0 // indirect
 	golang.org/x/telemetry v0.0.0-20260508192327-42602be52be6 // indirect

@@ -54,7 +54,7 @@ var (
 	verdict     = regexp.MustCompile(`— (holds|does not hold)`)
 	number      = regexp.MustCompile(`-?\d+(?:\.\d+)?`)
 	// measured picks the measured values out of a criterion's detail: numbers printed with two or more
-	// decimals (p = 0.96, distances 1.05), not the constants of its explanation (Σ_k C_k ≤ 1, q̂ ≤ 0.5).
+	// decimals (p = 0.96, distances 1.05), not the constants of its explanation (Σₖ Cₖ ≤ 1, q̂ ≤ 0.5).
 	measured = regexp.MustCompile(`-?\d+\.\d{2,}`)
 )
 

@@ -202,11 +202,11 @@ func (s *Synthetic) OmegaRange() float64 {
 }
 
 // omegaCause says why Ω is flat where it must be: with two classes the conformal scores 1 − p_k sum to
-// 1, so Σ_k C_k = σ((q̂ − s_0)/T) + σ((q̂ − s_1)/T) ≤ 1 whenever q̂ ≤ 0.5, and Ω = max(0, Σ_k C_k − κ)
+// 1, so Σₖ Cₖ = σ((q̂ − s_0)/T) + σ((q̂ − s_1)/T) ≤ 1 whenever q̂ ≤ 0.5, and Ω = max(0, Σₖ Cₖ − κ)
 // with κ = 1 is 0 everywhere.
 func (s *Synthetic) omegaCause() string {
 	if len(s.ClassNames) == 2 && s.QHat <= 0.5 && s.OmegaRange() < minOmegaRange {
-		return fmt.Sprintf("two classes and q̂ = %.2g ≤ 0.5: Σ_k C_k ≤ 1, so Ω = max(0, Σ_k C_k − 1) = 0 everywhere", s.QHat)
+		return fmt.Sprintf("two classes and q̂ = %.2g ≤ 0.5: Σₖ Cₖ ≤ 1, so Ω = max(0, Σₖ Cₖ − 1) = 0 everywhere", s.QHat)
 	}
 	return fmt.Sprintf("q̂ = %.2g", s.QHat)
 }

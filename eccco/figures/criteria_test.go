@@ -119,7 +119,7 @@ func TestSyntheticCriteriaByHand(t *testing.T) {
 	if want := 1 / ((4 + math.Sqrt(20)) / 2); !near(c[2].Value, want) || !c[2].Holds {
 		t.Errorf("distance ratio %+v, want %v, holding", c[2], want)
 	}
-	if c[3].Value != 0 || c[3].Holds || !strings.Contains(c[3].Detail, "Ω = max(0, Σ_k C_k − 1) = 0") {
+	if c[3].Value != 0 || c[3].Holds || !strings.Contains(c[3].Detail, "Ω = max(0, Σₖ Cₖ − 1) = 0") {
 		t.Errorf("no EBM against Wachter %+v, want 0, not holding, with the cause", c[3])
 	}
 	if c[4].Value != 0 || c[4].Holds {

@@ -139,7 +139,7 @@ func (s *Synthetic) CPDiff() (plot.Figure, error) {
 			omega.Note = fmt.Sprintf("Ω = %.2g everywhere", s.Grid.SmoothSetSize[0][0])
 		}
 		if len(s.ClassNames) == 2 && s.QHat <= 0.5 {
-			omega.Note += fmt.Sprintf("\n(2 classes, q̂ = %.2g ≤ 0.5)", s.QHat)
+			omega.Note += fmt.Sprintf("\n(2 classes,\nq̂ = %.2g ≤ 0.5)", s.QHat)
 		}
 	}
 	return plot.CPDiff(&s.Data, sf(s.Grid.SetSize, "set size", 1.5), omega,
