@@ -36,13 +36,22 @@ import (
 	"github.com/janpfeifer/gonb/gonbui/protocol"
 )
 
-// QuickEnv is the environment variable that forces the quick settings (ECCCO_QUICK=1, as the headless
-// notebook test and CI set it).
+// QuickEnv is the environment variable that forces the settings: ECCCO_QUICK=1 the quick ones (as the
+// headless notebook test and CI set it), ECCCO_QUICK=0 the full ones (as ./reproduce.sh's full profile
+// sets it for the executed copies it keeps in paper/notebooks/).
 const QuickEnv = "ECCCO_QUICK"
 
-// Quick reports whether a notebook runs with its quick settings: always when ECCCO_QUICK=1, else unless
-// the notebook asks for the full ones.
-func Quick(full bool) bool { return !full || os.Getenv(QuickEnv) == "1" }
+// Quick reports whether a notebook runs with its quick settings: always when ECCCO_QUICK=1, never when
+// ECCCO_QUICK=0, else unless the notebook asks for the full ones.
+func Quick(full bool) bool {
+	switch os.Getenv(QuickEnv) {
+	case "1":
+		return true
+	case "0":
+		return false
+	}
+	return !full
+}
 
 // Options are the experiment options of the notebooks in the paper's equations (the mode of the figures):
 //   - quick (full false, or ECCCO_QUICK=1): 5-epoch models (LeNet-5: 1 epoch) in runs/quick/models, the

@@ -109,3 +109,17 @@ func TestOptionsImageBackend(t *testing.T) {
 		Options(true)
 	}()
 }
+
+// TestQuickEnv checks the three settings of ECCCO_QUICK: 1 forces the quick settings, 0 the full ones,
+// anything else leaves the notebook's own choice.
+func TestQuickEnv(t *testing.T) {
+	for _, c := range []struct {
+		env        string
+		full, want bool
+	}{{"1", true, true}, {"1", false, true}, {"0", false, false}, {"0", true, false}, {"", false, true}, {"", true, false}, {"yes", true, false}} {
+		t.Setenv(QuickEnv, c.env)
+		if got := Quick(c.full); got != c.want {
+			t.Errorf("ECCCO_QUICK=%q, full %v: Quick %v, want %v", c.env, c.full, got, c.want)
+		}
+	}
+}
