@@ -133,7 +133,7 @@ var PaperClaims = []PaperClaim{
 		Where:   "Section 5.2 (Faithfulness), second paragraph; Figure 2 shows the same decomposition on one factual of a JEM",
 		Test:    "ECCCo (no CP) − Wachter and ECCCo (no CP) − ECCCo (no EBM) unfaithfulness, both",
 		Limits:  "Testable only where the ablations were run; Figure 2 is one factual on one model.",
-		Figures: []string{"fig2-poc"},
+		Figures: []string{"fig2-poc", "fig2-poc-authors"},
 		Contrasts: func(ix *index, ds, model string) ([]Contrast, bool) {
 			return []Contrast{diff(model, "ECCCo (no CP)", "Wachter", "unfaithfulness", Below), diff(model, "ECCCo (no CP)", "ECCCo (no EBM)", "unfaithfulness", Below)},
 				needs(ix, ds, model, "unfaithfulness", "Wachter", "ECCCo (no CP)", "ECCCo (no EBM)")
