@@ -86,7 +86,7 @@ var (
 )
 
 // figureWidth is the printed width of each figure (fraction of the text width).
-var figureWidth = map[string]float64{"fig1-motiv": 0.55, "fig3-mnist-bmk": 0.8, "poc-gen": 0.5, "mnist-gen": 0.55, "vae-rec": 0.7, "fig2-poc": 0.9, "cp-diff": 0.9}
+var figureWidth = map[string]float64{"fig1-motiv": 0.55, "fig3-mnist-bmk": 0.8, "poc-gen": 0.5, "mnist-gen": 0.55, "vae-rec": 0.7, "fig2-poc": 0.9, "fig2-poc-authors": 0.9, "cp-diff": 0.9}
 
 // gridWidth is the width of the appendix's 10 × 10 MNIST grids: two to a page.
 const gridWidth = 0.42
@@ -337,6 +337,10 @@ func (b *builder) method() {
 	s.add(&Math{TeX: `\min_{\mathbf{z}'} \; \mathrm{yloss}(M_\theta(f(\mathbf{z}')), \mathbf{y}^+) + \lambda_1\,\mathrm{dist}(f(\mathbf{z}'), \mathbf{x}) + \lambda_2\,\mathcal{E}_\theta(f(\mathbf{z}') \mid \mathbf{y}^+) + \lambda_3\,\Omega(C_\theta(f(\mathbf{z}'); \alpha))`, Label: "eq:eccco"})
 	s.para(T("The energy term pulls the counterfactual towards the samples that the model itself generates for the target class by stochastic gradient Langevin dynamics (SGLD); the set-size term Ω towards regions where the model is certain. Unfaithfulness is measured as the distance of a counterfactual to those model samples, implausibility as its distance to the training data of the target class. The figures below are ours, drawn by eccco-go with the paper's captions and labels."))
 	b.figure(s, "fig2-poc")
+	if b.hasFigure("fig2-poc-authors") {
+		s.para(T("The paper draws its Figure 2 in its own equations, where the conformal set size of a two-class model is 0 everywhere, so ECCCo (no EBM) cannot differ from Wachter there. The same figure in the authors'-code mode, on their trained JEM, where the set size does vary:"))
+		b.figure(s, "fig2-poc-authors")
+	}
 	s.para(T("The ingredients, as in the paper's appendix: conditional SGLD samples of a joint energy model (JEM), and the conformal set size with its smooth, differentiable surrogate."))
 	for _, name := range methodFigures[2:] {
 		b.figure(s, name)
@@ -928,7 +932,8 @@ func (b *builder) provenance() {
 		kv = append(kv, [2]string{"Mode", strings.Join(modes, ", ")}, [2]string{"Seed", strings.Join(seeds, ", ")})
 	}
 	if res.Recorded != "" {
-		kv = append(kv, [2]string{"Results recorded as", res.Recorded})
+		// The recorded line names the commit that wrote the tables as "the checkout's HEAD" of its day.
+		kv = append(kv, [2]string{"Results recorded as", strings.ReplaceAll(res.Recorded, "(the checkout's HEAD", "(then the checkout's HEAD")})
 	}
 	if res.Counterfactuals > 0 {
 		kv = append(kv, [2]string{"Counterfactuals", strconv.Itoa(res.Counterfactuals)})
@@ -944,7 +949,7 @@ func (b *builder) provenance() {
 		kv = append(kv, [2]string{"Input: " + src[0], src[1]})
 	}
 	t := &Table{Caption: Inline{T("Provenance of the results and of this report.")}, Label: "tab:provenance",
-		Columns: []Column{{"", "l"}, {"", "p{12.5cm}"}}}
+		Columns: []Column{{"", "l"}, {"", "p{11cm}"}}}
 	for _, p := range kv {
 		if p[1] == "" {
 			continue

@@ -162,7 +162,11 @@ func (b *builder) claims() error {
 		var figs []string
 		for _, fig := range c.Figures {
 			if spec, ok := b.specs[fig]; ok && b.hasFigure(fig) {
-				figs = append(figs, fmt.Sprintf("%s (the paper's %s)", fig, spec.Label))
+				where := "beyond the paper"
+				if spec.Label != "" {
+					where = "the paper's " + spec.Label
+				}
+				figs = append(figs, fmt.Sprintf("%s (%s)", fig, where))
 			}
 		}
 		if len(figs) > 0 {
@@ -176,9 +180,9 @@ func (b *builder) claims() error {
 // claimUnits is the table of one claim's differences in one source: each unit's estimate with its
 // interval, effect and outcome.
 func (b *builder) claimUnits(n int, fd compare.ClaimFinding) *Table {
-	t := &Table{Caption: Inline{T(fmt.Sprintf("Claim %d in the %s results: each difference with its 95 %% interval, its size relative to the metric (effect), the test and what it counts for.", n, fd.Source))},
+	t := &Table{Caption: Inline{T(fmt.Sprintf("Claim %d in the %s results: each difference with its 95 %% interval, its size relative to the metric (effect), the test (paired over runs, or Welch) with its runs, and what it counts for.", n, fd.Source))},
 		Label: fmt.Sprintf("tab:claim-%c", 'a'+n-1), Long: true, Size: `\footnotesize`,
-		Columns: []Column{{"Unit", "l"}, {"Difference", "p{4.4cm}"}, {"Estimate [interval]", "l"}, {"Effect", "r"}, {"Test", "l"}, {"Counts", "l"}}}
+		Columns: []Column{{"Unit", "p{3cm}"}, {"Difference", "p{4.2cm}"}, {"Estimate [interval]", "l"}, {"Effect", "r"}, {"Test", "l"}, {"Counts", "l"}}}
 	for _, u := range fd.Units {
 		for j, e := range u.Estimates {
 			name := ""
@@ -188,8 +192,8 @@ func (b *builder) claimUnits(n int, fd compare.ClaimFinding) *Table {
 			est, eff, test := "–", "–", "–"
 			if e.Outcome != compare.Unmeasured {
 				est = fmt.Sprintf("%s [%s, %s]", sig(e.Estimate.Value), sig(e.Estimate.Lo), sig(e.Estimate.Hi))
-				eff = fmt.Sprintf("%+.1f %%", 100*e.Estimate.Effect())
-				test = fmt.Sprintf("%s (%d)", e.Estimate.Test, e.Estimate.Runs)
+				eff = strings.ReplaceAll(fmt.Sprintf("%+.1f %%", 100*e.Estimate.Effect()), "-", "−")
+				test = fmt.Sprintf("%s (%d)", strings.TrimSuffix(e.Estimate.Test, " over runs"), e.Estimate.Runs)
 			}
 			t.Rows = append(t.Rows, Row{Cells: []Cell{{Text: name}, {Text: e.Label + " " + string(e.Want)}, {Text: est}, {Text: eff}, {Text: test}, {Text: string(e.Outcome)}}})
 		}
@@ -197,8 +201,8 @@ func (b *builder) claimUnits(n int, fd compare.ClaimFinding) *Table {
 	return t
 }
 
-// sig prints a difference with three significant digits.
-func sig(v float64) string { return strconv.FormatFloat(v, 'g', 3, 64) }
+// sig prints a difference with three significant digits and a true minus sign.
+func sig(v float64) string { return strings.ReplaceAll(strconv.FormatFloat(v, 'g', 3, 64), "-", "−") }
 
 // hasFigure reports whether the figures directory holds the figure.
 func (b *builder) hasFigure(name string) bool {
