@@ -3,11 +3,13 @@ package report
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/eccco-go/eccco-go/eccco/counterfactual"
 	"github.com/eccco-go/eccco-go/eccco/data"
 	"github.com/eccco-go/eccco-go/eccco/energy"
+	"github.com/eccco-go/eccco-go/eccco/experiment"
 	"github.com/eccco-go/eccco-go/eccco/internal/atomicfile"
 	"github.com/eccco-go/eccco-go/eccco/models"
 )
@@ -33,7 +35,7 @@ func ParameterTables() ([]ParameterTable, error) {
 		header: []string{"Dataset", "Hidden units", "Layers", "Activation", "Ensemble size", "Epochs", "Batch size"}}
 	te = table{name: "params-ebm", caption: "JEM parameters (table\\_ebm\\_params.tex).",
 		header: []string{"Dataset", "SGLD steps", "Samples per batch", "λ"}}
-	tg = table{name: "params-generators", caption: "Generator parameters (table\\_gen\\_params.tex; λ in the code's order).",
+	tg = table{name: "params-generators", caption: "Generator parameters (table\\_gen\\_params.tex). The paper's table heads its columns λ1, λ2, λ3 but lists them in the code's order, cost, set size, energy: its λ2 is the set-size weight and its λ3 the energy weight, the reverse of Eq. 5's λ2 (energy) and λ3 (Ω); the columns here are named by what they weigh.",
 		header: []string{"Dataset", "η", "λ cost", "λ set size", "λ energy", "Ridge"}}
 	for _, name := range data.Names() {
 		s, err := models.PaperSettings(name)
@@ -84,3 +86,69 @@ func WriteParameterTables(dir string) error {
 	}
 	return nil
 }
+
+// ModelParametersAsRun is the paper's model-parameter table (table_params.tex) as a result set was made:
+// per data set the architecture the mode builds (experiment.Settings.Spec: on images in the
+// authors'-code mode the authors' 128 swish units in one layer), the training rows and epochs the
+// models were made with (perf: the model-performance table of the same models; epochs 0 are the
+// authors' own trained models, loaded, not trained), and the paper's value beside each that differs.
+// The paper's "Sample Size" column is given as printed, beside the training rows as run.
+func ModelParametersAsRun(perf []Perf, mode experiment.Mode) (ParameterTable, error) {
+	header := []string{"Dataset", "Sample size (paper)", "Training rows", "Hidden units", "Layers", "Activation", "Ensemble size", "Epochs", "Batch size"}
+	var md strings.Builder
+	md.WriteString("| " + strings.Join(header, " | ") + " |\n|" + strings.Repeat("---|", len(header)) + "\n")
+	differs := func(ours, paper string) string {
+		if ours == paper {
+			return ours
+		}
+		return ours + " (paper " + paper + ")"
+	}
+	for _, name := range data.Names() {
+		var rows, epochs []int
+		for _, p := range perf {
+			if p.Dataset == name {
+				rows, epochs = append(rows, p.TrainRows), append(epochs, p.Epochs)
+			}
+		}
+		if len(rows) == 0 {
+			continue
+		}
+		p, err := models.PaperSettings(name)
+		if err != nil {
+			return ParameterTable{}, err
+		}
+		info, err := data.Lookup(name)
+		if err != nil {
+			return ParameterTable{}, err
+		}
+		ms, err := mode.Settings(name)
+		if err != nil {
+			return ParameterTable{}, err
+		}
+		hidden, layers, act := p.Hidden, p.Layers, p.Activation
+		if ms.VisionArchitecture && info.Kind == data.KindVision {
+			hidden, layers, act = experiment.AuthorsVisionHidden, experiment.AuthorsVisionLayers, experiment.AuthorsVisionActivation
+		}
+		ep := "authors' (not trained)"
+		if slices.Max(epochs) > 0 {
+			ep = differs(fmt.Sprint(slices.Max(epochs)), fmt.Sprint(p.Epochs))
+		}
+		train := fmt.Sprint(slices.Min(rows))
+		if slices.Max(rows) != slices.Min(rows) {
+			train += "–" + fmt.Sprint(slices.Max(rows))
+		}
+		r := []string{name, fmt.Sprint(paperSampleSize[name]), train, differs(fmt.Sprint(hidden), fmt.Sprint(p.Hidden)), differs(fmt.Sprint(layers), fmt.Sprint(p.Layers)),
+			differs(act, p.Activation), fmt.Sprint(p.EnsembleSize), ep, fmt.Sprint(p.BatchSize)}
+		md.WriteString("| " + strings.Join(r, " | ") + " |\n")
+	}
+	modeWords := map[experiment.Mode]string{experiment.AuthorsCode: "authors'-code", experiment.Paper: "paper's-equations"}[mode]
+	if modeWords == "" {
+		modeWords = string(mode)
+	}
+	return ParameterTable{Name: "params-models-as-run", Markdown: md.String(),
+		Caption: "Model and training parameters as the " + modeWords + " results were made (table\\_params.tex's layout): the architecture the mode builds, the training rows and epochs of the models scored in Table 5, the paper's value in brackets where it differs; \"authors'\" marks the authors' own trained models, loaded into this architecture (their arrays' shapes must match it) and not trained."}, nil
+}
+
+// paperSampleSize is the "Sample Size" column of the paper's table_params.tex.
+var paperSampleSize = map[string]int{"linearly-separable": 1000, "moons": 2500, "circles": 1000, "california-housing": 16500,
+	"gmsc": 13370, "german-credit": 800, "mnist": 10000, "fashion-mnist": 10000}

@@ -298,6 +298,14 @@ func (b *builder) setup() error {
 	if err != nil {
 		return err
 	}
+	if b.in.Performance != nil && b.in.Results.Mode != "" {
+		asRun, err := ModelParametersAsRun(b.in.Performance, experiment.Mode(b.in.Results.Mode))
+		if err != nil {
+			return err
+		}
+		pts[0].Caption = "Model and training parameters of the paper's settings (table\\_params.tex), with which the paper's-equations mode trains its models."
+		pts = append([]ParameterTable{asRun}, pts...)
+	}
 	for _, pt := range pts {
 		caption := strings.NewReplacer(`\_`, "_").Replace(pt.Caption)
 		if t := tableFromMarkdown(pt.Markdown, Inline{T(caption)}, "tab:"+pt.Name, datasetTitle); t != nil {
