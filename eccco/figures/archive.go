@@ -3,12 +3,14 @@ package figures
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"os"
 	"path/filepath"
 
 	"github.com/eccco-go/eccco-go/eccco/internal/atomicfile"
+	"github.com/eccco-go/eccco-go/eccco/models"
 )
 
 // CriteriaFile is the file beside a figure (DIR/NAME.criteria.json) that Spec.Write fills with the
@@ -78,6 +80,47 @@ func ReadCriteria(dir, name string) ([]Criterion, error) {
 			c.Value = *j.Value
 		}
 		out = append(out, c)
+	}
+	return out, nil
+}
+
+// GridCounterfactuals is the number of counterfactuals of an appendix MNIST grid: each of its 10 digits
+// turned into each of the 9 others (CounterfactualGrid).
+const GridCounterfactuals = 90
+
+// GridShare is what the appendix's MNIST grids of one model measured: the share of ECCCo+'s and of
+// REVISE's GridCounterfactuals that a 1-nearest-neighbour classifier on the training images reads as
+// their target.
+type GridShare struct {
+	Model          models.Kind
+	ECCCoPlus      float64
+	REVISE         float64
+	Counterfactual int
+}
+
+// GridShares reads the shares of every model whose two grids' criteria are archived in dir (mnist-eccco-*
+// gives ECCCo+'s share; mnist-revise-* REVISE's minus ECCCo+'s); models without both are left out.
+func GridShares(dir string) ([]GridShare, error) {
+	var out []GridShare
+	for _, m := range gridModels {
+		ec, err := ReadCriteria(dir, "mnist-eccco-"+m.slug)
+		if errors.Is(err, os.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		rc, err := ReadCriteria(dir, "mnist-revise-"+m.slug)
+		if errors.Is(err, os.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		if len(ec) != 1 || len(rc) != 1 {
+			return nil, fmt.Errorf("figures: the grids of %s hold %d and %d criteria, want one each", m.slug, len(ec), len(rc))
+		}
+		out = append(out, GridShare{Model: m.kind, ECCCoPlus: ec[0].Value, REVISE: rc[0].Value + ec[0].Value, Counterfactual: GridCounterfactuals})
 	}
 	return out, nil
 }

@@ -137,3 +137,26 @@ func quoted(s string, noted []string) bool {
 	}
 	return false
 }
+
+// TestGridSharesOfTheGallery reads the committed gallery's grid shares: five models, each share a count of
+// the grid's 90 counterfactuals (k/90), REVISE's rebuilt from its difference to ECCCo+'s.
+func TestGridSharesOfTheGallery(t *testing.T) {
+	gs, err := GridShares(filepath.Join("..", "..", "figures", "gallery"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(gs) != 5 {
+		t.Fatalf("%d models, want 5", len(gs))
+	}
+	for _, g := range gs {
+		for _, p := range []float64{g.ECCCoPlus, g.REVISE} {
+			k := p * GridCounterfactuals
+			if math.Abs(k-math.Round(k)) > 1e-9 || p < 0 || p > 1 {
+				t.Errorf("%s: share %v is not a count of %d", g.Model, p, GridCounterfactuals)
+			}
+		}
+	}
+	if _, err := GridShares(t.TempDir()); err != nil {
+		t.Errorf("an empty folder: %v", err)
+	}
+}

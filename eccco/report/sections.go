@@ -15,6 +15,7 @@ import (
 	"github.com/eccco-go/eccco-go/eccco/compare"
 	"github.com/eccco-go/eccco-go/eccco/data"
 	"github.com/eccco-go/eccco-go/eccco/experiment"
+	"github.com/eccco-go/eccco-go/eccco/figures"
 )
 
 // claimSources are the result sets the paper's claims are tested on: the authors'-code results, the
@@ -25,11 +26,25 @@ func (b *builder) claimSources() []compare.ClaimSource {
 		return compare.ClaimSource{Name: b.modeName(r), Cells: r.Cells, RunMeans: r.RunMeans, Ours: true}
 	}
 	main := src(b.in.Results)
-	out := []compare.ClaimSource{main}
 	var pub []compare.Cell
+	var like *compare.ClaimSource
 	if b.in.Published != nil {
 		pub = compare.PublishedCells(b.in.Published)
-		out = append(out, compare.LikeForLike(main, pub))
+		l := compare.LikeForLike(main, pub)
+		like = &l
+	}
+	// The appendix grids' 1-nearest-neighbour shares, drawn with these results' image models (claim 9).
+	if b.in.FiguresDir != "" && b.in.Banner == "" { // not the quick profile, whose figures use other models
+		if shares, err := figures.GridShares(b.in.FiguresDir); err == nil {
+			for _, g := range shares {
+				main.Cells = append(main.Cells, compare.GridShareCells("mnist", g.Model.Title(), "ECCCo+", g.ECCCoPlus, g.Counterfactual),
+					compare.GridShareCells("mnist", g.Model.Title(), "REVISE", g.REVISE, g.Counterfactual))
+			}
+		}
+	}
+	out := []compare.ClaimSource{main}
+	if like != nil {
+		out = append(out, *like)
 	}
 	for _, r := range []*Results{b.in.ReplayOnly, b.in.SecondSeed, b.in.PaperMode} {
 		if r != nil {
