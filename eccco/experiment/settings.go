@@ -234,6 +234,28 @@ func (s *Settings) settings() []setting {
 	}
 }
 
+// IsOn reports whether the switch named key (SettingKeys) is on: its value is not the zero of its
+// field, the paper's (Switch.Off). An unknown key is ErrInvalid.
+func (s Settings) IsOn(key string) (bool, error) {
+	for _, st := range s.settings() {
+		if st.key != key {
+			continue
+		}
+		switch p := st.ptr.(type) {
+		case *bool:
+			return *p, nil
+		case *int:
+			return *p != 0, nil
+		case *float64:
+			return *p != 0, nil
+		case *TargetMix:
+			return *p != TargetMix{}, nil
+		}
+		return false, fmt.Errorf("%w: switch %q has a value of another type", ErrInvalid, key)
+	}
+	return false, fmt.Errorf("%w: no switch %q (want one of %s)", ErrInvalid, key, strings.Join(SettingKeys(), ", "))
+}
+
 // SettingKeys lists the keys of Settings.Set, in the order of the fields.
 func SettingKeys() []string {
 	var s Settings

@@ -94,7 +94,7 @@ func WriteParameterTables(dir string) error {
 // authors' own trained models, loaded, not trained), and the paper's value beside each that differs.
 // The paper's "Sample Size" column is given as printed, beside the training rows as run.
 func ModelParametersAsRun(perf []Perf, mode experiment.Mode) (ParameterTable, error) {
-	header := []string{"Dataset", "Sample size (paper)", "Training rows", "Hidden units", "Layers", "Activation", "Ensemble size", "Epochs", "Batch size"}
+	header := []string{"Dataset", "Paper's sample", "Train rows", "Hidden", "Layers", "Activation", "Ensemble", "Epochs", "Batch"}
 	var md strings.Builder
 	md.WriteString("| " + strings.Join(header, " | ") + " |\n|" + strings.Repeat("---|", len(header)) + "\n")
 	differs := func(ours, paper string) string {
@@ -129,7 +129,7 @@ func ModelParametersAsRun(perf []Perf, mode experiment.Mode) (ParameterTable, er
 		if ms.VisionArchitecture && info.Kind == data.KindVision {
 			hidden, layers, act = experiment.AuthorsVisionHidden, experiment.AuthorsVisionLayers, experiment.AuthorsVisionActivation
 		}
-		ep := "authors' (not trained)"
+		ep := "authors'"
 		if slices.Max(epochs) > 0 {
 			ep = differs(fmt.Sprint(slices.Max(epochs)), fmt.Sprint(p.Epochs))
 		}
@@ -146,7 +146,7 @@ func ModelParametersAsRun(perf []Perf, mode experiment.Mode) (ParameterTable, er
 		modeWords = string(mode)
 	}
 	return ParameterTable{Name: "params-models-as-run", Markdown: md.String(),
-		Caption: "Model and training parameters as the " + modeWords + " results were made (table\\_params.tex's layout): the architecture the mode builds, the training rows and epochs of the models scored in Table 5, the paper's value in brackets where it differs; \"authors'\" marks the authors' own trained models, loaded into this architecture (their arrays' shapes must match it) and not trained."}, nil
+		Caption: "Model and training parameters as the " + modeWords + " results were made (table\\_params.tex's layout): the architecture the mode builds, the training rows and epochs of the models scored in Table 5, the paper's value in brackets where it differs; epochs \"authors'\" mark the authors' own trained models, loaded into this architecture (their arrays' shapes must match it) and not trained."}, nil
 }
 
 // paperSampleSize is the "Sample Size" column of the paper's table_params.tex.

@@ -37,7 +37,7 @@ func TestModelParametersAsRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{
-		"| moons | 2500 | 1250 | 32 | 3 | relu | 5 | authors' (not trained) | 128 |",
+		"| moons | 2500 | 1250 | 32 | 3 | relu | 5 | authors' | 128 |",
 		"| fashion-mnist | 10000 | 5000 | 128 (paper 32) | 1 (paper 2) | swish (paper relu) | 5 | 100 | 128 |",
 	} {
 		if !strings.Contains(pt.Markdown, want) {

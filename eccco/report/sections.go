@@ -715,13 +715,23 @@ func (b *builder) switches() error {
 		I("replayed"), T(" from the authors' code at the file and line given, "), I("inferred"), T(" from their code and data together, or "),
 		I("fitted"), T(" to the published numbers where their code does not record the value. A fitted switch is not evidence of what their code did; the replay-only results switch the fitted ones off."))
 	var md strings.Builder
-	md.WriteString("| Switch | Provenance | Source |\n|---|---|---|\n")
+	md.WriteString("| Switch | Provenance | Authors' code | Replay only | Source |\n|---|---|---|---|---|\n")
+	dss := ourDatasets(b.in.Results.Cells)
 	for _, sw := range experiment.Switches() {
-		fmt.Fprintf(&md, "| %s | %s | %s |\n", sw.Key, sw.Provenance, strings.ReplaceAll(sw.Source, "|", "/"))
+		on, err := switchOn(sw, dss, false)
+		if err != nil {
+			return err
+		}
+		ro, err := switchOn(sw, dss, true)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(&md, "| %s | %s | %s | %s | %s |\n", sw.Key, sw.Provenance, on, ro, strings.ReplaceAll(sw.Source, "|", "/"))
 	}
-	if t := tableFromMarkdown(md.String(), Inline{T("The switches of the authors'-code mode and their provenance (experiment.Switches). Files are ECCCo.jl's at d0ada1d unless another commit or package is named; 78925f6 is its final-runs commit (its src/ and models/ are d0ada1d's, its experiment scripts differ in places); CE.jl is CounterfactualExplanations.jl at 4c34c2a, the version 78925f6's Manifest pins.")}, "tab:switches", nil); t != nil {
+	if t := tableFromMarkdown(md.String(), Inline{T("The switches of the authors'-code mode and their provenance (experiment.Switches). Files are ECCCo.jl's at d0ada1d unless another commit or package is named; 78925f6 is its final-runs commit (its src/ and models/ are d0ada1d's, its experiment scripts differ in places); CE.jl is CounterfactualExplanations.jl at 4c34c2a, the version 78925f6's Manifest pins. The columns Authors' code and Replay only say where each switch is on in those result sets: the mode's settings per data set, and for replay only the same with the fitted switches off (on the data sets it reran; the others keep the authors'-code cells).")}, "tab:switches", nil); t != nil {
 		t.Size = `\footnotesize`
-		t.Columns[1].Align, t.Columns[2].Align = "l", `>{\raggedright\arraybackslash}p{10.5cm}` // the sources wrap within the text width
+		t.Columns[1].Align, t.Columns[2].Align, t.Columns[3].Align = "l", `>{\raggedright\arraybackslash}p{2.2cm}`, `>{\raggedright\arraybackslash}p{2.2cm}`
+		t.Columns[4].Align = `>{\raggedright\arraybackslash}p{7cm}` // the sources wrap within the text width
 		s.add(t)
 	}
 	ro := b.in.ReplayOnly
@@ -840,6 +850,32 @@ func (b *builder) replayNotRerun() []string {
 		}
 	}
 	return kept
+}
+
+// switchOn says where a switch is on in the authors'-code mode over the data sets dss (replayOnly: with
+// the fitted switches off, as the replay-only results were run): "on", "off" or the data sets it is on.
+func switchOn(sw experiment.Switch, dss []string, replayOnly bool) (string, error) {
+	var on []string
+	for _, ds := range dss {
+		st, err := experiment.AuthorsCode.Settings(ds)
+		if err != nil {
+			return "", err
+		}
+		v, err := st.IsOn(sw.Key)
+		if err != nil {
+			return "", err
+		}
+		if v && !(replayOnly && sw.Provenance == experiment.Fitted) {
+			on = append(on, datasetTitle(ds))
+		}
+	}
+	switch len(on) {
+	case 0:
+		return "off", nil
+	case len(dss):
+		return "on", nil
+	}
+	return "on: " + joinWords(on), nil
 }
 
 // paperModeWithin is the share of the published cells within the tolerance under the paper's equations,
