@@ -179,3 +179,58 @@ func TallySign(t *SignTally, known, tie, agrees bool) {
 
 // PrintedZero reports a published difference that prints as 0.00 at the paper's two decimals (a tie).
 func PrintedZero(d float64) bool { return math.Abs(d) < 0.005-floatSlack }
+
+// OffsetRule states when a metric of a data set is offset from the paper's systematically (Offsets).
+const OffsetRule = "a metric of a data set is offset systematically where, over its cells of all counterfactuals, at least 80 % of ours − paper have one sign and their median is at least the rounding floor 0.015 in size"
+
+// Offset is the shift of one metric of a data set's "all" cells from the published ones.
+type Offset struct {
+	Metric string
+	// Cells are the metric's compared cells of subset "all"; Above and Below those where ours is above or
+	// below the paper's; Median the median of ours − paper.
+	Cells, Above, Below int
+	Median              float64
+	// GenLow and GenHigh are the least and largest of the generators' own medians of ours − paper: how far
+	// the shift differs between generators, which is what it can do to a difference between them.
+	GenLow, GenHigh float64
+}
+
+// Offsets lists the systematic offsets (OffsetRule) of rows, one data set's compared cells, in the order
+// of Metrics.
+func Offsets(rows []ComparedCell) []Offset {
+	var out []Offset
+	for _, m := range Metrics {
+		var d []float64
+		byGen := map[string][]float64{}
+		o := Offset{Metric: m.Name}
+		for _, r := range rows {
+			if r.Subset != "all" || r.Metric != m.Name {
+				continue
+			}
+			x := r.Mean - r.Paper
+			d = append(d, x)
+			byGen[r.Generator] = append(byGen[r.Generator], x)
+			switch {
+			case x > floatSlack:
+				o.Above++
+			case x < -floatSlack:
+				o.Below++
+			}
+		}
+		o.Cells = len(d)
+		if o.Cells == 0 {
+			continue
+		}
+		o.Median = median(d)
+		if 5*max(o.Above, o.Below) < 4*o.Cells || math.Abs(o.Median) < roundingFloor-floatSlack {
+			continue
+		}
+		o.GenLow, o.GenHigh = math.Inf(1), math.Inf(-1)
+		for _, v := range byGen {
+			g := median(v)
+			o.GenLow, o.GenHigh = math.Min(o.GenLow, g), math.Max(o.GenHigh, g)
+		}
+		out = append(out, o)
+	}
+	return out
+}

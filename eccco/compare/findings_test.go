@@ -163,3 +163,25 @@ func TestDiscriminating(t *testing.T) {
 		}
 	}
 }
+
+// TestOffsets checks OffsetRule on hand-made rows: unfaithfulness 0.2 above the paper for two generators
+// and 0.1 for a third (median 0.2, generators 0.1–0.2) is systematic; cost split 2 above, 1 below is not;
+// implausibility 0.01 above everywhere is below the floor.
+func TestOffsets(t *testing.T) {
+	row := func(gen, metric string, ours, paper float64) ComparedCell {
+		return ComparedCell{Cell: Cell{Dataset: "gmsc", Subset: "all", Model: "MLP", Generator: gen, Metric: metric, Mean: ours}, Paper: paper}
+	}
+	rows := []ComparedCell{
+		row("ECCCo", "unfaithfulness", 1.2, 1.0), row("Wachter", "unfaithfulness", 1.5, 1.3), row("REVISE", "unfaithfulness", 1.1, 1.0),
+		row("ECCCo", "cost", 2, 1), row("Wachter", "cost", 2, 1), row("REVISE", "cost", 1, 2),
+		row("ECCCo", "implausibility", 0.51, 0.5), row("Wachter", "implausibility", 0.51, 0.5),
+	}
+	os := Offsets(rows)
+	if len(os) != 1 || os[0].Metric != "unfaithfulness" {
+		t.Fatalf("offsets %+v, want unfaithfulness only", os)
+	}
+	o := os[0]
+	if o.Cells != 3 || o.Above != 3 || math.Abs(o.Median-0.2) > 1e-9 || math.Abs(o.GenLow-0.1) > 1e-9 || math.Abs(o.GenHigh-0.2) > 1e-9 {
+		t.Errorf("offset %+v", o)
+	}
+}

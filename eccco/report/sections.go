@@ -216,6 +216,15 @@ func (b *builder) claimUnits(n int, fd compare.ClaimFinding) *Table {
 	return t
 }
 
+// signedSig prints a difference with two significant digits, its sign always, and a true minus sign.
+func signedSig(v float64) string {
+	t := strconv.FormatFloat(v, 'g', 2, 64)
+	if v >= 0 {
+		t = "+" + t
+	}
+	return strings.ReplaceAll(t, "-", "−")
+}
+
 // sig prints a difference with three significant digits and a true minus sign.
 func sig(v float64) string { return strings.ReplaceAll(strconv.FormatFloat(v, 'g', 3, 64), "-", "−") }
 
@@ -529,8 +538,17 @@ func (b *builder) datasetParagraph(ds string) (Block, error) {
 	if ut.Known > 0 || it.Known > 0 {
 		signs = fmt.Sprintf("Over its models, the sign of ECCCo − Wachter unfaithfulness: %s; that of REVISE − Wachter implausibility: %s.", SignText(ut), SignText(it))
 	}
+	var offsets []string
+	for _, o := range compare.Offsets(rows) {
+		dir, n := "above", o.Above
+		if o.Median < 0 {
+			dir, n = "below", o.Below
+		}
+		offsets = append(offsets, fmt.Sprintf("%s %s (the median of ours − paper; ours %s in %d of %d cells), each generator's median from %s to %s",
+			o.Metric, signedSig(o.Median), dir, n, o.Cells, signedSig(o.GenLow), signedSig(o.GenHigh)))
+	}
 	blocks, err := prose("dataset", map[string]any{"Title": datasetTitle(ds), "Within": within, "Cells": len(rows), "Strict": share(strict, len(rows)),
-		"Metrics": metrics, "Signs": signs, "Misses": misses, "WorstGen": worst, "Causes": causes})
+		"Metrics": metrics, "Signs": signs, "Misses": misses, "WorstGen": worst, "Causes": causes, "Offsets": strings.Join(offsets, "; ")})
 	if err != nil || len(blocks) == 0 {
 		return nil, err
 	}
