@@ -108,6 +108,8 @@ def compare(cells, pub, bounds):
                 cause = "REVISE on images"
             elif metric == "unfaithfulness" and ((ds == "gmsc" and m > pm) or (ds == "german-credit" and m < pm)):
                 cause = "prior box"
+            elif gen in ("Wachter", "ECCCo-L1") and metric in ("cost", "implausibility") and ds in ("mnist", "fashion-mnist"):
+                cause = "image weights"
             else:
                 cause = "unexplained"
         rows.append((k, m, s, n, pm, ps, within, strict, z, cause))
@@ -469,6 +471,7 @@ def main():
     want.append(("differences appendix", f"each item says how many of the {t['misses']} cells outside the tolerance"))
     for title, c in [("The unfaithfulness metric's prior box", "prior box"), ("The image models' calibration", "calibration"),
                      ("REVISE on images", "REVISE on images"), ("JEM validity", "JEM validity"),
+                     ("The image generators' weights", "image weights"),
                      ("REVISE's VAE on two synthetic sets", "REVISE")]:
         want.append(("differences appendix", f"**{title}** ({put_down(causes.get(c, 0))})"))
     want.append(("differences appendix", f"**Unexplained** ({put_down(causes.get('unexplained', 0))}, where none of the above applies)"))

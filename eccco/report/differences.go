@@ -35,6 +35,7 @@ func (b *builder) knownDifferences() ([]Block, error) {
 	data["PriorBox"] = count[compare.CausePriorBox]
 	data["Calibration"] = count[compare.CauseCalibration]
 	data["REVISEImages"] = count[compare.CauseREVISEImages]
+	data["ImageWeights"] = count[compare.CauseImageWeights]
 	data["JEMValidity"] = count[compare.CauseJEMValidity]
 	data["Collapse"] = count[compare.CauseREVISECollapse]
 	data["Unexplained"] = count[compare.CauseUnexplained]
