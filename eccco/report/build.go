@@ -762,7 +762,7 @@ func (b *builder) resultTable(dataset, subset string) *Table {
 	if decimals(dataset, "unfaithfulness") == 3 {
 		prec = " Unfaithfulness and implausibility to three decimals, as the paper's Table 2 prints them for images (its appendix tables, the published line, have two)."
 	}
-	t := &Table{Long: true, Size: `\scriptsize`, Label: label,
+	t := &Table{Long: true, Size: `\footnotesize`, Label: label,
 		Caption: Inline{T(fmt.Sprintf("Results for %s (%s): mean ± sd over runs of the per-run means; ours on the first line, the paper's (grey) below. † ours outside the paper's mean ± max(3 sd, 0.015); bold the best per model; * / ** more than 1 / 2 pooled sd better than Wachter.%s", datasetTitle(dataset), what, prec))},
 		Columns: []Column{{"Model", "l"}, {"Generator", "l"}}}
 	for _, m := range compare.Metrics {

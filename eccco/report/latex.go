@@ -131,7 +131,7 @@ const latexPreamble = `\documentclass[10pt,a4paper]{article}
 \pdfobjcompresslevel=1 % the document information (its creator field: the marker) stays readable
 \hypersetup{pdfcreator={` + Marker + `}}
 \definecolor{outside}{rgb}{0.75,0.05,0.05}
-\definecolor{paperline}{gray}{0.45}
+\definecolor{paperline}{gray}{0.3}
 \newcommand{\outside}[1]{\textcolor{outside}{#1$^{\dagger}$}}
 \newcommand{\paperline}[1]{\textcolor{paperline}{#1}}
 \captionsetup{font=small,labelfont=bf}
