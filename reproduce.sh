@@ -10,7 +10,7 @@
 #                            generator on every available data set (50 runs of 100 factuals; 10 runs for
 #                            images) with the result tables and the comparison with the published numbers
 #                            in paper/results/, every figure of the paper (figures/: PNG, SVG, PDF), the
-#                            notebooks, and the report: its LaTeX sources in paper/report/ (with the
+#                            notebooks with their full settings (executed copies in paper/notebooks/), and the report: its LaTeX sources in paper/report/ (with the
 #                            committed 100-DPI figures of figures/gallery/), paper/eccco-go.md and
 #                            paper/eccco-go.pdf. On a 2-core machine from a fresh clone, with XLA for the
 #                            image sets (its plugin installed by this script where it can) and the defaults,
@@ -468,7 +468,15 @@ notebooks_stage() {
     return 0
   fi
   if notebooks/setup.sh >/dev/null 2>&1; then
-    ECCCO_NOTEBOOKS=1 go test ./notebooks -count=1 -run TestNotebooks -timeout 120m
+    if [ "$publish" = yes ]; then
+      # The full profile runs the notebooks with their full settings and commits-ready copies of them,
+      # outputs included, to paper/notebooks/ (readable on the code host), naming the commit.
+      ECCCO_QUICK=0 ECCCO_NOTEBOOKS=1 go test ./notebooks -count=1 -run TestNotebooks -timeout 120m
+      python3 scripts/publish_notebooks.py runs/notebooks/executed paper/notebooks \
+        --commit "$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)$(git diff --quiet HEAD 2>/dev/null || echo ' (with uncommitted changes)')" --settings full
+    else
+      ECCCO_NOTEBOOKS=1 go test ./notebooks -count=1 -run TestNotebooks -timeout 120m
+    fi
     echo "$key" >"$stamp"
     note_missing "cells of"
   else
