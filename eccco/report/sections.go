@@ -623,6 +623,12 @@ func (b *builder) conclusion() error {
 	data := map[string]any{"PaperMode": b.in.PaperMode != nil}
 	data["Modes"] = b.modeVerdicts()
 	data["PaperModeWithin"], data["AuthorsWithin"] = b.paperModeWithin()
+	if b.findings != nil && len(b.findings.Claims) > 0 && len(b.findings.Claims[0].Findings) > 0 {
+		c := b.findings.Claims[0]
+		fd := c.Findings[0]
+		data["Central"] = map[string]any{"ID": c.ID, "Source": fd.Source, "For": fd.Tally.For, "Against": fd.Tally.Against,
+			"Neither": fd.Tally.Neither, "Measured": fd.Tally.Measured(), "Verdict": fd.Verdict}
+	}
 	type within struct{ Rounding, Strict, Cells int }
 	w := within{}
 	if b.cmp != nil {
