@@ -21,7 +21,7 @@ const (
 	// sd (ECCCo.jl src/utils.jl:66-73, src/sampling.jl:50), and the authors' split, drawn on Julia's
 	// unseeded global generator, cannot be replayed (paper/differences.md, "Offsets common to every
 	// generator of a model").
-	CausePriorBox    = "prior box: the unfaithfulness metric's samples start in a box spanned by the training split, whose width the authors' unseeded split sets and ours cannot replay; a narrower (GMSC) or wider (German Credit) box moves every generator of the model by the offset seen"
+	CausePriorBox = "prior box: the unfaithfulness metric's samples start in a box spanned by the training split, whose width the authors' unseeded split sets and ours cannot replay; a narrower (GMSC) or wider (German Credit) box moves every generator of the model by the offset seen"
 	// CauseImageWeights is a cost or implausibility miss of Wachter or ECCCo-L1 on an image set: the
 	// authors replaced their λ_cost (and ECCCo-L1's λ_energy) on images by the winner of a grid search
 	// that their repository does not record (ECCCo.jl 78925f6 experiments/mnist.jl:33,66,
