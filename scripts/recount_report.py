@@ -647,14 +647,21 @@ def main():
 
     # The report's result tables, cell by cell: ours (with the dagger where outside the tolerance, stars and
     # bold) and the paper's line below.
-    cells_m, stars, bold = marks(d("results"))
-    within = {r[0]: r[6] for r in main_rows}
+    main_marks = marks(d("results")) + ({r[0]: r[6] for r in main_rows},)
+    pm_marks = None
+    if os.path.isdir(d("results-paper-mode")):
+        pm_marks = marks(d("results-paper-mode")) + ({r[0]: r[6] for r in compare(pm_c, pub, read_bounds(d("results-paper-mode")))},)
+    cells_m, stars, bold, within = main_marks
     cell_re = re.compile(r"^(?:\\outside\{)?(?:\\textbf\{)?(-?\d+\.\d+) \$\\pm\$ (\d+\.\d+)\}?(\**)\}?$")
     tex_checked, tex_bad, table, model = 0, [], None, ""
     for line in open(args.tex):
-        lm = re.search(r"\\label\{tab:results-(.+?)(-valid)?\}", line)
+        lm = re.search(r"\\label\{tab:(paper-mode-)?results-(.+?)(-valid)?\}", line)
         if lm:
-            table, model = (lm.group(1), "valid" if lm.group(2) else "all"), ""
+            if lm.group(1) and pm_marks is None:
+                table = None
+                continue
+            cells_m, stars, bold, within = pm_marks if lm.group(1) else main_marks
+            table, model = (lm.group(2), "valid" if lm.group(3) else "all"), ""
             continue
         if table is None or " & " not in line:
             continue

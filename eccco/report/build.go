@@ -380,6 +380,14 @@ func (b *builder) experiments() error {
 			r.para(T("No valid-only cells for " + datasetTitle(ds) + "; its table of all counterfactuals is in the appendix."))
 		}
 	}
+	if pm := b.in.PaperMode; pm != nil {
+		p := b.d.add(&Section{Title: "Results under the paper's equations", Label: "emp:paper-mode", Level: 2})
+		within, _ := b.paperModeWithin()
+		p.para(T(fmt.Sprintf("The same tables for the results of the paper's own equations (%s), on the data sets they were run on: they reproduce %s of the published cells they cover. The section on the paper's claims tests each claim on them too.", b.modeName(pm), within)))
+		for _, ds := range ourDatasets(pm.Cells) {
+			p.add(b.resultTableOf(pm.Cells, ds, "valid", "the paper's equations")) // labelled tab:paper-mode-results-…
+		}
+	}
 	v := b.d.add(&Section{Title: "Visual explanations", Label: "emp:vision", Level: 2})
 	n := len(b.d.Figures)
 	for _, name := range resultFigures {
@@ -727,11 +735,16 @@ func modelIndex(m string) int {
 
 // resultTable is one of the paper's result tables with the published line under each of ours.
 func (b *builder) resultTable(dataset, subset string) *Table {
+	return b.resultTableOf(b.in.Results.Cells, dataset, subset, "")
+}
+
+// resultTableOf is resultTable of other cells (a result set other than the main one, named by source).
+func (b *builder) resultTableOf(cells []compare.Cell, dataset, subset, source string) *Table {
 	type key struct{ model, gen, metric string }
 	ours := map[key]compare.Cell{}
 	type rk struct{ model, gen string }
 	var rows []rk
-	for _, c := range b.in.Results.Cells {
+	for _, c := range cells {
 		if c.Dataset != dataset || c.Subset != subset {
 			continue
 		}
@@ -757,6 +770,10 @@ func (b *builder) resultTable(dataset, subset string) *Table {
 	if subset == "valid" {
 		what = "valid counterfactuals only"
 		label += "-valid"
+	}
+	if source != "" {
+		what += ", " + source
+		label = strings.Replace(label, "tab:results-", "tab:paper-mode-results-", 1)
 	}
 	prec := ""
 	if decimals(dataset, "unfaithfulness") == 3 {
