@@ -226,9 +226,12 @@ def spearman(x, y):
 
 
 def paired(cells, pub, ds, model, metric):
-    """Ours and the paper's means of the generators both have, for one data set, model and metric (all counterfactuals)."""
+    """Ours and the paper's means of the generators both have, for one data set, model and metric (all
+    counterfactuals); none where no cell of them discriminates (the published ranks are then the rounding's)."""
     keys = [(ds, "all", model, g, metric) for g in GENERATORS]
     keys = [k for k in keys if k in cells and k in pub]
+    if not any(k in discriminating(pub) for k in keys):
+        return [], []
     return [cells[k][0] for k in keys], [pub[k][0] for k in keys]
 
 
@@ -254,10 +257,11 @@ def rank_rows(cells, pub):
         for model in MODELS:
             vals, ngen = [], 0
             for metric in METRICS:
-                x, y = paired(cells, pub, ds, model, metric)
-                if x:
+                present = [k for k in ((ds, "all", model, g, metric) for g in GENERATORS) if k in cells and k in pub]
+                if present:
+                    x, y = paired(cells, pub, ds, model, metric)
                     vals.append(spearman(x, y))
-                    ngen = ngen or len(x)
+                    ngen = ngen or len(present)
             if vals:
                 out.append((ds, model, ngen, vals))
     return out

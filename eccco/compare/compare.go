@@ -43,7 +43,9 @@ func WithinRounding(ours, paper, sd float64) bool {
 }
 
 // RankAgreement is the Spearman ρ between ours and the paper's ranking of the generators of one data set,
-// model and metric; Rho is NaN where it is undefined (fewer than three generators, or one side all tied).
+// model and metric; Rho is NaN where it is undefined: fewer than three generators, one side all tied, or
+// a published order that its own tolerance cannot tell apart (no cell of the group discriminates,
+// DiscriminatingRule), where the published ranks are the rounding's.
 type RankAgreement struct {
 	Dataset, Model, Metric string
 	Generators             int
@@ -204,7 +206,8 @@ func rankAgreements(rows []ComparedCell) []RankAgreement {
 			ours[i], paper[i] = r.Mean, r.Paper
 		}
 		rho := math.NaN()
-		if len(g) >= 3 {
+		disc := slices.ContainsFunc(g, func(r ComparedCell) bool { return r.Discriminating })
+		if len(g) >= 3 && disc {
 			rho = Spearman(ours, paper)
 		}
 		out = append(out, RankAgreement{Dataset: k.d, Model: k.m, Metric: k.metric, Generators: len(g), Rho: rho})

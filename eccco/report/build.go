@@ -578,7 +578,7 @@ func (b *builder) comparison(s *Section) error {
 		s.para(T(fmt.Sprintf("Per data set and model (the table below), the ranking by unfaithfulness agrees least on %s (median ρ over its models %s) and most on %s (%s); redundancy's low median comes from the many generators whose redundancy is 0, tied in either ranking.",
 			datasetTitle(lo), rho(med(lo)), datasetTitle(hi), rho(med(hi)))))
 	}
-	pt := &Table{Caption: Inline{T("Spearman ρ per data set and model (– where undefined: fewer than three generators, or one side all tied).")}, Label: "tab:spearman-pairs",
+	pt := &Table{Caption: Inline{T("Spearman ρ per data set and model (– where undefined: fewer than three generators, one side all tied, or a published column no cell of which discriminates).")}, Label: "tab:spearman-pairs",
 		Columns: []Column{{"Data set", "l"}, {"Model", "l"}}}
 	for _, m := range ms {
 		pt.Columns = append(pt.Columns, Column{m, "r"})

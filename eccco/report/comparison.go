@@ -176,7 +176,7 @@ func comparisonMarkdown(c compare.Comparison, provenance, note string) string {
 	summaryTable(&sb, "Dataset", c.Rows, func(r compare.ComparedCell) string { return r.Dataset }, func(a, b string) bool { return a < b })
 
 	metrics := c.RankMetrics()
-	sb.WriteString("## Rank agreement of the generators\n\nSpearman ρ between ours and the paper's ordering of the generators (all counterfactuals, the generators both have; ties take average ranks), per data set × model × metric; – where ρ is undefined (fewer than three generators, or one side all tied).\n\n")
+	sb.WriteString("## Rank agreement of the generators\n\nSpearman ρ between ours and the paper's ordering of the generators (all counterfactuals, the generators both have; ties take average ranks), per data set × model × metric; – where ρ is undefined (fewer than three generators, one side all tied, or no cell of the published group that its tolerance can tell apart from the others, compare.DiscriminatingRule).\n\n")
 	sb.WriteString("| Metric | Pairs with ρ | Median ρ |\n|---|---|---|\n")
 	for _, m := range metrics {
 		r, n := c.MedianRho(m)
