@@ -49,8 +49,9 @@ def main():
                 continue
         nb.setdefault("metadata", {})["eccco"] = {"commit": a.commit, "settings": a.settings, "source": f"notebooks/{n}"}
         cells = [c for c in nb.get("cells", []) if c.get("metadata", {}).get("tags") != [NOTE]]
-        note = (f"*Executed by `./reproduce.sh` with the notebooks' **{a.settings}** settings, at commit `{a.commit}`; "
-                f"outputs as they came out. The notebook itself, without outputs: [`notebooks/{n}`](../../notebooks/{n}).*")
+        note = (f"*Executed headless with the notebooks' **{a.settings}** settings (`ECCCO_QUICK={0 if a.settings == 'full' else 1} go test ./notebooks`, "
+                f"the notebooks stage of `./reproduce.sh`) at commit `{a.commit}`; outputs as they came out. "
+                f"The notebook itself, without outputs: [`notebooks/{n}`](../../notebooks/{n}).*")
         cells.insert(0, {"cell_type": "markdown", "metadata": {"tags": [NOTE]}, "source": [note]})
         nb["cells"] = cells
         fd, tmp = tempfile.mkstemp(dir=a.dst, prefix="." + n, suffix=".tmp")

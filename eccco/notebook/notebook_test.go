@@ -45,8 +45,9 @@ func TestBeside(t *testing.T) {
 		t.Errorf("BesideCells = %+v", cells)
 	}
 	claims := Claims(ours, pub, "moons", []string{"MLP"})
-	// Ours: ECCCo (0.50) is not more faithful than Wachter (0.50); the paper's: 0.51 < 0.60, it is.
-	if !strings.Contains(claims, "| MLP | ECCCo more faithful than Wachter | **does not hold** | holds |") {
+	// Ours: ECCCo (0.50) is not more faithful than Wachter (0.50); the paper's: 0.51 against 0.60 over 50
+	// runs, sd floored at 0.005, is significant and 15 % of the metric: it is.
+	if !strings.Contains(claims, "| MLP | ECCCo more faithful than Wachter | **does not hold**: too small or not significant | holds |") {
 		t.Errorf("Claims:\n%s", claims)
 	}
 }

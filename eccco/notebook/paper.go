@@ -75,25 +75,43 @@ func BesideCells(ours []compare.Cell, pub []compare.Published, dataset, metric s
 	return out
 }
 
-// Claims is a Markdown table of the paper's claims about ECCCo (compare.Claims) for each model of a data
-// set, checked on our cells and on the published ones.
+// Claims is a Markdown table of the paper's claims (compare.PaperClaims) for each model of a data set,
+// tested on our cells and on the published ones by the report's rule (compare.ClaimRule; Welch on cells,
+// since cells carry no run means): a unit holds where its differences count for the claim, and does not
+// where one counts against it or they are too small or not significant. Claims a model cannot be tested
+// on (a generator or metric missing) are left out.
 func Claims(ours []compare.Cell, pub []compare.Published, dataset string, models []string) string {
-	paper := compare.PublishedCells(pub)
+	srcs := []compare.ClaimSource{{Name: "ours", Cells: ours, Ours: true}, compare.PublishedSource(compare.PublishedCells(pub))}
+	f := compare.TestClaims(srcs)
+	word := func(o compare.Outcome) string {
+		switch o {
+		case compare.For:
+			return "holds"
+		case compare.Against:
+			return "**does not hold**: the opposite"
+		case compare.Neither:
+			return "**does not hold**: too small or not significant"
+		}
+		return "–"
+	}
+	outcome := func(fd compare.ClaimFinding, m string) (compare.Outcome, bool) {
+		for _, u := range fd.Units {
+			if u.Dataset == dataset && u.Model == m {
+				return u.Outcome, true
+			}
+		}
+		return compare.Unmeasured, false
+	}
 	var b strings.Builder
 	b.WriteString("| model | claim | ours | paper |\n|---|---|---|---|\n")
-	mark := func(c *compare.ClaimCheck, i int) string {
-		switch {
-		case c == nil || !c.Known[i]:
-			return "–"
-		case c.Holds[i]:
-			return "holds"
-		}
-		return "**does not hold**"
-	}
 	for _, m := range models {
-		o, p := compare.CheckClaims(ours, dataset, m), compare.CheckClaims(paper, dataset, m)
-		for i, claim := range compare.Claims {
-			fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", m, claim, mark(o, i), mark(p, i))
+		for _, c := range f.Claims {
+			o, ok1 := outcome(c.Findings[0], m)
+			p, ok2 := outcome(c.Findings[1], m)
+			if (!ok1 || o == compare.Unmeasured) && (!ok2 || p == compare.Unmeasured) {
+				continue
+			}
+			fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", m, c.ID, word(o), word(p))
 		}
 	}
 	return b.String()
