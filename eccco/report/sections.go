@@ -131,9 +131,9 @@ func (b *builder) claims() error {
 	}
 	s.add(blocks...)
 	t := &Table{Caption: Inline{T("The paper's claims tested in each result set: units (data set × model) whose differences count for the claim / against it / neither (not significant at 95 %, or below 5 % of the metric), then the verdict. \"Rounded as published\" is the authors'-code results rounded to two decimals and tested as the published tables are (Welch, on the pairs the paper has): the like-for-like column for the published one.")},
-		Label: "tab:claims", Columns: []Column{{"Claim", "p{3.6cm}"}}, Size: `\footnotesize`}
+		Label: "tab:claims", Columns: []Column{{"Claim", `>{\raggedright\arraybackslash}p{3.6cm}`}}, Size: `\footnotesize`}
 	for _, src := range srcs {
-		t.Columns = append(t.Columns, Column{src.Name, "p{1.75cm}"})
+		t.Columns = append(t.Columns, Column{src.Name, `>{\raggedright\arraybackslash}p{1.75cm}`})
 	}
 	for _, c := range f.Claims {
 		row := Row{Cells: []Cell{{Text: c.ID}}}
