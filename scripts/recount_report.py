@@ -745,6 +745,16 @@ def main():
         f"moves {a['left'] + a['entered']} of their {fmt(a['pub'])} cells across the tolerance and {a['differ']} of {fmt(a['cells'])} by |z| > 3",
     ]
     rwant.append(f"({top_name} most: {top['differ']} of its {top['cells']}, and {pct(top['w1'], top['pub']).replace(' %', '')} → {pct(top['w2'], top['pub'])} within")
+    # The claims' verdicts (the findings beside the report's source, which recount_findings.py recounts).
+    c1 = fj["Claims"][0]
+    f0, fp = c1["Findings"][0], c1["Findings"][-1]
+    holds = sum(1 for c in fj["Claims"] if c["Findings"][0]["Verdict"] == "holds")
+    rwant.append(f"In the authors' code {holds} of the paper's {len(fj['Claims'])} claims hold")
+    rwant.append(f"{f0['For']} of {f0['For'] + f0['Against'] + f0['Neither']} pairs count for it, {'none' if f0['Against'] == 0 else f0['Against']} against, and in {f0['Neither']} the difference")
+    rwant.append(f"the published tables give the same {fp['For']} of {fp['For'] + fp['Against'] + fp['Neither']}" if fp["For"] == f0["For"] else f"the published tables give {fp['For']} of {fp['For'] + fp['Against'] + fp['Neither']}")
+    pm_rows = compare(pm_c, pub, read_bounds(d("results-paper-mode")))
+    pw = sum(r[6] for r in pm_rows)
+    rwant.append(f"{fmt(pw)} of {fmt(len(pm_rows))} ({pct(pw, len(pm_rows))}) of the published cells they cover")
     dm = [r for r in main_rows if r[0] in disc]
     rwant.append(f"Only {fmt(len(dm))} of the {fmt(len(main_rows))} cells can tell the generators apart")
     rwant.append(f"of these {fmt(sum(r[6] for r in dm))} ({pct(sum(r[6] for r in dm), len(dm))}) are within")
