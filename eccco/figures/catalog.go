@@ -51,34 +51,28 @@ func (env *Env) Experiment(dataset string) (*experiment.Experiment, error) {
 
 // Synthetic computes (once) SyntheticData for a 2-D data set and model with the Fig. 2 generators.
 func (env *Env) Synthetic(ctx context.Context, dataset string, kind models.Kind) (*Synthetic, error) {
-	key := dataset + "/" + string(kind)
-	if s, ok := env.synth[key]; ok {
-		return s, nil
-	}
-	e, err := env.Experiment(dataset)
-	if err != nil {
-		return nil, err
-	}
-	s, err := SyntheticData(ctx, e, kind, nil)
-	if err != nil {
-		return nil, err
-	}
-	env.synth[key] = s
-	return s, nil
+	return env.SyntheticIn(ctx, env.Options.Mode, dataset, kind)
 }
 
-// SyntheticIn is Synthetic in another mode than the environment's (Fig. 2 is drawn in both).
+// SyntheticIn is Synthetic in a mode that may differ from the environment's (Fig. 2 is drawn in both).
 func (env *Env) SyntheticIn(ctx context.Context, mode experiment.Mode, dataset string, kind models.Kind) (*Synthetic, error) {
-	if mode == env.Options.Mode {
-		return env.Synthetic(ctx, dataset, kind)
+	own := mode == env.Options.Mode
+	key := dataset + "/" + string(kind)
+	if !own {
+		key += "@" + string(mode)
 	}
-	key := dataset + "/" + string(kind) + "@" + string(mode)
 	if s, ok := env.synth[key]; ok {
 		return s, nil
 	}
-	opts := env.Options
-	opts.Mode = mode
-	e, err := experiment.Open(dataset, opts)
+	var e *experiment.Experiment
+	var err error
+	if own {
+		e, err = env.Experiment(dataset)
+	} else {
+		opts := env.Options
+		opts.Mode = mode
+		e, err = experiment.Open(dataset, opts)
+	}
 	if err != nil {
 		return nil, err
 	}
