@@ -24,7 +24,7 @@
 #                            5-epoch models (LeNet-5: 1 epoch) into figures/, then the notebooks executed
 #                            headless (HTML copies in runs/notebooks/html/; skipped where notebooks/setup.sh
 #                            cannot install JupyterLab), then the report, labelled QUICK PROFILE, with its
-#                            sources and PDF in runs/quick/report/ (the committed paper/eccco-go.pdf is left alone).
+#                            sources and PDF in runs/quick/report/ (never over the full profile's paper/eccco-go.pdf).
 #                            Every model it trains is used; a smoke profile.
 #   --mode paper             run the paper's equations instead of the authors' code (results then go to
 #                            runs/paper-mode/ and the report to runs/paper-mode/report/, never over the
@@ -200,7 +200,7 @@ if [ "$profile" = quick ]; then
   perf_out="$out/perf" bench_out="$out/bench" publish=no
   report_args=(--quick --results "$bench_out" --paper-mode "" --replay-only "" --second-seed "" --perf "$perf_out/perf.csv" --figures figures
     --out "$out/report" --markdown "$out/report/eccco-go.md")
-  pdf="$out/report/eccco-go.pdf"   # never over the committed full-profile PDF, paper/eccco-go.pdf
+  pdf="$out/report/eccco-go.pdf"   # never over the full profile's PDF, paper/eccco-go.pdf
 else
   out=runs
   perf_args=(--data all --models mlp,mlp-ensemble,jem,jem-ensemble,lenet --mode "$mode" --jobs "$jobs" ${image_args[@]+"${image_args[@]}"})
