@@ -33,7 +33,11 @@ COPY --chown=eccco:eccco docker/install-python.sh docker/requirements-hashes.txt
 RUN --mount=type=cache,target=/home/eccco/.cache/pip,uid=1000,gid=1000 ECCCO_WITH_XLA="$WITH_XLA" docker/install-python.sh
 
 FROM python AS gotools
+# go.mod needs Go 1.27.3, which the go command fetches from the module proxy (the base has 1.26.8 and
+# GOTOOLCHAIN=local); simd: the pure-Go backend's SIMD kernels. scripts/goenv.sh says the same for scripts.
+ENV GOTOOLCHAIN=go1.27.3 GOEXPERIMENT=simd
 COPY --chown=eccco:eccco go.mod go.sum ./
+COPY --chown=eccco:eccco scripts/goenv.sh scripts/
 COPY --chown=eccco:eccco docker/install-go.sh docker/
 RUN docker/install-go.sh
 

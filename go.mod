@@ -1,18 +1,18 @@
 module github.com/eccco-go/eccco-go
 
-go 1.26.8
+go 1.27.3
 
 require (
 	codeberg.org/go-pdf/fpdf v0.10.0
-	github.com/gomlx/compute v0.1.5
-	github.com/gomlx/compute-onnx v0.1.4
-	github.com/gomlx/go-xla v0.4.4
-	github.com/gomlx/gomlx v0.28.5
-	github.com/gomlx/onnx-gomlx v0.5.3
+	github.com/gomlx/compute v0.1.14
+	github.com/gomlx/compute-onnx v0.1.13
+	github.com/gomlx/go-xla v0.4.13
+	github.com/gomlx/gomlx v0.28.16
+	github.com/gomlx/onnx-gomlx v0.5.5
 	github.com/janpfeifer/gonb v0.11.5
 	github.com/schollz/progressbar/v3 v3.19.0
 	golang.org/x/image v0.43.0
-	golang.org/x/sys v0.44.0
+	golang.org/x/sys v0.48.0
 	golang.org/x/text v0.38.0
 	gonum.org/v1/gonum v0.16.0
 	gonum.org/v1/plot v0.16.0
@@ -30,7 +30,6 @@ require (
 	github.com/go-logr/logr v1.4.3 // indirect
 	github.com/go-zeromq/goczmq/v4 v4.2.2 // indirect
 	github.com/go-zeromq/zmq4 v0.17.0 // indirect
-	github.com/gofrs/flock v0.13.0 // indirect
 	github.com/gofrs/uuid v4.4.0+incompatible // indirect
 	github.com/golang/freetype v0.0.0-20170609003504-e2365dfdc4a0 // indirect
 	github.com/gomlx/exceptions v0.0.3 // indirect
@@ -52,12 +51,12 @@ require (
 	go.lsp.dev/uri v0.3.0 // indirect
 	go.uber.org/multierr v1.11.0 // indirect
 	go.uber.org/zap v1.27.0 // indirect
-	golang.org/x/exp v0.0.0-20260410095643-746e56fc9e2f // indirect
-	golang.org/x/mod v0.36.0 // indirect
-	golang.org/x/sync v0.21.0 // indirect
-	golang.org/x/telemetry v0.0.0-20260508192327-42602be52be6 // indirect
+	golang.org/x/exp v0.0.0-20260908205506-85c1c2202aba // indirect
+	golang.org/x/mod v0.41.0 // indirect
+	golang.org/x/sync v0.23.0 // indirect
+	golang.org/x/telemetry v0.0.0-20260908163034-4bcc4b2ee518 // indirect
 	golang.org/x/term v0.40.0 // indirect
-	golang.org/x/tools v0.45.0 // indirect
+	golang.org/x/tools v0.50.0 // indirect
 	k8s.io/klog/v2 v2.140.0 // indirect
 )
 

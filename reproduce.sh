@@ -78,6 +78,7 @@
 # machine are skipped with a message that says how to get them.
 set -euo pipefail
 cd "$(dirname "$0")"
+. scripts/goenv.sh
 
 profile=paper
 mode=authors-code

@@ -13,6 +13,7 @@
 # run (a fixed path keeps Go's build cache warm). What cannot run here prints a SKIP line; a failure fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/goenv.sh
 repo="$PWD"
 start=$SECONDS
 lap=$SECONDS

@@ -9,6 +9,7 @@
 # headless Chromium; apt-installs chromium when root).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/goenv.sh
 export ECCCO_QUICK="${ECCCO_QUICK:-1}"
 start=$SECONDS
 

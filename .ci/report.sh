@@ -9,6 +9,7 @@
 # SKIP line and exits 0. Once TeX is there, any failure fails this script.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/goenv.sh
 
 skip() {
   echo "$*"

@@ -7,6 +7,7 @@
 # and a SKIP line and exits 0. Once the plugin is installed, any failing test fails this script.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/goenv.sh
 
 # The packages whose tests run GoMLX graphs (the rest run none, or only data handling).
 packages=(./eccco/backend ./eccco/models ./eccco/vae ./eccco/energy ./eccco/conformal ./eccco/counterfactual ./eccco/metrics)

@@ -40,6 +40,7 @@ set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/.." && pwd)"
 cd "$root"
+. scripts/goenv.sh
 
 rounds=2 k=2 batches=100,1000,10000 gobatches=100,1000 archs=mnist,california clock=wall xla=1 jax=1 install=1
 out="$here/results.md"

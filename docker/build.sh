@@ -7,6 +7,7 @@
 # Dockerfile and of .ci/docker.sh.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+. scripts/goenv.sh
 out="${ECCCO_BIN:-bin/eccco}"
 
 # A .git that git cannot read (a worktree's .git file copied without its repository) would stop go build's

@@ -14,6 +14,7 @@
 # Outside Docker it does the same in the checkout it lives in (.ci/docker.sh tests it there).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+. scripts/goenv.sh
 
 # See docker/build.sh: build without VCS stamping when git cannot read .git.
 if [ -e .git ] && ! git rev-parse --git-dir >/dev/null 2>&1; then

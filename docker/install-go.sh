@@ -6,6 +6,7 @@
 # network access to the Go module proxy (or a filled module cache).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+. scripts/goenv.sh
 
 echo "install-go: go mod download ($(go version | cut -d' ' -f3))"
 # Some module proxies refuse a version's .info while serving its .mod and .zip, which is all a build needs

@@ -4,6 +4,7 @@
 # the notebooks use their quick settings (small models, few epochs); without it they use the paper's.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+. "$root/scripts/goenv.sh" # the GoNB kernel builds each cell with it
 home="${ECCCO_NOTEBOOKS_HOME:-$root/.notebooks}"
 "$root/notebooks/setup.sh" --check || {
   echo "notebooks/lab.sh: the notebook tools are missing or out of date; running notebooks/setup.sh first"

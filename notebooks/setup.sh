@@ -25,6 +25,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
+. scripts/goenv.sh
 home="${ECCCO_NOTEBOOKS_HOME:-$root/.notebooks}"
 bin="$home/bin"
 venv="$home/venv"
@@ -141,7 +142,12 @@ if step kernel; then
       xla_env="$xla_env$(printf ', "ECCCO_XLA_DIR": "%s"' "$(cd "$ECCCO_XLA_DIR" && pwd)")"
     fi
   fi
-  kernel_json="$(printf '{"argv": ["%s", "--kernel", "{connection_file}"], "display_name": "Go (gonb)", "language": "go", "interrupt_mode": "message", "env": {"PATH": "%s:%s:${PATH}"%s}}' "$bin/gonb" "$bin" "$gobin" "$xla_env")"
+  # The Go settings of scripts/goenv.sh go with the kernel too, so that a Jupyter started otherwise builds
+  # the cells as lab.sh's does.
+  go_env=""
+  [ -z "${GOTOOLCHAIN:-}" ] || go_env="$go_env$(printf ', "GOTOOLCHAIN": "%s"' "$GOTOOLCHAIN")"
+  [ -z "${GOEXPERIMENT:-}" ] || go_env="$go_env$(printf ', "GOEXPERIMENT": "%s"' "$GOEXPERIMENT")"
+  kernel_json="$(printf '{"argv": ["%s", "--kernel", "{connection_file}"], "display_name": "Go (gonb)", "language": "go", "interrupt_mode": "message", "env": {"PATH": "%s:%s:${PATH}"%s%s}}' "$bin/gonb" "$bin" "$gobin" "$go_env" "$xla_env")"
   if [ -f "$kerneldir/logo-svg.svg" ] && [ "$(cat "$kerneldir/kernel.json" 2>/dev/null)" = "$kernel_json" ]; then
     say "kernel gonb: up to date ($kerneldir)"
   else

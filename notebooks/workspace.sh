@@ -5,6 +5,7 @@
 # the repository, and nothing is printed on success.
 set -e
 here="$(cd "$(dirname "$0")" && pwd)"
+. "$here/../scripts/goenv.sh"
 root="$(cd "$here" && dirname "$(go env GOMOD)")"
 rm -f go.work
 go work init

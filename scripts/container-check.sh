@@ -26,6 +26,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
+. scripts/goenv.sh
 out="${TMPDIR:-/var/tmp}/eccco-container-check"
 tag=localhost/eccco-go:check
 quick=1 lab=1 nb=00-smoke.ipynb

@@ -54,6 +54,7 @@
 #   reproduce.sh returning while its killed eccco still held the lock: checked by the kill-and-resume run)
 set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
+. "$root/scripts/goenv.sh"
 bin="" reproduce=no keep=no
 while [ $# -gt 0 ]; do
   case "$1" in

@@ -32,6 +32,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root="$(pwd)"
+. scripts/goenv.sh
 
 packages=(backend models vae energy conformal counterfactual metrics experiment)
 bin="" out="runs/gpu-check/$(date -u +%Y%m%d-%H%M%S)" link="" test_timeout=420 tests=1 build_only=""

@@ -27,6 +27,7 @@ MEMBER=lammps_jax_pjrt_cpu/pjrt_c_api_cpu_plugin.so
 PLUGIN=pjrt_c_api_cpu_plugin.so
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
+. "$root/scripts/goenv.sh"
 dest="${ECCCO_XLA_DIR:-$root/.xla}"
 stamp="$dest/$PLUGIN.pin"
 want="$PKG==$VERSION sha256:$WHEEL_SHA256"

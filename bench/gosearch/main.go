@@ -38,6 +38,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"runtime/pprof"
 	"slices"
 	"strconv"
 	"strings"
@@ -75,7 +76,20 @@ func main() {
 	searcher := flag.Bool("searcher", false, "compile once with a counterfactual.Searcher instead of calling Search")
 	impl := flag.String("impl", "", "name printed in the first column (default: eccco-go/<backend config>[+Searcher])")
 	clockFlag := flag.String("clock", "wall", "what a search's time is: wall (elapsed) or cpu (the process's user + system CPU time, all threads; steadier than wall time on a machine other jobs keep busy, but it counts threads that spin while they wait)")
+	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the run to this file (go tool pprof reads it)")
 	flag.Parse()
+	if *cpuProfile != "" {
+		f, err := os.OpenFile(*cpuProfile, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "gosearch: -cpuprofile:", err)
+			os.Exit(2)
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			fmt.Fprintln(os.Stderr, "gosearch: -cpuprofile:", err)
+			os.Exit(2)
+		}
+		defer func() { pprof.StopCPUProfile(); f.Close() }()
+	}
 	switch *clockFlag {
 	case "wall":
 	case "cpu":
@@ -86,6 +100,7 @@ func main() {
 	}
 	if err := run(*archFlag, *bFlag, *k, *searcher, *impl); err != nil {
 		fmt.Fprintln(os.Stderr, "gosearch:", err)
+		pprof.StopCPUProfile()
 		os.Exit(1)
 	}
 }

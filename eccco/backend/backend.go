@@ -14,9 +14,10 @@ import (
 // Default is the configuration used when GOMLX_BACKEND is unset: the embedded pure-Go backend with its
 // sequential executor (one op at a time; large ops are still parallelised internally).
 //
-// Plain "go" (the parallel executor) is not the default: with compute v0.1.5 it deadlocks when several
-// large matrix products run at once (a lost wake-up in workerspool.Pool.Saturate; predicting 10,000 MNIST
-// images with a 5-member ensemble hangs), and it is slower on eccco's small graphs (bench/results.md).
+// Plain "go" (the parallel executor) is not the default: with compute v0.1.5 it deadlocked when several
+// large matrix products ran at once (a lost wake-up in workerspool.Pool.Saturate; predicting 10,000 MNIST
+// images with a 5-member ensemble hung), with compute v0.1.14 it deadlocks on a While body holding a large
+// Transpose (its executors hold every worker), and it is slower on eccco's small graphs (bench/results.md).
 const Default = "go:ops_sequential"
 
 // EnvVar is the environment variable that selects the backend (GoMLX's own convention).

@@ -5,7 +5,7 @@
 // GOMLX_BACKEND environment variable, exactly as in GoMLX itself:
 //
 //	GOMLX_BACKEND=go:ops_sequential     # the default: pure Go, one op at a time (see Default for why)
-//	GOMLX_BACKEND=go                    # pure Go, ops in parallel (can deadlock with compute v0.1.5)
+//	GOMLX_BACKEND=go                    # pure Go, ops in parallel (can deadlock: see Default)
 //	GOMLX_BACKEND=xla:cpu               # XLA on the CPU: needs a binary built with -tags xla
 //	GOMLX_BACKEND=xla:cuda              # XLA on an NVIDIA GPU: likewise, plus the CUDA PJRT plugin
 //

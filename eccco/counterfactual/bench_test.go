@@ -168,7 +168,7 @@ func BenchmarkSearchChunks(b *testing.B) {
 
 // benchMLP loads a data set's split (seed 1), the paper's MLP for it with initial weights and the
 // paper's search parameters; ok is false, with a log line, where the data set is not present.
-func benchMLP(b *testing.B, bk compute.Backend, name string) (split *data.Split, m models.Classifier, p Params, ok bool) {
+func benchMLP(b testing.TB, bk compute.Backend, name string) (split *data.Split, m models.Classifier, p Params, ok bool) {
 	b.Helper()
 	split, err := data.Load(name, data.Options{Seed: 1})
 	if err != nil {

@@ -13,8 +13,8 @@ import (
 )
 
 // searchChunk is the number of search steps one graph call takes (chunkGraph). The steps are unrolled in
-// the graph rather than looped by a While: GoMLX v0.28.5's pure-Go backend does not execute a Gradient
-// inside a While body, and its XLA backend (go-xla v0.4.4) lets no closure read a value of the enclosing
+// the graph rather than looped by a While: GoMLX's pure-Go backend (v0.28.5 to v0.28.16) does not execute
+// a Gradient inside a While body, and its XLA backend (go-xla v0.4.4) let no closure read a value of the enclosing
 // function, such as the model's weights (TestWhileLimits).
 const searchChunk = 10
 

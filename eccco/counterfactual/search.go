@@ -10,9 +10,11 @@ import (
 	"sync"
 
 	"github.com/eccco-go/eccco-go/eccco/data"
+	"github.com/eccco-go/eccco-go/eccco/internal/livevars"
 	"github.com/eccco-go/eccco-go/eccco/models"
 	"github.com/gomlx/compute"
 	"github.com/gomlx/compute/dtypes"
+	"github.com/gomlx/compute/shapes"
 	. "github.com/gomlx/gomlx/core/graph" //nolint:revive // GoMLX graph code reads best with a dot import.
 	"github.com/gomlx/gomlx/core/tensors"
 	"github.com/gomlx/gomlx/ml/model"
@@ -824,6 +826,13 @@ func (s *Searcher) compile(q Request, conflict bool, steps int, key string) (*mo
 	if steps > 0 {
 		build = chunkGraph(s.clf, &s.g, q, s.clf.NumFeatures(), conflict, steps)
 	}
+	if hasInputs(&s.g) { // bindInputs sets them anew for another generator's values
+		inner := build
+		build = func(scope *model.Scope, nodes []*Node) []*Node {
+			livevars.Mark(nodes[0].Graph())
+			return inner(scope, nodes)
+		}
+	}
 	exec, err := model.NewExec(s.backend, s.store, build)
 	if err != nil {
 		return nil, err
@@ -949,9 +958,9 @@ func stepNodes(clf models.Classifier, g *Generator, q Request, d int) func(*mode
 			conv = LogicalAnd(valid, small)
 		}
 		step := LogicalAnd(GreaterThan(move, ScalarZero(gr, move.DType())), LogicalNot(conv))
-		out := []*Node{x, prob, ConvertDType(conv, dtypes.Float32), Where(step, zNext, z)}
+		out := []*Node{x, prob, ConvertDType(conv, dtypes.Float32), whereRows(step, zNext, z)}
 		if counts != nil {
-			out = append(out, Where(step, countsNext, counts))
+			out = append(out, whereRows(step, countsNext, counts))
 		}
 		return out
 	}
@@ -992,6 +1001,22 @@ func jsmaStep(x, grad, factual, lo, hi, down, up, counts *Node, eta, n float64, 
 	movable := LogicalOr(GreaterThan(down, ZerosLike(down)), GreaterThan(up, ZerosLike(up)))
 	stillFree := LogicalAnd(movable, LessThan(countsNext, Scalar(gr, counts.DType(), n)))
 	anyFree := ReduceLogicalOr(stillFree, -1)
-	countsNext = Where(anyFree, countsNext, ZerosLike(countsNext))
+	countsNext = whereRows(anyFree, countsNext, ZerosLike(countsNext))
 	return xNext, countsNext
+}
+
+// whereRows selects whole rows: row i of onTrue where cond[i] holds, else row i of onFalse (cond [B], the
+// values of one shape [B, D]). The values are those of Where with the condition broadcast implicitly; the
+// pure-Go backend, though, selects element by element through strides where the condition has fewer
+// elements than the output, folds an explicit broadcast of it back into the select, and broadcasts
+// element by element too. So the condition is made at the output's shape as the outer product of the
+// rows' 0/1 flags with a row of ones (exact: every product is 0 or 1), which its matrix kernels compute.
+func whereRows(cond, onTrue, onFalse *Node) *Node {
+	dims := onTrue.Shape().Dimensions
+	if cond.Rank() == 1 && len(dims) == 2 {
+		flags := Reshape(ConvertDType(cond, dtypes.Float32), dims[0], 1)
+		full := MatMul(flags, Ones(cond.Graph(), shapes.Make(dtypes.Float32, 1, dims[1])))
+		cond = GreaterThan(full, Scalar(cond.Graph(), dtypes.Float32, 0.5))
+	}
+	return Where(cond, onTrue, onFalse)
 }

@@ -60,8 +60,8 @@ func whileDescent(t *testing.T, grad, capture bool, x0 []float32, w, eta float32
 }
 
 // The search runs searchChunk unrolled steps per graph call, not one While over all steps, because GoMLX
-// v0.28.5 cannot host the step in a While on either backend: the pure-Go backend fails to execute a
-// Gradient inside a While body, and XLA (go-xla v0.4.4) lets no closure read a node of the enclosing
+// (v0.28.5 to v0.28.16) cannot host the step in a While: the pure-Go backend fails to execute a
+// Gradient inside a While body, and XLA (go-xla v0.4.4; checked again with -tags xla) lets no closure read a node of the enclosing
 // function, where the model's weights are. Each case that runs must give the closed form
 // x₀·(1 − 2ηw²)ⁿ; the test fails once both run, the sign that a While can replace the chunks.
 func TestWhileLimits(t *testing.T) {

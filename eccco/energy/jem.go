@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/eccco-go/eccco-go/eccco/data"
+	"github.com/eccco-go/eccco-go/eccco/internal/livevars"
 	"github.com/eccco-go/eccco-go/eccco/models"
 	"github.com/gomlx/compute"
 	"github.com/gomlx/compute/dtypes"
@@ -161,6 +162,7 @@ func trainJEM(ctx context.Context, backend compute.Backend, m *models.Model, ds 
 	if err != nil {
 		return nil, fmt.Errorf("jem: %w", err)
 	}
+	sampler.live = true // it samples from the weights of each step
 	defer sampler.Finalize()
 
 	// x [M, B, D], y [M, B], xs [M, S, D], ys [M, S] → the members' losses [M].
@@ -185,6 +187,7 @@ func trainJEM(ctx context.Context, backend compute.Backend, m *models.Model, ds 
 	}
 	adam := optimizer.Adam().LearningRate(lr).Done()
 	step, err := model.NewExec(backend, m.Store(), func(scope *model.Scope, x, y, xs, ys *Node) *Node {
+		livevars.Mark(x.Graph())
 		loss := ReduceAllSum(memberLosses(x, y, xs, ys))
 		adam.UpdateGraph(scope, x.Graph(), loss)
 		return loss
@@ -194,6 +197,7 @@ func trainJEM(ctx context.Context, backend compute.Backend, m *models.Model, ds 
 	}
 	defer step.Finalize()
 	check, err := model.NewExec(backend, model.NewStore(), func(_ *model.Scope, x, y, xs, ys *Node) *Node {
+		livevars.Mark(x.Graph())
 		return ReduceAllSum(memberLosses(x, y, xs, ys))
 	})
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/eccco-go/eccco-go/eccco/data"
+	"github.com/eccco-go/eccco-go/eccco/internal/livevars"
 	"github.com/eccco-go/eccco-go/eccco/models"
 	"github.com/gomlx/compute"
 	. "github.com/gomlx/gomlx/core/graph" //nolint:revive // GoMLX graph code reads best with a dot import.
@@ -53,6 +54,7 @@ func newJEMChunk(backend compute.Backend, store *model.Store, k, members, sample
 	chains := members * samples
 	exec, err := model.NewExec(backend, store, func(scope *model.Scope, x, y, ys, start, ref, noise *Node) (*Node, *Node) {
 		g := x.Graph()
+		livevars.Mark(g)
 		var lo, hi *Node
 		if sgld.Lower != nil && !sgld.ClampAtEnd {
 			lo = BroadcastToDims(Reshape(Const(g, sgld.Lower), 1, d), chains, d)

@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/eccco-go/eccco-go/eccco/data"
+	"github.com/eccco-go/eccco-go/eccco/internal/livevars"
 	"github.com/gomlx/compute"
 	"github.com/gomlx/compute/dtypes"
 	. "github.com/gomlx/gomlx/core/graph" //nolint:revive // GoMLX graph code reads best with a dot import.
@@ -127,6 +128,9 @@ type Sampler struct {
 	d       int
 	steps   map[int]*model.Exec // keyed by unrolled steps per call
 	eval    *model.Exec
+	// live marks the graphs as reading the energy's variables at every call (livevars): set where they
+	// change between runs (JEM training). Otherwise a graph reads them as they were when it compiled.
+	live bool
 }
 
 // NewSampler validates s and prepares a sampler of energy for inputs of d features. Graphs are built and
@@ -170,6 +174,9 @@ func (sp *Sampler) stepExec(k int) (*model.Exec, error) {
 	}
 	cfg, d := sp.cfg, sp.d
 	e, err := model.NewExec(sp.backend, model.NewStore(), func(_ *model.Scope, x, y, noise *Node) *Node {
+		if sp.live {
+			livevars.Mark(x.Graph())
+		}
 		var lo, hi *Node
 		if cfg.Lower != nil && !cfg.ClampAtEnd {
 			g, b := x.Graph(), x.Shape().Dimensions[0]
@@ -267,6 +274,9 @@ func (sp *Sampler) Energies(x []float32, y []int32) ([]float32, error) {
 	}
 	if sp.eval == nil {
 		sp.eval, err = model.NewExec(sp.backend, model.NewStore(), func(_ *model.Scope, x, y *Node) *Node {
+			if sp.live {
+				livevars.Mark(x.Graph())
+			}
 			return sp.energy(x, y)
 		})
 		if err != nil {

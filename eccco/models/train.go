@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/eccco-go/eccco-go/eccco/data"
+	"github.com/eccco-go/eccco-go/eccco/internal/livevars"
 	"github.com/gomlx/compute"
 	. "github.com/gomlx/gomlx/core/graph" //nolint:revive
 	"github.com/gomlx/gomlx/core/tensors"
@@ -116,6 +117,7 @@ func train(ctx context.Context, backend compute.Backend, m *Model, ds *data.Data
 	var err error
 	if perCall > 1 {
 		chunk, err = model.NewExec(backend, m.store, func(scope *model.Scope, x, y *Node) *Node {
+			livevars.Mark(x.Graph())
 			dims := x.Shape().Dimensions
 			losses := make([]*Node, dims[0])
 			for j := range losses {
@@ -132,6 +134,7 @@ func train(ctx context.Context, backend compute.Backend, m *Model, ds *data.Data
 		defer chunk.Finalize()
 	}
 	step, err := model.NewExec(backend, m.store, func(scope *model.Scope, x, y *Node) *Node {
+		livevars.Mark(x.Graph())
 		loss := m.ensembleLoss(scope, x, y, k, crossEntropy)
 		adam.UpdateGraph(scope, x.Graph(), loss)
 		return loss

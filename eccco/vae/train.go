@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/eccco-go/eccco-go/eccco/data"
+	"github.com/eccco-go/eccco-go/eccco/internal/livevars"
 	"github.com/gomlx/compute"
 	. "github.com/gomlx/gomlx/core/graph" //nolint:revive // GoMLX graph code reads best with a dot import.
 	"github.com/gomlx/gomlx/core/tensors"
@@ -132,6 +133,7 @@ func train(ctx context.Context, backend compute.Backend, v *VAE, ds *data.Datase
 	if perCall > 1 {
 		var err error
 		chunk, err = model.NewExec(backend, v.store, func(scope *model.Scope, x, eps *Node) []*Node {
+			livevars.Mark(x.Graph())
 			xd, ed := x.Shape().Dimensions, eps.Shape().Dimensions
 			var terms [3][]*Node
 			for j := range xd[0] {
@@ -149,6 +151,7 @@ func train(ctx context.Context, backend compute.Backend, v *VAE, ds *data.Datase
 		defer chunk.Finalize()
 	}
 	step, err := model.NewExec(backend, v.store, func(scope *model.Scope, x, eps *Node) []*Node {
+		livevars.Mark(x.Graph())
 		loss, recon, kl := v.loss(scope, x, eps, opts.L2)
 		adam.UpdateGraph(scope, x.Graph(), loss)
 		return []*Node{loss, recon, kl}

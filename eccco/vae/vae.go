@@ -185,7 +185,7 @@ func (v *VAE) encode(scope *model.Scope, x *Node) (mu, logSigma *Node) {
 	// The μ and log σ heads are stored side by side in one [Hidden, 2·Latent] layer ("heads": columns
 	// 0…Latent−1 give μ, the rest log σ), each block initialised as Flux initialises a Dense(Hidden →
 	// Latent). One variable rather than two keeps every graph that uses only μ (or only log σ) from
-	// holding an unused weight: the pure-Go backend of compute v0.1.5 panics ("index out of range") when a
+	// holding an unused weight: the pure-Go backend of compute v0.1.5 panicked ("index out of range") when a
 	// graph's last parameters are unused.
 	l := v.spec.Latent
 	heads := denseInit(enc.At("heads"), h, 2*l, math.Sqrt(6/float64(v.spec.Hidden+l)))

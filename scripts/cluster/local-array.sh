@@ -5,6 +5,7 @@
 # ECCCO_BENCH_ARGS="--runs 3 --factuals 10 --models mlp,jem --set epochs=3").
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+. scripts/goenv.sh
 n="${1:-3}"
 export ECCCO_DATA="${ECCCO_DATA:-linearly-separable}"
 export ECCCO_BENCH_ARGS="${ECCCO_BENCH_ARGS:---runs 3 --factuals 10 --models mlp,jem --set epochs=3}"

@@ -4,6 +4,7 @@
 #   ECCCO_DATA=moons ECCCO_BENCH_ARGS="--runs 10" scripts/cluster/parallel.sh 8
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+. scripts/goenv.sh
 n="${1:?usage: parallel.sh N [JOBS]}"
 jobs="${2:-$(( ($(nproc) + 1) / 2 ))}"
 go build -o "${ECCCO_BIN:-bin/eccco}" ./eccco/cmd/eccco

@@ -4,6 +4,7 @@
 # array (bench-array.sbatch), by GNU Parallel (parallel.sh) and by the local test (local-array.sh).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+. scripts/goenv.sh
 k="$1" n="$2"
 bin="${ECCCO_BIN:-bin/eccco}"
 out="${ECCCO_OUT:-runs/cluster}"
