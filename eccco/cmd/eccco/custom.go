@@ -2,9 +2,12 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -36,10 +39,8 @@ func (c *customFlags) open(stderr io.Writer) (*experiment.Custom, int, error) {
 	if c.model == "" || c.data == "" || c.schema == "" {
 		return nil, 0, fmt.Errorf("%w: --model, --data and --schema are all needed", experiment.ErrInvalid)
 	}
-	if c.out != "" {
-		if _, err := os.Stat(c.out); err == nil {
-			return nil, 0, fmt.Errorf("%w: --out %s exists; choose another path (nothing is overwritten)", experiment.ErrInvalid, c.out)
-		}
+	if err := checkNewFile("--out", c.out); err != nil {
+		return nil, 0, err
 	}
 	e, err := experiment.OpenCustomFiles(c.model, c.data, c.schema, experiment.CustomOptions{Seed: c.seed,
 		Logf: func(format string, args ...any) { fmt.Fprintf(stderr, format+"\n", args...) }})
@@ -59,10 +60,44 @@ func (c *customFlags) write(e *experiment.Custom, xs []*experiment.CustomExplana
 	if c.out == "" {
 		return fill(stdout)
 	}
-	if err := atomicfile.Write(c.out, 0o644, fill); err != nil {
-		return err
+	if err := atomicfile.WriteNew(c.out, 0o644, fill); err != nil {
+		if errors.Is(err, fs.ErrExist) {
+			return fmt.Errorf("--out %s exists now: it appeared while this ran (another run's result?) and is left as it was; nothing was written, choose another path", c.out)
+		}
+		return fmt.Errorf("--out: %w", err)
 	}
 	fmt.Fprintf(stderr, "wrote %s\n", c.out)
+	return nil
+}
+
+// checkNewFile refuses, before anything is computed, a path for a new file (flag's value; "" is none)
+// that exists, that names a folder (a trailing separator) or whose parent is not a folder.
+func checkNewFile(flag, path string) error {
+	if path == "" {
+		return nil
+	}
+	if strings.HasSuffix(path, "/") || strings.HasSuffix(path, string(filepath.Separator)) {
+		return fmt.Errorf("%w: %s %s names a folder; name the file, e.g. %s", experiment.ErrInvalid, flag, path, filepath.Join(path, "counterfactuals.csv"))
+	}
+	if fi, err := os.Stat(path); err == nil {
+		if fi.IsDir() {
+			return fmt.Errorf("%w: %s %s is a folder; name a file in it, e.g. %s", experiment.ErrInvalid, flag, path, filepath.Join(path, "counterfactuals.csv"))
+		}
+		return fmt.Errorf("%w: %s %s exists; choose another path (nothing is overwritten)", experiment.ErrInvalid, flag, path)
+	} else if _, lerr := os.Lstat(path); lerr == nil {
+		return fmt.Errorf("%w: %s %s exists (a link); choose another path (nothing is overwritten)", experiment.ErrInvalid, flag, path)
+	}
+	for d := filepath.Dir(path); ; d = filepath.Dir(d) {
+		if fi, err := os.Stat(d); err == nil {
+			if !fi.IsDir() {
+				return fmt.Errorf("%w: %s %s: %s is a file, not a folder", experiment.ErrInvalid, flag, path, d)
+			}
+			break
+		}
+		if filepath.Dir(d) == d {
+			break
+		}
+	}
 	return nil
 }
 

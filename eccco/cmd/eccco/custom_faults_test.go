@@ -48,3 +48,65 @@ func TestExplainPCAFewRows(t *testing.T) {
 		}
 	}
 }
+
+// onLine is a stderr that calls do once, the first time a line containing trigger is written.
+type onLine struct {
+	strings.Builder
+	trigger string
+	do      func()
+}
+
+func (w *onLine) Write(p []byte) (int, error) {
+	if w.do != nil && strings.Contains(string(p), w.trigger) {
+		w.do()
+		w.do = nil
+	}
+	return w.Builder.Write(p)
+}
+
+// TestExplainOutAppearsMeanwhile: a file that appears at --out while explain computes (another run's
+// result, the user's own file) is kept as it is: the run fails naming --out, and leaves no temporary file.
+func TestExplainOutAppearsMeanwhile(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "cf.csv")
+	const theirs = "written by someone else meanwhile\n"
+	stderr := &onLine{trigger: "searching", do: func() {
+		if err := os.WriteFile(out, []byte(theirs), 0o644); err != nil {
+			t.Error(err)
+		}
+	}}
+	var stdout strings.Builder
+	args := append([]string{"explain", "--generator", "Wachter", "--rows", "0", "--out", out}, exampleFiles(filepath.Join(exampleDir, "credit.csv"))...)
+	err := run(t.Context(), args, &stdout, stderr)
+	if err == nil || !strings.Contains(err.Error(), "--out") || !strings.Contains(err.Error(), "exists") {
+		t.Errorf("err = %v, want --out … exists", err)
+	}
+	if strings.Contains(stderr.String(), "wrote") {
+		t.Errorf("stderr says it wrote:\n%s", stderr.String())
+	}
+	if got, _ := os.ReadFile(out); string(got) != theirs {
+		t.Errorf("--out now holds %q, want the other writer's %q", got, theirs)
+	}
+	if es, _ := os.ReadDir(dir); len(es) != 1 {
+		t.Errorf("the folder holds %d entries, want the one file", len(es))
+	}
+}
+
+// TestExplainOutDirectory: an --out that names a folder (a trailing slash, an existing folder) is refused
+// before anything is computed, and no folder is made.
+func TestExplainOutDirectory(t *testing.T) {
+	dir := t.TempDir()
+	for _, out := range []string{filepath.Join(dir, "new") + string(filepath.Separator), dir} {
+		args := append([]string{"explain", "--generator", "Wachter", "--rows", "0", "--out", out}, exampleFiles(filepath.Join(exampleDir, "credit.csv"))...)
+		_, stderr, err := runCLI(t, args...)
+		if err == nil || !strings.Contains(err.Error(), "--out") || !strings.Contains(err.Error(), "folder") {
+			t.Errorf("--out %s: err = %v, want a refusal naming the folder", out, err)
+		}
+		if strings.Contains(stderr, "searching") {
+			t.Errorf("--out %s: searched before refusing:\n%s", out, stderr)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "new")); err == nil {
+		t.Errorf("a folder %s was made", filepath.Join(dir, "new"))
+	}
+}
