@@ -18,6 +18,7 @@ import (
 	"github.com/eccco-go/eccco-go/eccco/models"
 	"github.com/eccco-go/eccco-go/eccco/vae"
 	"github.com/gomlx/compute"
+	"github.com/gomlx/compute/dtypes"
 	. "github.com/gomlx/gomlx/core/graph" //nolint:revive
 )
 
@@ -140,7 +141,9 @@ func OpenCustom(table *data.Table, clf models.Classifier, o CustomOptions) (*Cus
 	return c, nil
 }
 
-// standardised is a classifier of standardised inputs u: the model at x = u·scale + mean.
+// standardised is a classifier of standardised inputs u: the model at x = u·scale + mean, computed in
+// float64 (a column whose mean and scale dwarf its typical values, say one cell of 1e9 among values near
+// 1000, loses those values' resolution in float32 arithmetic).
 type standardised struct {
 	clf         models.Classifier
 	mean, scale []float64
@@ -149,14 +152,9 @@ type standardised struct {
 func (s standardised) Logits(u *Node) *Node {
 	g := u.Graph()
 	d := len(s.mean)
-	vec := func(v []float64) *Node {
-		f := make([]float32, d)
-		for i, x := range v {
-			f[i] = float32(x)
-		}
-		return ConvertDType(Reshape(Const(g, f), 1, d), u.DType())
-	}
-	return s.clf.Logits(Add(Mul(u, vec(s.scale)), vec(s.mean)))
+	vec := func(v []float64) *Node { return Reshape(Const(g, slices.Clone(v)), 1, d) }
+	x := Add(Mul(ConvertDType(u, dtypes.Float64), vec(s.scale)), vec(s.mean))
+	return s.clf.Logits(ConvertDType(x, u.DType()))
 }
 func (s standardised) NumFeatures() int { return s.clf.NumFeatures() }
 func (s standardised) NumClasses() int  { return s.clf.NumClasses() }
@@ -457,6 +455,12 @@ func (c *Custom) score(ctx context.Context, name string, rows, targets []int, x,
 	c.std.TransformRows(cfs)
 	if out.Scores, err = ev.Evaluate(xs, cfs, targets); err != nil {
 		return nil, fmt.Errorf("scoring the counterfactuals: %w", err)
+	}
+	// Validity and p(target) of the rows as they are reported (the data's units), not of their
+	// standardised float32 images, which differ where a column's scale dwarfs its values.
+	for i, t := range targets {
+		out.Scores[i].Probability = float64(prob[i*k+t])
+		out.Scores[i].Valid = out.Scores[i].Probability >= metrics.DefaultThreshold
 	}
 	return out, nil
 }

@@ -1,10 +1,17 @@
 package main
 
 import (
+	"math"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/eccco-go/eccco-go/eccco/backend"
+	"github.com/eccco-go/eccco-go/eccco/data"
+	"github.com/eccco-go/eccco-go/eccco/models"
 )
 
 // exampleFiles returns the example's --model and --schema flags and --data for a CSV at data.
@@ -108,5 +115,72 @@ func TestExplainOutDirectory(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "new")); err == nil {
 		t.Errorf("a folder %s was made", filepath.Join(dir, "new"))
+	}
+}
+
+// modelProbabilities reads the rows of a written counterfactuals' CSV as the schema reads them and
+// returns the example model's class probabilities of each (models.FromONNX in the data's units: no
+// standardisation in between).
+func modelProbabilities(t *testing.T, path string) (rows []int, prob []float32, classes []string) {
+	t.Helper()
+	s, err := data.ReadSchema(filepath.Join(exampleDir, "schema.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, rows, err := data.ReadRows(path, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := backend.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := models.FromONNX(b, filepath.Join(exampleDir, "credit.onnx"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if prob, err = models.Probabilities(b, m, x); err != nil {
+		t.Fatal(err)
+	}
+	return rows, prob, s.Classes
+}
+
+// TestExplainExtremeCellMetricsTrue: one cell of 1e9 in credit_amount (a mean near 1e6 and a standard
+// deviation near 3e7 for values near 1000) must not change what the metrics say of the rows written:
+// target_probability is the model's probability of the target at each written row, valid is that ≥ 0.5.
+func TestExplainExtremeCellMetricsTrue(t *testing.T) {
+	dir := t.TempDir()
+	raw, err := os.ReadFile(filepath.Join(exampleDir, "credit.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Replace(string(raw), "\n<0 DM,18,1049,", "\n<0 DM,18,1000000000,", 1)
+	if text == string(raw) {
+		t.Fatal("the example's first row changed; update the test")
+	}
+	csvPath := filepath.Join(dir, "big.csv")
+	if err := os.WriteFile(csvPath, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "cf.csv")
+	if _, stderr, err := runCLI(t, append([]string{"explain", "--generator", "ECCCo", "--rows", "1-20", "--out", out}, exampleFiles(csvPath)...)...); err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	written := readCSVFile(t, out)
+	_, prob, classes := modelProbabilities(t, out)
+	k := len(classes)
+	for i, r := range written {
+		target := slices.Index(classes, r["target"])
+		want := float64(prob[i*k+target])
+		got, err := strconv.ParseFloat(r["target_probability"], 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if math.Abs(got-want) > 1e-7 {
+			t.Errorf("row %s: target_probability %s, the model gives %.8g at the written row", r["row"], r["target_probability"], want)
+		}
+		if valid := r["valid"] == "true"; valid != (want >= 0.5) {
+			t.Errorf("row %s: valid %s, the model's p(target) %.8g", r["row"], r["valid"], want)
+		}
 	}
 }
