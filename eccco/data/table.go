@@ -20,6 +20,17 @@ type Table struct {
 	// Data holds the rows as the model reads them (D = Schema.Width() inputs, FeatureNames =
 	// Schema.Columns()), labelled by the class index of the target column's value (ClassNames).
 	Data *Dataset
+	// Lines holds each data row's line in the CSV (the header is line 1), for messages; nil for a table
+	// not read from a file.
+	Lines []int
+}
+
+// LineOf names data row r in messages: "line L (data row r)", or "data row r" where the line is unknown.
+func (t *Table) LineOf(r int) string {
+	if r >= 0 && r < len(t.Lines) {
+		return fmt.Sprintf("line %d (data row %d)", t.Lines[r], r)
+	}
+	return fmt.Sprintf("data row %d", r)
 }
 
 // ReadTable reads a CSV with a header line as schema s describes it. Columns the schema does not name are
@@ -113,6 +124,7 @@ func readTable(r io.Reader, s *Schema, name string) (*Table, error) {
 	offs := s.Offsets()
 	var x []float32
 	var labels []string
+	var lines []int
 	row := make([]float32, D)
 	for n := 0; ; n++ {
 		rec, line, err := c.next()
@@ -127,6 +139,7 @@ func readTable(r io.Reader, s *Schema, name string) (*Table, error) {
 		}
 		x = append(x, row...)
 		labels = append(labels, strings.TrimSpace(rec[tcol]))
+		lines = append(lines, line)
 	}
 	if len(labels) == 0 {
 		return nil, markf(ErrSchema, "no data rows after the header")
@@ -148,7 +161,7 @@ func readTable(r io.Reader, s *Schema, name string) (*Table, error) {
 	if err := d.Validate(); err != nil {
 		return nil, markf(ErrSchema, "%w", err)
 	}
-	return &Table{Schema: s, Data: d}, nil
+	return &Table{Schema: s, Data: d, Lines: lines}, nil
 }
 
 // featureColumns finds the CSV column of every feature.

@@ -138,7 +138,45 @@ func OpenCustom(table *data.Table, clf models.Classifier, o CustomOptions) (*Cus
 		c.mut = append(c.mut, mm)
 	}
 	c.scaled = standardised{clf: clf, mean: c.std.Mean, scale: c.std.Scale}
+	// A model whose output is not finite at a row of the table would be calibrated, sampled and scored
+	// on NaNs (and predict class 0 there): refused, naming the rows.
+	prob, err := models.Probabilities(b, clf, ds.X)
+	if err != nil {
+		return nil, fmt.Errorf("running the model on the data: %w", err)
+	}
+	if bad := nonFinite(prob, ds.K()); len(bad) > 0 {
+		lines, rows := make([]string, 0, len(bad)), make([]string, 0, len(bad))
+		for _, r := range bad[:min(len(bad), 10)] {
+			rows = append(rows, strconv.Itoa(r))
+			if r < len(table.Lines) {
+				lines = append(lines, strconv.Itoa(table.Lines[r]))
+			}
+		}
+		where := "data rows " + strings.Join(rows, ", ")
+		if len(lines) == len(rows) {
+			where = fmt.Sprintf("lines %s (%s)", strings.Join(lines, ", "), where)
+		}
+		if len(bad) > len(rows) {
+			where += fmt.Sprintf(" and %d more", len(bad)-len(rows))
+		}
+		return nil, fmt.Errorf("%w: the model's output is not a finite number (NaN or ±Inf) at %d of the data's %d rows: %s; check those rows' values against what the model accepts",
+			ErrInvalid, len(bad), ds.N(), where)
+	}
 	return c, nil
+}
+
+// nonFinite returns the rows (of k probabilities each) with a value that is NaN or infinite.
+func nonFinite(prob []float32, k int) []int {
+	var bad []int
+	for i := 0; i*k < len(prob); i++ {
+		for _, v := range prob[i*k : (i+1)*k] {
+			if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
+				bad = append(bad, i)
+				break
+			}
+		}
+	}
+	return bad
 }
 
 // standardised is a classifier of standardised inputs u: the model at x = u·scale + mean, computed in
@@ -437,6 +475,18 @@ func (c *Custom) score(ctx context.Context, name string, rows, targets []int, x,
 	prob, err := models.Probabilities(c.backend, c.Model, cf)
 	if err != nil {
 		return nil, err
+	}
+	if bad := nonFinite(prob, k); len(bad) > 0 {
+		var which []string
+		for _, i := range bad {
+			which = append(which, c.Table.LineOf(rows[i]))
+		}
+		what := "counterfactual"
+		if name != "" {
+			what = name + "'s counterfactual"
+		}
+		return nil, fmt.Errorf("%w: the model's output is not a finite number (NaN or ±Inf) at the %s of the data's %s; nothing is scored",
+			ErrInvalid, what, strings.Join(which, ", "))
 	}
 	out := &CustomExplanation{Generator: name, Rows: rows, Targets: targets, Factuals: x, Counterfactuals: cf,
 		Predicted: make([]int, len(rows)), Probability: make([]float32, len(rows)), Violations: make([][]data.Violation, len(rows))}
