@@ -244,34 +244,71 @@ const RowColumn = "row"
 // row of the table each one belongs to (its factual). Other columns are ignored. Errors wrap ErrSchema
 // and name the line, the row and the column, as ReadTable's do.
 func ReadRows(path string, s *Schema) (x []float32, rows []int, err error) {
+	rr, err := ReadRowsColumn(path, s, "")
+	if err != nil {
+		return nil, nil, err
+	}
+	return rr.X, rr.Rows, nil
+}
+
+// RowsRead are the rows ReadRowsColumn reads.
+type RowsRead struct {
+	// X and Rows are ReadRows's: the model inputs (len(Rows)·Width values) and each row's data row.
+	X    []float32
+	Rows []int
+	// Lines holds each row's line in the file (the header is line 1).
+	Lines []int
+	// Column holds each row's value of the column asked for (trimmed), nil where the file has no such
+	// column.
+	Column []string
+}
+
+// ReadRowsColumn is ReadRows that also returns each row's line and its value of one more column (such
+// as the "target" that 'eccco explain' writes), when the file has it.
+func ReadRowsColumn(path string, s *Schema, column string) (*RowsRead, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, nil, fmt.Errorf("reading counterfactuals: %w", err)
+		return nil, fmt.Errorf("reading counterfactuals: %w", err)
 	}
 	defer f.Close()
-	x, rows, err = readRows(f, s)
+	rr, err := readRowsColumn(f, s, column)
 	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", path, err)
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	return x, rows, nil
+	return rr, nil
 }
 
 func readRows(r io.Reader, s *Schema) (x []float32, rows []int, err error) {
+	x, rows, _, _, err = readRowsCol(r, s, "")
+	return x, rows, err
+}
+
+func readRowsColumn(r io.Reader, s *Schema, column string) (*RowsRead, error) {
+	x, rows, lines, vals, err := readRowsCol(r, s, column)
+	if err != nil {
+		return nil, err
+	}
+	return &RowsRead{X: x, Rows: rows, Lines: lines, Column: vals}, nil
+}
+
+func readRowsCol(r io.Reader, s *Schema, column string) (x []float32, rows, lines []int, vals []string, err error) {
 	if err := s.Validate(); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, nil, err
 	}
 	c, err := newCSVRows(r)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, nil, err
 	}
 	cols, err := featureColumns(c, s)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, nil, err
 	}
 	rcol, err := c.column(RowColumn, "the factual's data row")
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, nil, err
 	}
+	vcol, hasCol := c.col[column]
+	hasCol = hasCol && column != ""
 	offs := s.Offsets()
 	row := make([]float32, s.Width())
 	for n := 0; ; n++ {
@@ -280,22 +317,26 @@ func readRows(r io.Reader, s *Schema) (x []float32, rows []int, err error) {
 			break
 		}
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, nil, err
 		}
 		if err := s.encodeRecord(rec, cols, offs, row); err != nil {
-			return nil, nil, markf(ErrSchema, "line %d (row %d), %w", line, n, err)
+			return nil, nil, nil, nil, markf(ErrSchema, "line %d (row %d), %w", line, n, err)
 		}
 		v, perr := strconv.Atoi(strings.TrimSpace(rec[rcol]))
 		if perr != nil || v < 0 {
-			return nil, nil, markf(ErrSchema, "line %d (row %d), column %q: %q is not a data row number", line, n, RowColumn, rec[rcol])
+			return nil, nil, nil, nil, markf(ErrSchema, "line %d (row %d), column %q: %q is not a data row number", line, n, RowColumn, rec[rcol])
 		}
 		x = append(x, row...)
 		rows = append(rows, v)
+		lines = append(lines, line)
+		if hasCol {
+			vals = append(vals, strings.TrimSpace(rec[vcol]))
+		}
 	}
 	if len(rows) == 0 {
-		return nil, nil, markf(ErrSchema, "no rows after the header")
+		return nil, nil, nil, nil, markf(ErrSchema, "no rows after the header")
 	}
-	return x, rows, nil
+	return x, rows, lines, vals, nil
 }
 
 // Violation is a constraint of the schema that a counterfactual breaks.

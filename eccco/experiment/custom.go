@@ -441,6 +441,49 @@ func (c *Custom) Score(ctx context.Context, rows []int, cf []float32, target int
 	return c.score(ctx, "", rows, targets, x, slices.Clone(cf))
 }
 
+// ScoreTargets is Score with each counterfactual's own target class (such as the "target" column that
+// WriteCustomCSV writes): an error wrapping ErrInvalid for a class that does not exist or that the
+// counterfactual's factual is already predicted as.
+func (c *Custom) ScoreTargets(ctx context.Context, rows []int, cf []float32, targets []int) (*CustomExplanation, error) {
+	d := c.Table.Schema.Width()
+	if len(cf) != len(rows)*d || len(targets) != len(rows) {
+		return nil, fmt.Errorf("%w: %d counterfactual values and %d targets for %d rows of %d inputs", ErrInvalid, len(cf), len(targets), len(rows), d)
+	}
+	pred, err := c.Predicted(rows)
+	if err != nil {
+		return nil, err
+	}
+	classes := c.Table.Data.ClassNames
+	for i, t := range targets {
+		if t < 0 || t >= len(classes) {
+			return nil, fmt.Errorf("%w: counterfactual %d: target class %d; the classes are 0 … %d (%s)", ErrInvalid, i, t, len(classes)-1, strings.Join(classes, ", "))
+		}
+		if pred[i] == t {
+			return nil, fmt.Errorf("%w: counterfactual %d: its factual, %s, is already predicted as its target %q", ErrInvalid, i, c.Table.LineOf(rows[i]), classes[t])
+		}
+	}
+	x, _ := c.rows(rows)
+	return c.score(ctx, "", rows, slices.Clone(targets), x, slices.Clone(cf))
+}
+
+// Predicted returns the model's class of each given data row.
+func (c *Custom) Predicted(rows []int) ([]int, error) {
+	x, err := c.rows(rows)
+	if err != nil {
+		return nil, err
+	}
+	prob, err := models.Probabilities(c.backend, c.Model, x)
+	if err != nil {
+		return nil, err
+	}
+	k := c.Table.Data.K()
+	out := make([]int, len(rows))
+	for i := range rows {
+		out[i] = argmax(prob[i*k:(i+1)*k], -1)
+	}
+	return out, nil
+}
+
 // finish rounds ordinal inputs to a level, clamps every value to the bounds and the mutability
 // constraints in the data's units (undoing the standardisation's rounding), and scores the result.
 func (c *Custom) finish(ctx context.Context, name string, rows, targets []int, x, cf []float32) (*CustomExplanation, error) {

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"io/fs"
@@ -154,7 +155,7 @@ func runScore(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs := newFlagSet("score", "score --model PATH.onnx --data PATH.csv --schema PATH.json --counterfactuals CF.csv [--target CLASS|other] [--out PATH.csv]", stderr)
 	var cf customFlags
 	cf.register(fs)
-	cfs := fs.String("counterfactuals", "", "counterfactuals made by any tool: a CSV with the schema's feature columns (data units, categories by name) and a column 'row' (the factual's 0-based data row)")
+	cfs := fs.String("counterfactuals", "", "counterfactuals made by any tool: a CSV with the schema's feature columns (data units, categories by name), a column 'row' (the factual's 0-based data row) and optionally 'target' (each one's target class, which --target then must not be given; explain writes it)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -164,15 +165,46 @@ func runScore(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if *cfs == "" {
 		return fmt.Errorf("score: %w: --counterfactuals is needed", experiment.ErrInvalid)
 	}
+	targetGiven := false
+	fs.Visit(func(f *flag.Flag) { targetGiven = targetGiven || f.Name == "target" })
 	e, target, err := cf.open(stderr)
 	if err != nil {
 		return fmt.Errorf("score: %w", err)
 	}
-	x, rows, err := data.ReadRows(*cfs, e.Table.Schema)
+	rr, err := data.ReadRowsColumn(*cfs, e.Table.Schema, "target")
 	if err != nil {
 		return fmt.Errorf("score: %w", err)
 	}
-	sc, err := e.Score(ctx, rows, x, target)
+	var sc *experiment.CustomExplanation
+	if rr.Column == nil {
+		sc, err = e.Score(ctx, rr.Rows, rr.X, target)
+	} else {
+		// The file's own targets (as explain writes them), checked here to name their lines.
+		if targetGiven {
+			return fmt.Errorf("score: %w: --counterfactuals %s has a column \"target\" and --target is given too; drop --target to score towards the file's targets, or drop the column", experiment.ErrInvalid, *cfs)
+		}
+		targets := make([]int, len(rr.Rows))
+		pred, perr := e.Predicted(rr.Rows)
+		if perr != nil {
+			return fmt.Errorf("score: %w", perr)
+		}
+		classes := e.Table.Data.ClassNames
+		for i, v := range rr.Column {
+			t, perr := e.ParseTarget(v)
+			if perr == nil && t < 0 {
+				perr = fmt.Errorf("%w: %q is not a class", experiment.ErrInvalid, v)
+			}
+			if perr != nil {
+				return fmt.Errorf("score: --counterfactuals %s, line %d, column \"target\": %w", *cfs, rr.Lines[i], perr)
+			}
+			if pred[i] == t {
+				return fmt.Errorf("score: %w: --counterfactuals %s, line %d: the target %q is the class the factual (data row %d) is already predicted as; a counterfactual is towards another class",
+					experiment.ErrInvalid, *cfs, rr.Lines[i], classes[t], rr.Rows[i])
+			}
+			targets[i] = t
+		}
+		sc, err = e.ScoreTargets(ctx, rr.Rows, rr.X, targets)
+	}
 	if err != nil {
 		return fmt.Errorf("score: %w", err)
 	}

@@ -184,3 +184,72 @@ func TestExplainExtremeCellMetricsTrue(t *testing.T) {
 		}
 	}
 }
+
+// TestScoreFloat32Range: a counterfactual value beyond float32 (1e39) is refused naming its line and
+// column, as the literal Inf is, instead of becoming +Inf.
+func TestScoreFloat32Range(t *testing.T) {
+	dir := t.TempDir()
+	files := exampleFiles(filepath.Join(exampleDir, "credit.csv"))
+	cf := filepath.Join(dir, "cf.csv")
+	if _, _, err := runCLI(t, append([]string{"explain", "--generator", "Wachter", "--rows", "0-1", "--out", cf}, files...)...); err != nil {
+		t.Fatal(err)
+	}
+	raw, err := os.ReadFile(cf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(raw), "\n")
+	f := strings.Split(lines[2], ",")
+	f[4] = "1e39" // credit_amount: generator, row, checking, duration_months, credit_amount
+	lines[2] = strings.Join(f, ",")
+	big := filepath.Join(dir, "big.csv")
+	if err := os.WriteFile(big, []byte(strings.Join(lines, "\n")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, _, err = runCLI(t, append([]string{"score", "--counterfactuals", big}, files...)...)
+	if err == nil || !strings.Contains(err.Error(), "line 3") || !strings.Contains(err.Error(), "credit_amount") || !strings.Contains(err.Error(), "1e39") {
+		t.Errorf("err = %v, want line 3, column credit_amount, 1e39 refused", err)
+	}
+}
+
+// TestScoreReadsTargetColumn: score takes each counterfactual's target from the file's own "target"
+// column (as explain writes it) rather than recomputing one. Row 0 of the example is predicted "bad"
+// (p 0.52), so a counterfactual written towards "good" is scored towards it, one towards "bad" (the class
+// it already has) is refused naming its line, as is a class that does not exist.
+func TestScoreReadsTargetColumn(t *testing.T) {
+	dir := t.TempDir()
+	files := exampleFiles(filepath.Join(exampleDir, "credit.csv"))
+	raw, err := os.ReadFile(filepath.Join(exampleDir, "credit.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := strings.Split(string(raw), "\n")[1]
+	cf := filepath.Join(dir, "cf.csv")
+	write := func(target string) {
+		t.Helper()
+		text := "row,checking,duration_months,credit_amount,purpose,savings,employment,installment_rate,personal_status,age,housing,foreign_worker,target\n" +
+			"0," + first[:strings.LastIndex(first, ",")] + "," + target + "\n"
+		if err := os.WriteFile(cf, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("good")
+	scored := filepath.Join(dir, "scored.csv")
+	if _, stderr, err := runCLI(t, append([]string{"score", "--counterfactuals", cf, "--out", scored}, files...)...); err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	if got := readCSVFile(t, scored); len(got) != 1 || got[0]["target"] != "good" || got[0]["predicted"] != "bad" {
+		t.Fatalf("scored %v, want target good, predicted bad", got)
+	}
+	for _, c := range []struct{ target, want string }{{"bad", "already predicted"}, {"maybe", "maybe"}} {
+		write(c.target)
+		if _, _, err := runCLI(t, append([]string{"score", "--counterfactuals", cf}, files...)...); err == nil || !strings.Contains(err.Error(), "line 2") || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("target %s: err = %v, want line 2 and %q", c.target, err, c.want)
+		}
+	}
+	// The column and an explicit --target together are refused: one of them would be ignored.
+	write("good")
+	if _, _, err := runCLI(t, append([]string{"score", "--counterfactuals", cf, "--target", "good"}, files...)...); err == nil || !strings.Contains(err.Error(), "--target") {
+		t.Errorf("--target with a target column: err = %v", err)
+	}
+}
