@@ -32,8 +32,10 @@ type CustomOptions struct {
 	// Backend runs the graphs; nil means backend.New() (pure Go, or GOMLX_BACKEND).
 	Backend compute.Backend
 	// Seed seeds the calibration split, the SGLD samples, the VAE and stochastic searches; 0 means
-	// DefaultSeed.
+	// DefaultSeed unless SeedGiven is set.
 	Seed uint64
+	// SeedGiven makes Seed the seed even when it is 0 (as 'eccco explain --seed 0' asks).
+	SeedGiven bool
 	// Params are the generators' hyper-parameters; nil means CustomTemplate's (η 0.05, λ_cost 0.1,
 	// λ_setsize 0.1, λ_energy 0.1, ridge 0.5). Generator.Set overrides them per generator.
 	Params *counterfactual.Params
@@ -93,7 +95,7 @@ func OpenCustom(table *data.Table, clf models.Classifier, o CustomOptions) (*Cus
 	if clf.NumClasses() != ds.K() {
 		return nil, fmt.Errorf("%w: the model gives %d classes, the data has %d (%s)", ErrInvalid, clf.NumClasses(), ds.K(), strings.Join(ds.ClassNames, ", "))
 	}
-	if o.Seed == 0 {
+	if o.Seed == 0 && !o.SeedGiven {
 		o.Seed = DefaultSeed
 	}
 	if o.MaxIterations < 0 {

@@ -33,7 +33,7 @@ func (c *customFlags) register(fs interface {
 	fs.StringVar(&c.schema, "schema", "", "the CSV's schema (JSON: target, features with type, categories or levels, min, max, mutable)")
 	fs.StringVar(&c.target, "target", "other", "target class: its name, its index, or 'other' (the most probable class other than the predicted one)")
 	fs.StringVar(&c.out, "out", "", "write the counterfactuals to this CSV file (refused if it exists); default: standard output")
-	fs.Uint64Var(&c.seed, "seed", experiment.DefaultSeed, "seed of the calibration split, the SGLD samples and the VAE")
+	fs.Uint64Var(&c.seed, "seed", experiment.DefaultSeed, "seed of the calibration split, the SGLD samples and the VAE (any number, 0 included)")
 }
 
 func (c *customFlags) open(stderr io.Writer) (*experiment.Custom, int, error) {
@@ -43,7 +43,7 @@ func (c *customFlags) open(stderr io.Writer) (*experiment.Custom, int, error) {
 	if err := checkNewFile("--out", c.out); err != nil {
 		return nil, 0, err
 	}
-	e, err := experiment.OpenCustomFiles(c.model, c.data, c.schema, experiment.CustomOptions{Seed: c.seed,
+	e, err := experiment.OpenCustomFiles(c.model, c.data, c.schema, experiment.CustomOptions{Seed: c.seed, SeedGiven: true,
 		Logf: func(format string, args ...any) { fmt.Fprintf(stderr, format+"\n", args...) }})
 	if err != nil {
 		return nil, 0, err

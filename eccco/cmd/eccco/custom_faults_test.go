@@ -253,3 +253,21 @@ func TestScoreReadsTargetColumn(t *testing.T) {
 		t.Errorf("--target with a target column: err = %v", err)
 	}
 }
+
+// TestExplainSeedZero: --seed 0 is a seed like any other, not the default 42 in disguise: the
+// unfaithfulness metric's SGLD samples, drawn with the seed, differ, so the metric does.
+func TestExplainSeedZero(t *testing.T) {
+	dir := t.TempDir()
+	files := exampleFiles(filepath.Join(exampleDir, "credit.csv"))
+	unfaith := map[string]string{}
+	for _, seed := range []string{"0", "42"} {
+		out := filepath.Join(dir, "cf-"+seed+".csv")
+		if _, stderr, err := runCLI(t, append([]string{"explain", "--generator", "Wachter", "--rows", "0", "--seed", seed, "--out", out}, files...)...); err != nil {
+			t.Fatalf("--seed %s: %v\n%s", seed, err, stderr)
+		}
+		unfaith[seed] = readCSVFile(t, out)[0]["unfaithfulness"]
+	}
+	if unfaith["0"] == unfaith["42"] {
+		t.Errorf("--seed 0 and --seed 42 give the same unfaithfulness %s", unfaith["0"])
+	}
+}

@@ -161,7 +161,9 @@ func help(w io.Writer, args []string) error {
 	fmt.Fprint(w, `
 Flags of the commands that open an experiment (train, vae, perf, explain, bench, figures, sample):
   --mode paper|authors-code  the paper's equations (default) or what the authors' code did
-  --seed N                   seed of everything random (default 42)
+  --seed N                   seed of everything random (default 42; 0 is refused here, reserved for
+                             the default; explain and score on your own data, --schema, take any
+                             seed, 0 included)
   --data-dir DIR             data directory (default $ECCCO_DATA_DIR or data/cache in the repository)
   --models-dir DIR           saved models, as DIR/MODE/seed-SEED/DATA/KIND (default runs/models)
   --set key=value            override a setting (repeatable, comma lists allowed); 'eccco help set'
