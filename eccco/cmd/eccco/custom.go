@@ -22,6 +22,8 @@ import (
 type customFlags struct {
 	model, data, schema, target, out string
 	seed                             uint64
+	// maxIter is --set max-iter (explain; 0: counterfactual.DefaultMaxIterations).
+	maxIter int
 }
 
 func (c *customFlags) register(fs interface {
@@ -43,7 +45,7 @@ func (c *customFlags) open(stderr io.Writer) (*experiment.Custom, int, error) {
 	if err := checkNewFile("--out", c.out); err != nil {
 		return nil, 0, err
 	}
-	e, err := experiment.OpenCustomFiles(c.model, c.data, c.schema, experiment.CustomOptions{Seed: c.seed, SeedGiven: true,
+	e, err := experiment.OpenCustomFiles(c.model, c.data, c.schema, experiment.CustomOptions{Seed: c.seed, SeedGiven: true, MaxIterations: c.maxIter,
 		Logf: func(format string, args ...any) { fmt.Fprintf(stderr, format+"\n", args...) }})
 	if err != nil {
 		return nil, 0, err
@@ -117,7 +119,7 @@ func runExplainCustom(ctx context.Context, args []string, stdout, stderr io.Writ
 	genNames := fs.String("generator", "ECCCo", "generator(s), comma-separated: "+strings.Join(counterfactual.GeneratorNames(), ", "))
 	rows := fs.String("rows", "0-9", "the CSV's data rows to explain (0-based): comma-separated indices and A-B ranges")
 	var set setFlag
-	fs.Var(&set, "set", "override a generator parameter, key=value (repeatable): "+strings.Join(experiment.ParamKeys(), ", "))
+	fs.Var(&set, "set", "override a setting, key=value (repeatable; comma lists allowed; a key given twice is an error): "+strings.Join(experiment.SetKeys(experiment.SetSearch, experiment.SetGenerator), ", ")+" ('eccco help set' says what each does)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -128,11 +130,16 @@ func runExplainCustom(ctx context.Context, args []string, stdout, stderr io.Writ
 	if err != nil {
 		return fmt.Errorf("explain: --generator: %w", err)
 	}
-	if len(set) > 0 {
-		if gens, err = experiment.WithOverrides(gens, set); err != nil {
+	ov, err := experiment.ParseSet(set, experiment.SetSearch, experiment.SetGenerator)
+	if err != nil {
+		return fmt.Errorf("explain: --set: %w", err)
+	}
+	if len(ov.GeneratorPairs) > 0 {
+		if gens, err = experiment.WithOverrides(gens, ov.GeneratorPairs); err != nil {
 			return fmt.Errorf("explain: --set: %w", err)
 		}
 	}
+	cf.maxIter = ov.MaxIterations
 	e, target, err := cf.open(stderr)
 	if err != nil {
 		return fmt.Errorf("explain: %w", err)

@@ -271,3 +271,24 @@ func TestExplainSeedZero(t *testing.T) {
 		t.Errorf("--seed 0 and --seed 42 give the same unfaithfulness %s", unfaith["0"])
 	}
 }
+
+// TestExplainCustomSet: in the --schema form a key given twice to --set is refused naming the key (as
+// 'eccco help set' says), and max-iter, the search's step limit, is accepted and bounds the iterations.
+func TestExplainCustomSet(t *testing.T) {
+	files := exampleFiles(filepath.Join(exampleDir, "credit.csv"))
+	for _, set := range [][]string{{"--set", "cost=0.1", "--set", "cost=0.2"}, {"--set", "cost=0.1,cost=0.2"}} {
+		args := append(append([]string{"explain", "--generator", "Wachter", "--rows", "0"}, set...), files...)
+		if _, _, err := runCLI(t, args...); err == nil || !strings.Contains(err.Error(), `"cost"`) || !strings.Contains(err.Error(), "twice") {
+			t.Errorf("%v: err = %v, want cost given twice refused", set, err)
+		}
+	}
+	out := filepath.Join(t.TempDir(), "cf.csv")
+	if _, stderr, err := runCLI(t, append([]string{"explain", "--generator", "ECCCo", "--rows", "0-2", "--set", "max-iter=3", "--out", out}, files...)...); err != nil {
+		t.Fatalf("--set max-iter=3: %v\n%s", err, stderr)
+	}
+	for _, r := range readCSVFile(t, out) {
+		if n, err := strconv.Atoi(r["iterations"]); err != nil || n > 3 {
+			t.Errorf("row %s: %s iterations, want at most 3", r["row"], r["iterations"])
+		}
+	}
+}
