@@ -134,6 +134,7 @@ func ReadSchema(path string) (*Schema, error) {
 // feature, bounds on a categorical one, a non-finite bound or min > max, an ordinal bound outside its
 // levels, and increase/decrease on a categorical feature are errors wrapping ErrSchema.
 func ParseSchema(b []byte) (*Schema, error) {
+	b = bytes.TrimPrefix(b, []byte("\ufeff")) // a UTF-8 byte order mark, as a CSV may start with
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	var s Schema

@@ -2,6 +2,7 @@ package data
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/csv"
 	"errors"
 	"fmt"
@@ -59,7 +60,11 @@ type csvRows struct {
 }
 
 func newCSVRows(r io.Reader) (*csvRows, error) {
-	cr := csv.NewReader(bufio.NewReaderSize(r, 1<<16))
+	br := bufio.NewReaderSize(r, 1<<16)
+	if err := plainText(br); err != nil {
+		return nil, err
+	}
+	cr := csv.NewReader(br)
 	header, err := cr.Read()
 	if errors.Is(err, io.EOF) {
 		return nil, markf(ErrSchema, "empty file: expected a header line")
@@ -80,6 +85,21 @@ func newCSVRows(r io.Reader) (*csvRows, error) {
 		c.col[h] = j
 	}
 	return c, nil
+}
+
+// plainText refuses a file that is not UTF-8 text by its first bytes: gzip-compressed, or UTF-16 (a byte
+// order mark, or NUL bytes between ASCII characters), which the CSV reader would misread as fields.
+func plainText(br *bufio.Reader) error {
+	head, _ := br.Peek(512)
+	switch {
+	case bytes.HasPrefix(head, []byte{0x1f, 0x8b}):
+		return markf(ErrSchema, "the file is gzip-compressed; decompress it first (gzip -d) and pass the CSV")
+	case bytes.HasPrefix(head, []byte{0xff, 0xfe}), bytes.HasPrefix(head, []byte{0xfe, 0xff}):
+		return markf(ErrSchema, "the file is UTF-16 text; save it as UTF-8 (e.g. with iconv -f UTF-16 -t UTF-8) and pass that")
+	case bytes.IndexByte(head, 0) >= 0:
+		return markf(ErrSchema, "the file holds NUL bytes: UTF-16 text or not text at all; save it as UTF-8 CSV")
+	}
+	return nil
 }
 
 // column returns the index of a column the schema needs.
