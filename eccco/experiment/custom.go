@@ -93,7 +93,7 @@ func OpenCustom(table *data.Table, clf models.Classifier, o CustomOptions) (*Cus
 		return nil, fmt.Errorf("%w: the model reads %d inputs, the schema describes %d (%s)", ErrInvalid, clf.NumFeatures(), s.Width(), strings.Join(s.Columns(), ", "))
 	}
 	if clf.NumClasses() != ds.K() {
-		return nil, fmt.Errorf("%w: the model gives %d classes, the data has %d (%s)", ErrInvalid, clf.NumClasses(), ds.K(), strings.Join(ds.ClassNames, ", "))
+		return nil, fmt.Errorf("%w: the model gives %d classes, the data has %d in column %q: %s%s", ErrInvalid, clf.NumClasses(), ds.K(), s.Target, classCensus(table), classHint(s))
 	}
 	if o.Seed == 0 && !o.SeedGiven {
 		o.Seed = DefaultSeed
@@ -179,6 +179,47 @@ func nonFinite(prob []float32, k int) []int {
 		}
 	}
 	return bad
+}
+
+// classCensus lists the table's classes, the rarest first (a mistyped label is usually rare), each with
+// its rows and the line of its first row.
+func classCensus(t *data.Table) string {
+	ds := t.Data
+	count, first := make([]int, ds.K()), make([]int, ds.K())
+	for i := range first {
+		first[i] = -1
+	}
+	for r, y := range ds.Y {
+		if count[y]++; first[y] < 0 {
+			first[y] = r
+		}
+	}
+	order := make([]int, ds.K())
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return count[a] - count[b] })
+	var parts []string
+	for _, c := range order {
+		rows := "rows"
+		if count[c] == 1 {
+			rows = "row"
+		}
+		where := ""
+		if first[c] >= 0 {
+			where = ", first at " + t.LineOf(first[c])
+		}
+		parts = append(parts, fmt.Sprintf("%q (%d %s%s)", ds.ClassNames[c], count[c], rows, where))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// classHint suggests listing the classes in the schema when it does not.
+func classHint(s *data.Schema) string {
+	if s.Classes != nil {
+		return ""
+	}
+	return "; if a label is mistyped, correct it, and list the model's classes in the schema (\"classes\") to have any other label refused with its line"
 }
 
 // standardised is a classifier of standardised inputs u: the model at x = u·scale + mean, computed in

@@ -73,3 +73,28 @@ func TestCustomNonFiniteCounterfactual(t *testing.T) {
 		t.Errorf("err = %v, want the counterfactual of data row 2 refused", err)
 	}
 }
+
+// TestCustomClassMismatchNamesLabel: a mistyped label ("Yes" beside "yes") gives the data a class the
+// model lacks; the error names that label and its line, not only the counts.
+func TestCustomClassMismatchNamesLabel(t *testing.T) {
+	b, err := backend.Shared()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := data.ParseSchema([]byte(`{"target": "y", "features": [{"name": "a", "type": "numeric"}, {"name": "b", "type": "numeric"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "d.csv")
+	if err := os.WriteFile(path, []byte("a,b,y\n1,0,no\n2,1,yes\n3,0,no\n1,1,Yes\n2,2,yes\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tb, err := data.ReadTable(path, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = OpenCustom(tb, logModel(), CustomOptions{Backend: b})
+	if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), `"Yes"`) || !strings.Contains(err.Error(), "line 5") {
+		t.Errorf("err = %v, want the label \"Yes\" and its line 5 named", err)
+	}
+}
