@@ -292,3 +292,20 @@ func TestExplainCustomSet(t *testing.T) {
 		}
 	}
 }
+
+// TestExplainHelpSaysSchemaSelects: the help says that --schema selects the form on a user's own model
+// and CSV, and an ONNX file given without --schema is refused saying so.
+func TestExplainHelpSaysSchemaSelects(t *testing.T) {
+	out, _, err := runCLI(t, "help", "explain")
+	if err != nil || !strings.Contains(out, "--schema selects this form") {
+		t.Errorf("help explain (err %v) does not say --schema selects the form:\n%s", err, out)
+	}
+	_, stderr, _ := runCLI(t, "explain", "-h")
+	if !strings.Contains(stderr, "--schema selects that form") {
+		t.Errorf("explain -h does not say --schema selects the form:\n%s", stderr)
+	}
+	_, _, err = runCLI(t, "explain", "--model", filepath.Join(exampleDir, "credit.onnx"), "--data", filepath.Join(exampleDir, "credit.csv"))
+	if err == nil || !strings.Contains(err.Error(), "--schema") {
+		t.Errorf("an ONNX model without --schema: err = %v, want one naming --schema", err)
+	}
+}
