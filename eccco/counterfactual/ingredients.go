@@ -94,7 +94,9 @@ func PaperIngredientsWith(ctx context.Context, backend compute.Backend, clf mode
 		if err != nil {
 			return Ingredients{}, err
 		}
-		if in.PCA, err = FitPCA(train, min(k, train.D())); err != nil {
+		// N centred rows span at most N − 1 directions: a table with fewer rows than the paper's size
+		// (a user's own) gets that many components.
+		if in.PCA, err = FitPCA(train, max(1, min(k, train.D(), train.N()-1))); err != nil {
 			return Ingredients{}, err
 		}
 	}

@@ -36,7 +36,8 @@ type PCA struct {
 	d, k      int
 }
 
-// FitPCA fits the first k principal components of the rows of ds with gonum's stat.PC.
+// FitPCA fits the first k principal components of the rows of ds with gonum's stat.PC. k is at most
+// min(N, D): the decomposition of N rows of D features has that many components (an error otherwise).
 func FitPCA(ds *data.Dataset, k int) (*PCA, error) {
 	if ds == nil || ds.N() < 2 {
 		return nil, fmt.Errorf("pca: need at least two rows")
@@ -44,6 +45,9 @@ func FitPCA(ds *data.Dataset, k int) (*PCA, error) {
 	d := ds.D()
 	if k <= 0 || k > d {
 		return nil, fmt.Errorf("pca: %d components for %d features (want 1 … %d)", k, d, d)
+	}
+	if k > ds.N() {
+		return nil, fmt.Errorf("pca: %d components from %d rows (want 1 … %d: N rows have at most N components)", k, ds.N(), ds.N())
 	}
 	x := mat.NewDense(ds.N(), d, nil)
 	mean := make([]float64, d)
@@ -60,6 +64,9 @@ func FitPCA(ds *data.Dataset, k int) (*PCA, error) {
 	var vecs mat.Dense
 	pc.VectorsTo(&vecs)
 	vars := pc.VarsTo(nil)
+	if len(vars) < k || vecs.RawMatrix().Cols < k {
+		return nil, fmt.Errorf("pca: the decomposition of %s gave %d components, want %d", ds.Name, len(vars), k)
+	}
 	p := &PCA{Mean: make([]float32, d), Components: make([]float32, d*k), Variances: vars[:k], d: d, k: k}
 	for j := range d {
 		p.Mean[j] = float32(mean[j])

@@ -134,6 +134,7 @@ func ReadSchema(path string) (*Schema, error) {
 // feature, bounds on a categorical one, a non-finite bound or min > max, an ordinal bound outside its
 // levels, and increase/decrease on a categorical feature are errors wrapping ErrSchema.
 func ParseSchema(b []byte) (*Schema, error) {
+	b = bytes.TrimPrefix(b, []byte("\ufeff")) // a UTF-8 byte order mark, as a CSV may start with
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	var s Schema
@@ -328,15 +329,27 @@ func (f SchemaFeature) encodeField(v string, dst []float32) error {
 		dst[0] = float32(i)
 	default:
 		x, err := strconv.ParseFloat(v, 64)
+		if errors.Is(err, strconv.ErrRange) && math.IsInf(x, 0) {
+			err = nil // beyond float64: refused below as beyond float32
+		}
 		if err != nil {
 			return fmt.Errorf("%q is not a number", v)
 		}
-		if math.IsNaN(x) || math.IsInf(x, 0) {
+		if math.IsNaN(x) || (math.IsInf(x, 0) && !isNumberBeyond(v)) {
 			return fmt.Errorf("%q is not a finite number", v)
+		}
+		if math.Abs(x) > math.MaxFloat32 {
+			return fmt.Errorf("%q is beyond the range of the model's 32-bit floats (±3.4e38)", v)
 		}
 		dst[0] = float32(x)
 	}
 	return nil
+}
+
+// isNumberBeyond reports whether v is a decimal number (not "Inf" or "Infinity"), which ParseFloat read as
+// ±Inf only because it is beyond float64.
+func isNumberBeyond(v string) bool {
+	return strings.ContainsAny(v, "0123456789")
 }
 
 // DecodeRow turns one row of model inputs (D values) into the CSV's fields, one per feature in schema

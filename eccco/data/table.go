@@ -2,6 +2,7 @@ package data
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/csv"
 	"errors"
 	"fmt"
@@ -20,6 +21,17 @@ type Table struct {
 	// Data holds the rows as the model reads them (D = Schema.Width() inputs, FeatureNames =
 	// Schema.Columns()), labelled by the class index of the target column's value (ClassNames).
 	Data *Dataset
+	// Lines holds each data row's line in the CSV (the header is line 1), for messages; nil for a table
+	// not read from a file.
+	Lines []int
+}
+
+// LineOf names data row r in messages: "line L (data row r)", or "data row r" where the line is unknown.
+func (t *Table) LineOf(r int) string {
+	if r >= 0 && r < len(t.Lines) {
+		return fmt.Sprintf("line %d (data row %d)", t.Lines[r], r)
+	}
+	return fmt.Sprintf("data row %d", r)
 }
 
 // ReadTable reads a CSV with a header line as schema s describes it. Columns the schema does not name are
@@ -48,7 +60,11 @@ type csvRows struct {
 }
 
 func newCSVRows(r io.Reader) (*csvRows, error) {
-	cr := csv.NewReader(bufio.NewReaderSize(r, 1<<16))
+	br := bufio.NewReaderSize(r, 1<<16)
+	if err := plainText(br); err != nil {
+		return nil, err
+	}
+	cr := csv.NewReader(br)
 	header, err := cr.Read()
 	if errors.Is(err, io.EOF) {
 		return nil, markf(ErrSchema, "empty file: expected a header line")
@@ -69,6 +85,21 @@ func newCSVRows(r io.Reader) (*csvRows, error) {
 		c.col[h] = j
 	}
 	return c, nil
+}
+
+// plainText refuses a file that is not UTF-8 text by its first bytes: gzip-compressed, or UTF-16 (a byte
+// order mark, or NUL bytes between ASCII characters), which the CSV reader would misread as fields.
+func plainText(br *bufio.Reader) error {
+	head, _ := br.Peek(512)
+	switch {
+	case bytes.HasPrefix(head, []byte{0x1f, 0x8b}):
+		return markf(ErrSchema, "the file is gzip-compressed; decompress it first (gzip -d) and pass the CSV")
+	case bytes.HasPrefix(head, []byte{0xff, 0xfe}), bytes.HasPrefix(head, []byte{0xfe, 0xff}):
+		return markf(ErrSchema, "the file is UTF-16 text; save it as UTF-8 (e.g. with iconv -f UTF-16 -t UTF-8) and pass that")
+	case bytes.IndexByte(head, 0) >= 0:
+		return markf(ErrSchema, "the file holds NUL bytes: UTF-16 text or not text at all; save it as UTF-8 CSV")
+	}
+	return nil
 }
 
 // column returns the index of a column the schema needs.
@@ -113,6 +144,7 @@ func readTable(r io.Reader, s *Schema, name string) (*Table, error) {
 	offs := s.Offsets()
 	var x []float32
 	var labels []string
+	var lines []int
 	row := make([]float32, D)
 	for n := 0; ; n++ {
 		rec, line, err := c.next()
@@ -127,6 +159,7 @@ func readTable(r io.Reader, s *Schema, name string) (*Table, error) {
 		}
 		x = append(x, row...)
 		labels = append(labels, strings.TrimSpace(rec[tcol]))
+		lines = append(lines, line)
 	}
 	if len(labels) == 0 {
 		return nil, markf(ErrSchema, "no data rows after the header")
@@ -148,7 +181,7 @@ func readTable(r io.Reader, s *Schema, name string) (*Table, error) {
 	if err := d.Validate(); err != nil {
 		return nil, markf(ErrSchema, "%w", err)
 	}
-	return &Table{Schema: s, Data: d}, nil
+	return &Table{Schema: s, Data: d, Lines: lines}, nil
 }
 
 // featureColumns finds the CSV column of every feature.
@@ -231,34 +264,71 @@ const RowColumn = "row"
 // row of the table each one belongs to (its factual). Other columns are ignored. Errors wrap ErrSchema
 // and name the line, the row and the column, as ReadTable's do.
 func ReadRows(path string, s *Schema) (x []float32, rows []int, err error) {
+	rr, err := ReadRowsColumn(path, s, "")
+	if err != nil {
+		return nil, nil, err
+	}
+	return rr.X, rr.Rows, nil
+}
+
+// RowsRead are the rows ReadRowsColumn reads.
+type RowsRead struct {
+	// X and Rows are ReadRows's: the model inputs (len(Rows)·Width values) and each row's data row.
+	X    []float32
+	Rows []int
+	// Lines holds each row's line in the file (the header is line 1).
+	Lines []int
+	// Column holds each row's value of the column asked for (trimmed), nil where the file has no such
+	// column.
+	Column []string
+}
+
+// ReadRowsColumn is ReadRows that also returns each row's line and its value of one more column (such
+// as the "target" that 'eccco explain' writes), when the file has it.
+func ReadRowsColumn(path string, s *Schema, column string) (*RowsRead, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, nil, fmt.Errorf("reading counterfactuals: %w", err)
+		return nil, fmt.Errorf("reading counterfactuals: %w", err)
 	}
 	defer f.Close()
-	x, rows, err = readRows(f, s)
+	rr, err := readRowsColumn(f, s, column)
 	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", path, err)
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	return x, rows, nil
+	return rr, nil
 }
 
 func readRows(r io.Reader, s *Schema) (x []float32, rows []int, err error) {
+	x, rows, _, _, err = readRowsCol(r, s, "")
+	return x, rows, err
+}
+
+func readRowsColumn(r io.Reader, s *Schema, column string) (*RowsRead, error) {
+	x, rows, lines, vals, err := readRowsCol(r, s, column)
+	if err != nil {
+		return nil, err
+	}
+	return &RowsRead{X: x, Rows: rows, Lines: lines, Column: vals}, nil
+}
+
+func readRowsCol(r io.Reader, s *Schema, column string) (x []float32, rows, lines []int, vals []string, err error) {
 	if err := s.Validate(); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, nil, err
 	}
 	c, err := newCSVRows(r)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, nil, err
 	}
 	cols, err := featureColumns(c, s)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, nil, err
 	}
 	rcol, err := c.column(RowColumn, "the factual's data row")
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, nil, err
 	}
+	vcol, hasCol := c.col[column]
+	hasCol = hasCol && column != ""
 	offs := s.Offsets()
 	row := make([]float32, s.Width())
 	for n := 0; ; n++ {
@@ -267,22 +337,26 @@ func readRows(r io.Reader, s *Schema) (x []float32, rows []int, err error) {
 			break
 		}
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, nil, err
 		}
 		if err := s.encodeRecord(rec, cols, offs, row); err != nil {
-			return nil, nil, markf(ErrSchema, "line %d (row %d), %w", line, n, err)
+			return nil, nil, nil, nil, markf(ErrSchema, "line %d (row %d), %w", line, n, err)
 		}
 		v, perr := strconv.Atoi(strings.TrimSpace(rec[rcol]))
 		if perr != nil || v < 0 {
-			return nil, nil, markf(ErrSchema, "line %d (row %d), column %q: %q is not a data row number", line, n, RowColumn, rec[rcol])
+			return nil, nil, nil, nil, markf(ErrSchema, "line %d (row %d), column %q: %q is not a data row number", line, n, RowColumn, rec[rcol])
 		}
 		x = append(x, row...)
 		rows = append(rows, v)
+		lines = append(lines, line)
+		if hasCol {
+			vals = append(vals, strings.TrimSpace(rec[vcol]))
+		}
 	}
 	if len(rows) == 0 {
-		return nil, nil, markf(ErrSchema, "no rows after the header")
+		return nil, nil, nil, nil, markf(ErrSchema, "no rows after the header")
 	}
-	return x, rows, nil
+	return x, rows, lines, vals, nil
 }
 
 // Violation is a constraint of the schema that a counterfactual breaks.

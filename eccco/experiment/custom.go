@@ -18,6 +18,7 @@ import (
 	"github.com/eccco-go/eccco-go/eccco/models"
 	"github.com/eccco-go/eccco-go/eccco/vae"
 	"github.com/gomlx/compute"
+	"github.com/gomlx/compute/dtypes"
 	. "github.com/gomlx/gomlx/core/graph" //nolint:revive
 )
 
@@ -31,8 +32,10 @@ type CustomOptions struct {
 	// Backend runs the graphs; nil means backend.New() (pure Go, or GOMLX_BACKEND).
 	Backend compute.Backend
 	// Seed seeds the calibration split, the SGLD samples, the VAE and stochastic searches; 0 means
-	// DefaultSeed.
+	// DefaultSeed unless SeedGiven is set.
 	Seed uint64
+	// SeedGiven makes Seed the seed even when it is 0 (as 'eccco explain --seed 0' asks).
+	SeedGiven bool
 	// Params are the generators' hyper-parameters; nil means CustomTemplate's (η 0.05, λ_cost 0.1,
 	// λ_setsize 0.1, λ_energy 0.1, ridge 0.5). Generator.Set overrides them per generator.
 	Params *counterfactual.Params
@@ -90,9 +93,9 @@ func OpenCustom(table *data.Table, clf models.Classifier, o CustomOptions) (*Cus
 		return nil, fmt.Errorf("%w: the model reads %d inputs, the schema describes %d (%s)", ErrInvalid, clf.NumFeatures(), s.Width(), strings.Join(s.Columns(), ", "))
 	}
 	if clf.NumClasses() != ds.K() {
-		return nil, fmt.Errorf("%w: the model gives %d classes, the data has %d (%s)", ErrInvalid, clf.NumClasses(), ds.K(), strings.Join(ds.ClassNames, ", "))
+		return nil, fmt.Errorf("%w: the model gives %d classes, the data has %d in column %q: %s%s", ErrInvalid, clf.NumClasses(), ds.K(), s.Target, classCensus(table), classHint(s))
 	}
-	if o.Seed == 0 {
+	if o.Seed == 0 && !o.SeedGiven {
 		o.Seed = DefaultSeed
 	}
 	if o.MaxIterations < 0 {
@@ -137,10 +140,91 @@ func OpenCustom(table *data.Table, clf models.Classifier, o CustomOptions) (*Cus
 		c.mut = append(c.mut, mm)
 	}
 	c.scaled = standardised{clf: clf, mean: c.std.Mean, scale: c.std.Scale}
+	// A model whose output is not finite at a row of the table would be calibrated, sampled and scored
+	// on NaNs (and predict class 0 there): refused, naming the rows.
+	prob, err := models.Probabilities(b, clf, ds.X)
+	if err != nil {
+		return nil, fmt.Errorf("running the model on the data: %w", err)
+	}
+	if bad := nonFinite(prob, ds.K()); len(bad) > 0 {
+		lines, rows := make([]string, 0, len(bad)), make([]string, 0, len(bad))
+		for _, r := range bad[:min(len(bad), 10)] {
+			rows = append(rows, strconv.Itoa(r))
+			if r < len(table.Lines) {
+				lines = append(lines, strconv.Itoa(table.Lines[r]))
+			}
+		}
+		where := "data rows " + strings.Join(rows, ", ")
+		if len(lines) == len(rows) {
+			where = fmt.Sprintf("lines %s (%s)", strings.Join(lines, ", "), where)
+		}
+		if len(bad) > len(rows) {
+			where += fmt.Sprintf(" and %d more", len(bad)-len(rows))
+		}
+		return nil, fmt.Errorf("%w: the model's output is not a finite number (NaN or ±Inf) at %d of the data's %d rows: %s; check those rows' values against what the model accepts",
+			ErrInvalid, len(bad), ds.N(), where)
+	}
 	return c, nil
 }
 
-// standardised is a classifier of standardised inputs u: the model at x = u·scale + mean.
+// nonFinite returns the rows (of k probabilities each) with a value that is NaN or infinite.
+func nonFinite(prob []float32, k int) []int {
+	var bad []int
+	for i := 0; i*k < len(prob); i++ {
+		for _, v := range prob[i*k : (i+1)*k] {
+			if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
+				bad = append(bad, i)
+				break
+			}
+		}
+	}
+	return bad
+}
+
+// classCensus lists the table's classes, the rarest first (a mistyped label is usually rare), each with
+// its rows and the line of its first row.
+func classCensus(t *data.Table) string {
+	ds := t.Data
+	count, first := make([]int, ds.K()), make([]int, ds.K())
+	for i := range first {
+		first[i] = -1
+	}
+	for r, y := range ds.Y {
+		if count[y]++; first[y] < 0 {
+			first[y] = r
+		}
+	}
+	order := make([]int, ds.K())
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return count[a] - count[b] })
+	var parts []string
+	for _, c := range order {
+		rows := "rows"
+		if count[c] == 1 {
+			rows = "row"
+		}
+		where := ""
+		if first[c] >= 0 {
+			where = ", first at " + t.LineOf(first[c])
+		}
+		parts = append(parts, fmt.Sprintf("%q (%d %s%s)", ds.ClassNames[c], count[c], rows, where))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// classHint suggests listing the classes in the schema when it does not.
+func classHint(s *data.Schema) string {
+	if s.Classes != nil {
+		return ""
+	}
+	return "; if a label is mistyped, correct it, and list the model's classes in the schema (\"classes\") to have any other label refused with its line"
+}
+
+// standardised is a classifier of standardised inputs u: the model at x = u·scale + mean, computed in
+// float64 (a column whose mean and scale dwarf its typical values, say one cell of 1e9 among values near
+// 1000, loses those values' resolution in float32 arithmetic).
 type standardised struct {
 	clf         models.Classifier
 	mean, scale []float64
@@ -149,14 +233,9 @@ type standardised struct {
 func (s standardised) Logits(u *Node) *Node {
 	g := u.Graph()
 	d := len(s.mean)
-	vec := func(v []float64) *Node {
-		f := make([]float32, d)
-		for i, x := range v {
-			f[i] = float32(x)
-		}
-		return ConvertDType(Reshape(Const(g, f), 1, d), u.DType())
-	}
-	return s.clf.Logits(Add(Mul(u, vec(s.scale)), vec(s.mean)))
+	vec := func(v []float64) *Node { return Reshape(Const(g, slices.Clone(v)), 1, d) }
+	x := Add(Mul(ConvertDType(u, dtypes.Float64), vec(s.scale)), vec(s.mean))
+	return s.clf.Logits(ConvertDType(x, u.DType()))
 }
 func (s standardised) NumFeatures() int { return s.clf.NumFeatures() }
 func (s standardised) NumClasses() int  { return s.clf.NumClasses() }
@@ -405,6 +484,49 @@ func (c *Custom) Score(ctx context.Context, rows []int, cf []float32, target int
 	return c.score(ctx, "", rows, targets, x, slices.Clone(cf))
 }
 
+// ScoreTargets is Score with each counterfactual's own target class (such as the "target" column that
+// WriteCustomCSV writes): an error wrapping ErrInvalid for a class that does not exist or that the
+// counterfactual's factual is already predicted as.
+func (c *Custom) ScoreTargets(ctx context.Context, rows []int, cf []float32, targets []int) (*CustomExplanation, error) {
+	d := c.Table.Schema.Width()
+	if len(cf) != len(rows)*d || len(targets) != len(rows) {
+		return nil, fmt.Errorf("%w: %d counterfactual values and %d targets for %d rows of %d inputs", ErrInvalid, len(cf), len(targets), len(rows), d)
+	}
+	pred, err := c.Predicted(rows)
+	if err != nil {
+		return nil, err
+	}
+	classes := c.Table.Data.ClassNames
+	for i, t := range targets {
+		if t < 0 || t >= len(classes) {
+			return nil, fmt.Errorf("%w: counterfactual %d: target class %d; the classes are 0 … %d (%s)", ErrInvalid, i, t, len(classes)-1, strings.Join(classes, ", "))
+		}
+		if pred[i] == t {
+			return nil, fmt.Errorf("%w: counterfactual %d: its factual, %s, is already predicted as its target %q", ErrInvalid, i, c.Table.LineOf(rows[i]), classes[t])
+		}
+	}
+	x, _ := c.rows(rows)
+	return c.score(ctx, "", rows, slices.Clone(targets), x, slices.Clone(cf))
+}
+
+// Predicted returns the model's class of each given data row.
+func (c *Custom) Predicted(rows []int) ([]int, error) {
+	x, err := c.rows(rows)
+	if err != nil {
+		return nil, err
+	}
+	prob, err := models.Probabilities(c.backend, c.Model, x)
+	if err != nil {
+		return nil, err
+	}
+	k := c.Table.Data.K()
+	out := make([]int, len(rows))
+	for i := range rows {
+		out[i] = argmax(prob[i*k:(i+1)*k], -1)
+	}
+	return out, nil
+}
+
 // finish rounds ordinal inputs to a level, clamps every value to the bounds and the mutability
 // constraints in the data's units (undoing the standardisation's rounding), and scores the result.
 func (c *Custom) finish(ctx context.Context, name string, rows, targets []int, x, cf []float32) (*CustomExplanation, error) {
@@ -440,6 +562,18 @@ func (c *Custom) score(ctx context.Context, name string, rows, targets []int, x,
 	if err != nil {
 		return nil, err
 	}
+	if bad := nonFinite(prob, k); len(bad) > 0 {
+		var which []string
+		for _, i := range bad {
+			which = append(which, c.Table.LineOf(rows[i]))
+		}
+		what := "counterfactual"
+		if name != "" {
+			what = name + "'s counterfactual"
+		}
+		return nil, fmt.Errorf("%w: the model's output is not a finite number (NaN or ±Inf) at the %s of the data's %s; nothing is scored",
+			ErrInvalid, what, strings.Join(which, ", "))
+	}
 	out := &CustomExplanation{Generator: name, Rows: rows, Targets: targets, Factuals: x, Counterfactuals: cf,
 		Predicted: make([]int, len(rows)), Probability: make([]float32, len(rows)), Violations: make([][]data.Violation, len(rows))}
 	for i := range rows {
@@ -457,6 +591,12 @@ func (c *Custom) score(ctx context.Context, name string, rows, targets []int, x,
 	c.std.TransformRows(cfs)
 	if out.Scores, err = ev.Evaluate(xs, cfs, targets); err != nil {
 		return nil, fmt.Errorf("scoring the counterfactuals: %w", err)
+	}
+	// Validity and p(target) of the rows as they are reported (the data's units), not of their
+	// standardised float32 images, which differ where a column's scale dwarfs its values.
+	for i, t := range targets {
+		out.Scores[i].Probability = float64(prob[i*k+t])
+		out.Scores[i].Valid = out.Scores[i].Probability >= metrics.DefaultThreshold
 	}
 	return out, nil
 }

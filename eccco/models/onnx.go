@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"regexp"
 
 	"github.com/gomlx/compute"
@@ -41,6 +42,8 @@ type ONNX struct {
 //   - K = 1 is a binary classifier's logit z (or Sigmoid(z), whose input z is then used): the logits of
 //     the classes 0 and 1 are (0, z), whose softmax is (1 − σ(z), σ(z)).
 //
+// Tensor data stored in separate files (external data) is read from beside the model file.
+//
 // The whole graph is converted once, on the backend, when the file is read, so an unsupported operator is
 // an error here (wrapping ErrONNX and naming it), not in a later search.
 func FromONNX(backend compute.Backend, path string) (*ONNX, error) {
@@ -48,14 +51,20 @@ func FromONNX(backend compute.Backend, path string) (*ONNX, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading the ONNX model: %w", err)
 	}
-	c, err := fromONNX(backend, raw)
+	dir, err := filepath.Abs(filepath.Dir(path))
+	if err != nil {
+		return nil, fmt.Errorf("reading the ONNX model %s: %w", path, err)
+	}
+	c, err := fromONNX(backend, raw, dir)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return c, nil
 }
 
-func fromONNX(backend compute.Backend, raw []byte) (c *ONNX, err error) {
+// fromONNX reads a model's bytes; baseDir is the model file's folder, where the ONNX format places the
+// files of external tensor data (their "location" is relative to the model, not to the working directory).
+func fromONNX(backend compute.Backend, raw []byte, baseDir string) (c *ONNX, err error) {
 	var pm protos.ModelProto
 	if err := proto.Unmarshal(raw, &pm); err != nil || pm.Graph == nil {
 		return nil, fmt.Errorf("%w: not an ONNX model file (%v)", ErrONNX, err)
@@ -64,6 +73,7 @@ func fromONNX(backend compute.Backend, raw []byte) (c *ONNX, err error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrONNX, err)
 	}
+	m = m.WithBaseDir(baseDir)
 	inNames, inShapes := m.Inputs()
 	outNames, outShapes := m.Outputs()
 	if len(inNames) != 1 {

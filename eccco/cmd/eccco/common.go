@@ -197,6 +197,9 @@ func registerModel(fs *flag.FlagSet, m *modelFlag, def models.Kind) {
 			m.dir = v
 			return nil
 		}
+		if strings.HasSuffix(strings.ToLower(v), ".onnx") {
+			return fmt.Errorf("%q is an ONNX file: explaining your own ONNX model needs --schema S.json, which selects that form (eccco explain --model M.onnx --data D.csv --schema S.json)", v)
+		}
 		return fmt.Errorf("%q is neither a model kind (mlp, mlp-ensemble, jem, jem-ensemble, lenet) nor a saved model's directory", v)
 	})
 }

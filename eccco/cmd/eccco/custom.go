@@ -2,9 +2,13 @@ package main
 
 import (
 	"context"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -18,6 +22,8 @@ import (
 type customFlags struct {
 	model, data, schema, target, out string
 	seed                             uint64
+	// maxIter is --set max-iter (explain; 0: counterfactual.DefaultMaxIterations).
+	maxIter int
 }
 
 func (c *customFlags) register(fs interface {
@@ -29,19 +35,17 @@ func (c *customFlags) register(fs interface {
 	fs.StringVar(&c.schema, "schema", "", "the CSV's schema (JSON: target, features with type, categories or levels, min, max, mutable)")
 	fs.StringVar(&c.target, "target", "other", "target class: its name, its index, or 'other' (the most probable class other than the predicted one)")
 	fs.StringVar(&c.out, "out", "", "write the counterfactuals to this CSV file (refused if it exists); default: standard output")
-	fs.Uint64Var(&c.seed, "seed", experiment.DefaultSeed, "seed of the calibration split, the SGLD samples and the VAE")
+	fs.Uint64Var(&c.seed, "seed", experiment.DefaultSeed, "seed of the calibration split, the SGLD samples and the VAE (any number, 0 included)")
 }
 
 func (c *customFlags) open(stderr io.Writer) (*experiment.Custom, int, error) {
 	if c.model == "" || c.data == "" || c.schema == "" {
 		return nil, 0, fmt.Errorf("%w: --model, --data and --schema are all needed", experiment.ErrInvalid)
 	}
-	if c.out != "" {
-		if _, err := os.Stat(c.out); err == nil {
-			return nil, 0, fmt.Errorf("%w: --out %s exists; choose another path (nothing is overwritten)", experiment.ErrInvalid, c.out)
-		}
+	if err := checkNewFile("--out", c.out); err != nil {
+		return nil, 0, err
 	}
-	e, err := experiment.OpenCustomFiles(c.model, c.data, c.schema, experiment.CustomOptions{Seed: c.seed,
+	e, err := experiment.OpenCustomFiles(c.model, c.data, c.schema, experiment.CustomOptions{Seed: c.seed, SeedGiven: true, MaxIterations: c.maxIter,
 		Logf: func(format string, args ...any) { fmt.Fprintf(stderr, format+"\n", args...) }})
 	if err != nil {
 		return nil, 0, err
@@ -59,10 +63,44 @@ func (c *customFlags) write(e *experiment.Custom, xs []*experiment.CustomExplana
 	if c.out == "" {
 		return fill(stdout)
 	}
-	if err := atomicfile.Write(c.out, 0o644, fill); err != nil {
-		return err
+	if err := atomicfile.WriteNew(c.out, 0o644, fill); err != nil {
+		if errors.Is(err, fs.ErrExist) {
+			return fmt.Errorf("--out %s exists now: it appeared while this ran (another run's result?) and is left as it was; nothing was written, choose another path", c.out)
+		}
+		return fmt.Errorf("--out: %w", err)
 	}
 	fmt.Fprintf(stderr, "wrote %s\n", c.out)
+	return nil
+}
+
+// checkNewFile refuses, before anything is computed, a path for a new file (flag's value; "" is none)
+// that exists, that names a folder (a trailing separator) or whose parent is not a folder.
+func checkNewFile(flag, path string) error {
+	if path == "" {
+		return nil
+	}
+	if strings.HasSuffix(path, "/") || strings.HasSuffix(path, string(filepath.Separator)) {
+		return fmt.Errorf("%w: %s %s names a folder; name the file, e.g. %s", experiment.ErrInvalid, flag, path, filepath.Join(path, "counterfactuals.csv"))
+	}
+	if fi, err := os.Stat(path); err == nil {
+		if fi.IsDir() {
+			return fmt.Errorf("%w: %s %s is a folder; name a file in it, e.g. %s", experiment.ErrInvalid, flag, path, filepath.Join(path, "counterfactuals.csv"))
+		}
+		return fmt.Errorf("%w: %s %s exists; choose another path (nothing is overwritten)", experiment.ErrInvalid, flag, path)
+	} else if _, lerr := os.Lstat(path); lerr == nil {
+		return fmt.Errorf("%w: %s %s exists (a link); choose another path (nothing is overwritten)", experiment.ErrInvalid, flag, path)
+	}
+	for d := filepath.Dir(path); ; d = filepath.Dir(d) {
+		if fi, err := os.Stat(d); err == nil {
+			if !fi.IsDir() {
+				return fmt.Errorf("%w: %s %s: %s is a file, not a folder", experiment.ErrInvalid, flag, path, d)
+			}
+			break
+		}
+		if filepath.Dir(d) == d {
+			break
+		}
+	}
 	return nil
 }
 
@@ -81,7 +119,7 @@ func runExplainCustom(ctx context.Context, args []string, stdout, stderr io.Writ
 	genNames := fs.String("generator", "ECCCo", "generator(s), comma-separated: "+strings.Join(counterfactual.GeneratorNames(), ", "))
 	rows := fs.String("rows", "0-9", "the CSV's data rows to explain (0-based): comma-separated indices and A-B ranges")
 	var set setFlag
-	fs.Var(&set, "set", "override a generator parameter, key=value (repeatable): "+strings.Join(experiment.ParamKeys(), ", "))
+	fs.Var(&set, "set", "override a setting, key=value (repeatable; comma lists allowed; a key given twice is an error): "+strings.Join(experiment.SetKeys(experiment.SetSearch, experiment.SetGenerator), ", ")+" ('eccco help set' says what each does)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -92,11 +130,16 @@ func runExplainCustom(ctx context.Context, args []string, stdout, stderr io.Writ
 	if err != nil {
 		return fmt.Errorf("explain: --generator: %w", err)
 	}
-	if len(set) > 0 {
-		if gens, err = experiment.WithOverrides(gens, set); err != nil {
+	ov, err := experiment.ParseSet(set, experiment.SetSearch, experiment.SetGenerator)
+	if err != nil {
+		return fmt.Errorf("explain: --set: %w", err)
+	}
+	if len(ov.GeneratorPairs) > 0 {
+		if gens, err = experiment.WithOverrides(gens, ov.GeneratorPairs); err != nil {
 			return fmt.Errorf("explain: --set: %w", err)
 		}
 	}
+	cf.maxIter = ov.MaxIterations
 	e, target, err := cf.open(stderr)
 	if err != nil {
 		return fmt.Errorf("explain: %w", err)
@@ -119,7 +162,7 @@ func runScore(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs := newFlagSet("score", "score --model PATH.onnx --data PATH.csv --schema PATH.json --counterfactuals CF.csv [--target CLASS|other] [--out PATH.csv]", stderr)
 	var cf customFlags
 	cf.register(fs)
-	cfs := fs.String("counterfactuals", "", "counterfactuals made by any tool: a CSV with the schema's feature columns (data units, categories by name) and a column 'row' (the factual's 0-based data row)")
+	cfs := fs.String("counterfactuals", "", "counterfactuals made by any tool: a CSV with the schema's feature columns (data units, categories by name), a column 'row' (the factual's 0-based data row) and optionally 'target' (each one's target class, which --target then must not be given; explain writes it)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -129,15 +172,46 @@ func runScore(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if *cfs == "" {
 		return fmt.Errorf("score: %w: --counterfactuals is needed", experiment.ErrInvalid)
 	}
+	targetGiven := false
+	fs.Visit(func(f *flag.Flag) { targetGiven = targetGiven || f.Name == "target" })
 	e, target, err := cf.open(stderr)
 	if err != nil {
 		return fmt.Errorf("score: %w", err)
 	}
-	x, rows, err := data.ReadRows(*cfs, e.Table.Schema)
+	rr, err := data.ReadRowsColumn(*cfs, e.Table.Schema, "target")
 	if err != nil {
 		return fmt.Errorf("score: %w", err)
 	}
-	sc, err := e.Score(ctx, rows, x, target)
+	var sc *experiment.CustomExplanation
+	if rr.Column == nil {
+		sc, err = e.Score(ctx, rr.Rows, rr.X, target)
+	} else {
+		// The file's own targets (as explain writes them), checked here to name their lines.
+		if targetGiven {
+			return fmt.Errorf("score: %w: --counterfactuals %s has a column \"target\" and --target is given too; drop --target to score towards the file's targets, or drop the column", experiment.ErrInvalid, *cfs)
+		}
+		targets := make([]int, len(rr.Rows))
+		pred, perr := e.Predicted(rr.Rows)
+		if perr != nil {
+			return fmt.Errorf("score: %w", perr)
+		}
+		classes := e.Table.Data.ClassNames
+		for i, v := range rr.Column {
+			t, perr := e.ParseTarget(v)
+			if perr == nil && t < 0 {
+				perr = fmt.Errorf("%w: %q is not a class", experiment.ErrInvalid, v)
+			}
+			if perr != nil {
+				return fmt.Errorf("score: --counterfactuals %s, line %d, column \"target\": %w", *cfs, rr.Lines[i], perr)
+			}
+			if pred[i] == t {
+				return fmt.Errorf("score: %w: --counterfactuals %s, line %d: the target %q is the class the factual (data row %d) is already predicted as; a counterfactual is towards another class",
+					experiment.ErrInvalid, *cfs, rr.Lines[i], classes[t], rr.Rows[i])
+			}
+			targets[i] = t
+		}
+		sc, err = e.ScoreTargets(ctx, rr.Rows, rr.X, targets)
+	}
 	if err != nil {
 		return fmt.Errorf("score: %w", err)
 	}

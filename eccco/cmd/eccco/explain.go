@@ -20,7 +20,7 @@ func runExplain(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if hasSchemaFlag(args) {
 		return runExplainCustom(ctx, args, stdout, stderr) // a user's own CSV, schema and ONNX model
 	}
-	fs := newFlagSet("explain", "explain --data NAME --model KIND|DIR --generator G[,G…] [--index i | --n N] [--run r] [--target t] [--mode paper|authors-code] [--set k=v] [flags]", stderr)
+	fs := newFlagSet("explain", "explain --data NAME --model KIND|DIR --generator G[,G…] [--index i | --n N] [--run r] [--target t] [--mode paper|authors-code] [--set k=v] [flags]\n   or: eccco explain --model M.onnx --data D.csv --schema S.json [flags]: your own model and CSV; --schema selects that form ('eccco explain --schema S.json -h' lists its flags)", stderr)
 	dataset := fs.String("data", "", "data set")
 	var mf modelFlag
 	registerModel(fs, &mf, models.KindMLP)

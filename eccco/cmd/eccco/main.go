@@ -40,7 +40,7 @@ func commands() []command {
 		{"perf", "train and score models on every available data set against the paper's Table 5",
 			"'eccco perf [--data all] [--models mlp,jem,…]' loads or trains the models of every listed data set and writes their test scores beside the paper's (perf.csv, perf.md, perf.tex in --out); --strict fails where a model is more than 0.03 below the paper's accuracy.", runPerf},
 		{"explain", "find counterfactual explanations for test rows with any generator of the paper",
-			"'eccco explain --model M.onnx --data D.csv --schema S.json --generator G[,G…] [--rows SPEC] [--target CLASS|other] [--out CF.csv]' explains rows of your own CSV for your own ONNX model (categorical, ordinal, bounded and immutable features kept valid) and writes the counterfactuals in the CSV's columns and units with their metrics. 'eccco explain --data D --model KIND|DIR --generator G[,G…]' explains the factuals of a run (the benchmark's rows and targets for the same seed) or one test row (--index, --target) with any of the paper's generators and prints the counterfactual, its metrics and what changed; --n N explains N factuals in one batch and prints a summary table; --png writes a factual | counterfactual grid for images.", runExplain},
+			"'eccco explain --model M.onnx --data D.csv --schema S.json --generator G[,G…] [--rows SPEC] [--target CLASS|other] [--out CF.csv]' (--schema selects this form: without it --model and --data name the paper's models and data sets) explains rows of your own CSV for your own ONNX model (categorical, ordinal, bounded and immutable features kept valid) and writes the counterfactuals in the CSV's columns and units with their metrics. 'eccco explain --data D --model KIND|DIR --generator G[,G…]' explains the factuals of a run (the benchmark's rows and targets for the same seed) or one test row (--index, --target) with any of the paper's generators and prints the counterfactual, its metrics and what changed; --n N explains N factuals in one batch and prints a summary table; --png writes a factual | counterfactual grid for images.", runExplain},
 		{"score", "score anyone's counterfactuals of an ONNX model on a CSV: the paper's metrics and the schema's constraints",
 			"'eccco score --model M.onnx --data D.csv --schema S.json --counterfactuals CF.csv' computes the paper's six metrics and the schema's constraint violations of counterfactuals made by any tool (a CSV in the data's columns and units with a column 'row', the factual's data row), as 'eccco explain --schema' computes them for its own.", runScore},
 		{"bench", "run the paper's benchmark (resumable, shardable) and write the result tables",
@@ -161,7 +161,9 @@ func help(w io.Writer, args []string) error {
 	fmt.Fprint(w, `
 Flags of the commands that open an experiment (train, vae, perf, explain, bench, figures, sample):
   --mode paper|authors-code  the paper's equations (default) or what the authors' code did
-  --seed N                   seed of everything random (default 42)
+  --seed N                   seed of everything random (default 42; 0 is refused here, reserved for
+                             the default; explain and score on your own data, --schema, take any
+                             seed, 0 included)
   --data-dir DIR             data directory (default $ECCCO_DATA_DIR or data/cache in the repository)
   --models-dir DIR           saved models, as DIR/MODE/seed-SEED/DATA/KIND (default runs/models)
   --set key=value            override a setting (repeatable, comma lists allowed); 'eccco help set'

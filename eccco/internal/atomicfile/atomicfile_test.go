@@ -3,6 +3,7 @@ package atomicfile
 import (
 	"errors"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -163,5 +164,50 @@ func TestBadArguments(t *testing.T) {
 	}
 	if err := Write(filepath.Join(t.TempDir(), "x"), 0o644, nil); err == nil {
 		t.Error("nil fill: no error")
+	}
+}
+
+// TestWriteNewNeverReplaces: WriteNew refuses an existing file, and one that appears while its fill runs
+// (a second writer finishing first): the second writer's content stays, the first gets fs.ErrExist, and no
+// temporary file remains.
+func TestWriteNewNeverReplaces(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "cf.csv")
+	err := WriteNew(path, 0o644, func(w io.Writer) error {
+		if err := WriteNew(path, 0o644, func(w io.Writer) error { _, err := io.WriteString(w, "second\n"); return err }); err != nil {
+			t.Errorf("the second writer: %v", err)
+		}
+		_, err := io.WriteString(w, "first\n")
+		return err
+	})
+	if !errors.Is(err, fs.ErrExist) {
+		t.Errorf("the first writer: err = %v, want fs.ErrExist", err)
+	}
+	if got, _ := os.ReadFile(path); string(got) != "second\n" {
+		t.Errorf("content %q, want the second writer's", got)
+	}
+	if err := WriteNew(path, 0o644, func(w io.Writer) error { return nil }); !errors.Is(err, fs.ErrExist) {
+		t.Errorf("over an existing file: err = %v", err)
+	}
+	if names := entries(t, dir); len(names) != 1 {
+		t.Errorf("entries %v, want the one file", names)
+	}
+}
+
+// TestWriteNewFailureLeavesNoFolder: a failed write removes the folders it made (and only those).
+func TestWriteNewFailureLeavesNoFolder(t *testing.T) {
+	root := t.TempDir()
+	err := WriteNew(filepath.Join(root, "a", "b", "cf.csv"), 0o644, func(io.Writer) error { return errors.New("no content") })
+	if err == nil {
+		t.Fatal("no error")
+	}
+	if names := entries(t, root); len(names) != 0 {
+		t.Errorf("left %v behind", names)
+	}
+	if err := WriteNew(filepath.Join(root, "a", "cf.csv"), 0o600, func(w io.Writer) error { _, err := io.WriteString(w, "x"); return err }); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Stat(filepath.Join(root, "a", "cf.csv")); err != nil || fi.Mode().Perm() != 0o600 || fi.Size() != 1 {
+		t.Errorf("stat %v, %v", fi, err)
 	}
 }

@@ -1,0 +1,105 @@
+package models
+
+import (
+	"encoding/binary"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gomlx/compute-onnx/support/protos"
+	"google.golang.org/protobuf/proto"
+)
+
+// float32Bytes is the little-endian encoding of v, ONNX's raw and external tensor data.
+func float32Bytes(v ...float32) []byte {
+	out := make([]byte, 0, 4*len(v))
+	for _, x := range v {
+		out = binary.LittleEndian.AppendUint32(out, math.Float32bits(x))
+	}
+	return out
+}
+
+// TestFromONNXExternalDataBesideModel: a tensor stored in a separate file (external data, its "location"
+// relative to the model, as the ONNX format defines it) is read from beside the model file, not from the
+// working directory, even where the working directory has a file of that name. The model is
+// binary-sigmoid.onnx (z = x·w + 0.25) with w = (1, −2, 0.5) moved to weights.data.
+func TestFromONNXExternalDataBesideModel(t *testing.T) {
+	raw, err := os.ReadFile("testdata/binary-sigmoid.onnx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pm protos.ModelProto
+	if err := proto.Unmarshal(raw, &pm); err != nil {
+		t.Fatal(err)
+	}
+	var moved bool
+	for _, init := range pm.Graph.Initializer {
+		if init.Name == "w" {
+			init.RawData, init.FloatData = nil, nil
+			init.DataLocation = protos.TensorProto_EXTERNAL
+			init.ExternalData = []*protos.StringStringEntryProto{{Key: "location", Value: "weights.data"}, {Key: "offset", Value: "0"}, {Key: "length", Value: "12"}}
+			moved = true
+		}
+	}
+	if !moved {
+		t.Fatal("binary-sigmoid.onnx has no initializer w")
+	}
+	out, err := proto.Marshal(&pm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	modelDir, workDir := t.TempDir(), t.TempDir()
+	path := filepath.Join(modelDir, "model.onnx")
+	for p, b := range map[string][]byte{path: out, filepath.Join(modelDir, "weights.data"): float32Bytes(1, -2, 0.5),
+		filepath.Join(workDir, "weights.data"): float32Bytes(10, 10, 10)} {
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Chdir(workDir)
+	b := testBackend(t)
+	clf, err := FromONNX(b, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Logits(b, clf, []float32{1, 1, 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// z = 1 − 2 + 0.5·2 + 0.25 = 0.25 with the model's weights (another folder's give 40.25); logits (0, z).
+	if len(got) != 2 || math.Abs(float64(got[1])-0.25) > 1e-6 || got[0] != 0 {
+		t.Errorf("logits %v, want (0, 0.25): the model's own weights.data", got)
+	}
+}
+
+// TestFromONNXExternalDataMissing: a missing external data file is an error naming it, not a model.
+func TestFromONNXExternalDataMissing(t *testing.T) {
+	raw, err := os.ReadFile("testdata/binary-sigmoid.onnx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pm protos.ModelProto
+	if err := proto.Unmarshal(raw, &pm); err != nil {
+		t.Fatal(err)
+	}
+	for _, init := range pm.Graph.Initializer {
+		if init.Name == "w" {
+			init.RawData, init.FloatData = nil, nil
+			init.DataLocation = protos.TensorProto_EXTERNAL
+			init.ExternalData = []*protos.StringStringEntryProto{{Key: "location", Value: "weights.data"}, {Key: "length", Value: "12"}}
+		}
+	}
+	out, err := proto.Marshal(&pm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "model.onnx")
+	if err := os.WriteFile(path, out, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := FromONNX(testBackend(t), path); err == nil || !strings.Contains(err.Error(), "weights.data") {
+		t.Errorf("err = %v, want one naming weights.data", err)
+	}
+}
