@@ -226,8 +226,17 @@ func KeptOutputs(g *Graphs, key any, backend compute.Backend, clf Classifier, x 
 // KeptProbabilities is Probabilities with its graph kept in g.
 func KeptProbabilities(g *Graphs, backend compute.Backend, clf Classifier, x []float32) ([]float32, error) {
 	out, _, err := KeptOutputs(g, OutputKey{Clf: clf, What: "probabilities"}, backend, clf, x,
-		func(c Classifier, xb *Node) *Node { return Softmax(c.Logits(xb), -1) })
+		func(c Classifier, xb *Node) *Node { return SoftmaxKeepingNaN(c.Logits(xb)) })
 	return out, err
+}
+
+// SoftmaxKeepingNaN is the softmax of logits [B, K] over the classes, NaN on every class of a row whose
+// logits are not all finite, as the softmax's formula gives in IEEE arithmetic. GoMLX's Softmax on the
+// pure-Go backend's SIMD kernels gives a number there instead (exp(NaN) = 0, and max drops a NaN
+// operand): softmax(0, NaN) = (1, 0). Finite rows are Softmax's values exactly (each plus 0).
+func SoftmaxKeepingNaN(logits *Node) *Node {
+	marker := ReduceSum(MulScalar(logits, 0), -1) // 0, or NaN where a logit is NaN or ±Inf (0·∞ = NaN)
+	return Add(Softmax(logits, -1), InsertAxes(marker, -1))
 }
 
 // KeptLogits is Logits with its graph kept in g.

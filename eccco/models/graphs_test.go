@@ -166,3 +166,22 @@ func TestKeptOutputsMatchFresh(t *testing.T) {
 		t.Error("3 values for rows of 5 features gave no error")
 	}
 }
+
+// A row of logits with a NaN or an infinity has no probabilities: every class NaN, never (1, 0), which
+// the SIMD kernels' softmax gives for (0, NaN). Finite rows are the softmax by hand.
+func TestProbabilitiesKeepNaN(t *testing.T) {
+	nan, inf := float32(math.NaN()), float32(math.Inf(1))
+	clf := FromFunc(model.NewStore(), func(_ *model.Scope, x *Node) *Node { return x }, 2, 2)
+	x := []float32{0, nan, 0, float32(math.Log(3)), inf, 0, nan, nan}
+	prob, err := Probabilities(testBackend(t), clf, x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []float32{nan, nan, 0.25, 0.75, nan, nan, nan, nan}
+	for i, w := range want {
+		got := prob[i]
+		if math.IsNaN(float64(w)) != math.IsNaN(float64(got)) || !math.IsNaN(float64(w)) && math.Abs(float64(got-w)) > 1e-6 {
+			t.Errorf("row %d, class %d: %v, want %v", i/2, i%2, got, w)
+		}
+	}
+}
