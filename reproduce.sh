@@ -122,6 +122,23 @@ mkdir -p "$(dirname "$eccco")"
 image_backend="${ECCCO_IMAGE_BACKEND:-auto}"
 tabular_backend="${ECCCO_TABULAR_BACKEND:-go}"
 xla_plugin="${ECCCO_XLA_DIR:-.xla}/pjrt_c_api_cpu_plugin.so"
+# One run per output folder at a time: a second one stops here, naming the first (flock, util-linux), before
+# it builds the eccco binary that the first one runs. The folder is the profile's (below).
+case "$profile/$mode" in
+  quick/paper) out=runs/quick-paper-mode ;;
+  quick/*) out=runs/quick ;;
+  */paper) out=runs/paper-mode ;;
+  *) out=runs ;;
+esac
+mkdir -p "$out"
+lock_file="$out/.reproduce.lock"
+exec 9>>"$lock_file"
+if ! flock -n 9; then
+  echo "reproduce.sh: another reproduce.sh (process $(cat "$lock_file" 2>/dev/null || echo '?')) is writing to $out; wait for it to finish" >&2
+  exit 1
+fi
+echo $$ >"$lock_file"
+
 # xla_usable: the full profile, GOMLX_BACKEND unset, cgo, the pinned plugin installed (here, if need be), and
 # eccco built with -tags xla (the binary is then built that way). Tried once; a failure is said once.
 xla_built=no xla_tried=no
@@ -226,14 +243,6 @@ fi
 mkdir -p "$out"
 stages_file="$out/stages.tsv"
 
-# One run per output folder at a time: a second one stops here, naming the first (flock, util-linux).
-lock_file="$out/.reproduce.lock"
-exec 9>>"$lock_file"
-if ! flock -n 9; then
-  echo "reproduce.sh: another reproduce.sh (process $(cat "$lock_file" 2>/dev/null || echo '?')) is writing to $out; wait for it to finish" >&2
-  exit 1
-fi
-echo $$ >"$lock_file"
 
 # --- Stage bookkeeping -------------------------------------------------------------------------------
 names=() statuses=() times=() cpus=() outputs=()
