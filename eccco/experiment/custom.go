@@ -665,6 +665,11 @@ func OpenCustomFiles(modelPath, dataPath, schemaPath string, o CustomOptions) (*
 	if err != nil {
 		return nil, err
 	}
+	if o.Logf != nil {
+		for _, n := range clf.Notes() {
+			o.Logf("%s: %s", modelPath, n)
+		}
+	}
 	return OpenCustom(tb, clf, o)
 }
 
