@@ -41,6 +41,8 @@ type CustomOptions struct {
 	Params *counterfactual.Params
 	// MaxIterations caps each search; 0 means counterfactual.DefaultMaxIterations.
 	MaxIterations int
+	// Stop is the search's convergence rule (nil: counterfactual.GeneratorConditions, the paper's).
+	Stop *counterfactual.Rule
 	// Logf, when set, receives progress lines.
 	Logf func(format string, args ...any)
 }
@@ -450,7 +452,7 @@ func (c *Custom) Explain(ctx context.Context, rows []int, target int, gens ...Ge
 		c.logf("searching %d counterfactuals with %s", len(rows), g.Name)
 		res, err := counterfactual.Search(ctx, c.backend, c.scaled, gen, counterfactual.Request{
 			Factuals: xs, Targets: targets, Lower: c.slo, Upper: c.shi, Mutability: c.mut, OneHot: c.groups,
-			MaxIterations: c.opts.MaxIterations, Seed: SeedFor(c.opts.Seed, "custom", "search", g.Name),
+			MaxIterations: c.opts.MaxIterations, Rule: c.rule(), Seed: SeedFor(c.opts.Seed, "custom", "search", g.Name),
 		})
 		if err != nil {
 			return nil, fmt.Errorf("explaining with %s: %w", g.Name, err)
@@ -665,6 +667,11 @@ func OpenCustomFiles(modelPath, dataPath, schemaPath string, o CustomOptions) (*
 	if err != nil {
 		return nil, err
 	}
+	if o.Logf != nil {
+		for _, n := range clf.Notes() {
+			o.Logf("%s: %s", modelPath, n)
+		}
+	}
 	return OpenCustom(tb, clf, o)
 }
 
@@ -708,6 +715,60 @@ func CustomSummaryTable(xs []*CustomExplanation) string {
 		}
 		fmt.Fprintf(&b, "%-18s %4d %5.0f%% %8.3f %8.3f %8.3f %8.3f %8.3f %6d\n", name, len(x.Scores), 100*float64(valid)/n,
 			sum[0]/n, sum[1]/n, sum[2]/n, sum[3]/n, sum[4]/n, viol)
+	}
+	return b.String()
+}
+
+// rule is the search's convergence rule (CustomOptions.Stop).
+func (c *Custom) rule() counterfactual.Rule {
+	if c.opts.Stop != nil {
+		return *c.opts.Stop
+	}
+	return counterfactual.GeneratorConditions
+}
+
+// MaxIterations is the searches' step limit.
+func (c *Custom) MaxIterations() int {
+	if c.opts.MaxIterations > 0 {
+		return c.opts.MaxIterations
+	}
+	return counterfactual.DefaultMaxIterations
+}
+
+// CustomUnreached says which counterfactuals do not reach their target (not valid: p(target) < 0.5),
+// naming their CSV lines, and what to raise: "" when all do. maxIter is the searches' step limit.
+func CustomUnreached(t *data.Table, maxIter int, xs []*CustomExplanation) string {
+	var b strings.Builder
+	capped := false
+	for _, x := range xs {
+		var lines []string
+		for i, s := range x.Scores {
+			if s.Valid {
+				continue
+			}
+			it := ""
+			if x.Iterations != nil {
+				it = fmt.Sprintf(" after %d steps", x.Iterations[i])
+				capped = capped || x.Iterations[i] >= maxIter
+			}
+			lines = append(lines, fmt.Sprintf("  %s: p(%s) = %.3f%s\n", t.LineOf(x.Rows[i]), t.Data.ClassNames[x.Targets[i]], s.Probability, it))
+		}
+		if len(lines) == 0 {
+			continue
+		}
+		name := x.Generator
+		if name == "" {
+			name = "(scored)"
+		}
+		fmt.Fprintf(&b, "%s: %d of %d did not reach the target class (p(target) < 0.5):\n%s", name, len(lines), len(x.Scores), strings.Join(lines, ""))
+	}
+	if b.Len() == 0 {
+		return ""
+	}
+	if capped {
+		fmt.Fprintf(&b, "Those that took %d steps stopped at the step limit: raise it (--set max-iter=%d) or the step size (--set step=…), or choose a target the model reaches more easily (--target)\n", maxIter, 4*maxIter)
+	} else {
+		fmt.Fprintf(&b, "They reached the target in the search, but rounding ordinal values to a level and clamping to the schema's bounds took them back: search on past the target (--set stop=max-iter, with --set max-iter=…), or lower the generator's penalties (--set cost=…)\n")
 	}
 	return b.String()
 }

@@ -201,6 +201,8 @@ type Run struct {
 	// search paths in each Explanation's Result (for figures).
 	MaxIterations int
 	RecordPath    bool
+	// Stop, when set, is the search's convergence rule instead of the mode's (Settings.SearchRule).
+	Stop *counterfactual.Rule
 	// OwnSamples are, in the authors'-code mode, every sample of the ECCCo-L1 family's own sampler (10
 	// per class, lowest energy first; Ingredients.Samples holds the lowest one, which its penalty pulled
 	// towards), against which that family's unfaithfulness is measured
@@ -567,7 +569,7 @@ func (r *Run) Explain(ctx context.Context, g Generator) (*Explanation, error) {
 	}
 	res, err := searcher.SearchWith(ctx, gen, counterfactual.Request{Factuals: r.Factuals.X,
 		Targets: r.Factuals.Targets, Lower: lo, Upper: hi, MaxIterations: r.MaxIterations, RecordPath: r.RecordPath,
-		Rule: e.settings.SearchRule(), Seed: SeedFor(e.opts.Seed, e.dataset, string(r.Kind), "search", g.Name, fmt.Sprint(r.Index))})
+		Rule: r.rule(), Seed: SeedFor(e.opts.Seed, e.dataset, string(r.Kind), "search", g.Name, fmt.Sprint(r.Index))})
 	done()
 	if err != nil {
 		return nil, fmt.Errorf("explaining the %s %s with %s: %w", e.dataset, r.Kind, g.Name, err)
@@ -626,4 +628,12 @@ func (e *Experiment) Explain(ctx context.Context, kind models.Kind, n int, gens 
 		out = append(out, x)
 	}
 	return out, nil
+}
+
+// rule is the search's convergence rule: Stop, or the mode's.
+func (r *Run) rule() counterfactual.Rule {
+	if r.Stop != nil {
+		return *r.Stop
+	}
+	return r.Experiment.settings.SearchRule()
 }

@@ -17,7 +17,7 @@ const (
 	SetTraining SetGroup = iota
 	// SetSampling: sampling=per-run|per-counterfactual (Sampling).
 	SetSampling
-	// SetSearch: max-iter (the search's step limit).
+	// SetSearch: max-iter (the search's step limit) and stop (its convergence rule: ParseStop).
 	SetSearch
 	// SetGenerator: the generators' hyper-parameters (ParamKeys; Generator.Set).
 	SetGenerator
@@ -35,7 +35,7 @@ func setKeys(g SetGroup) []string {
 	case SetSampling:
 		return []string{"sampling"}
 	case SetSearch:
-		return []string{"max-iter"}
+		return []string{"max-iter", "stop"}
 	case SetGenerator:
 		return ParamKeys()
 	case SetSampler:
@@ -63,6 +63,8 @@ type Overrides struct {
 	Sampling Sampling
 	// MaxIterations bounds each search (0: counterfactual.DefaultMaxIterations; Run.MaxIterations).
 	MaxIterations int
+	// Stop is the search's convergence rule (ParseStop; nil keeps the mode's: Settings.SearchRule).
+	Stop *counterfactual.Rule
 	// Generator holds the generators' hyper-parameters (Generator.Set); GeneratorPairs the same as
 	// "key=value" in the order given, nil when none was.
 	Generator      map[string]float64
@@ -109,6 +111,9 @@ func ParseSet(args []string, groups ...SetGroup) (Overrides, error) {
 			}
 		}
 	}
+	if _, both := o.Settings["stop-on-all-conditions"]; both && o.Stop != nil {
+		return o, fmt.Errorf("%w: stop and stop-on-all-conditions are both given; give stop alone (stop=all-conditions is stop-on-all-conditions=true)", ErrInvalid)
+	}
 	if err := o.Training.Validate(); err != nil {
 		return o, err
 	}
@@ -145,6 +150,11 @@ func (o *Overrides) set(k, v string) error {
 	case "max-iter":
 		if err = nonNeg(&o.MaxIterations); err == nil && o.MaxIterations == 0 {
 			err = fmt.Errorf("must be at least 1")
+		}
+	case "stop":
+		var r counterfactual.Rule
+		if r, err = ParseStop(v); err == nil {
+			o.Stop = &r
 		}
 	case "chains":
 		if err = nonNeg(&o.Sampler.Chains); err == nil && o.Sampler.Chains > MaxChains {
@@ -188,4 +198,20 @@ func (o *Overrides) set(k, v string) error {
 		}
 	}
 	return err
+}
+
+// StopNames are the values of --set stop, in counterfactual.Rule's order.
+var StopNames = []string{"conditions", "valid", "max-iter", "all-conditions"}
+
+// ParseStop reads a convergence rule (--set stop=…): "conditions", the paper's generator conditions
+// (p(y⁺|x′) ≥ 0.5 and every |∂objective/∂x′| < 0.01; Schut's JSMA the threshold alone;
+// counterfactual.GeneratorConditions), "all-conditions" (the same for Schut too, as the authors' runs
+// stopped it: counterfactual.GeneratorConditionsAll), "valid" (as soon as p(y⁺|x′) ≥ 0.5:
+// counterfactual.DecisionThreshold) or "max-iter" (never early: every search takes max-iter steps;
+// counterfactual.MaxIterations).
+func ParseStop(v string) (counterfactual.Rule, error) {
+	if i := slices.Index(StopNames, strings.ToLower(strings.TrimSpace(v))); i >= 0 {
+		return counterfactual.Rule(i), nil
+	}
+	return 0, fmt.Errorf("not a convergence rule; one of %s", strings.Join(StopNames, ", "))
 }

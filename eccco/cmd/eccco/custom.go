@@ -24,6 +24,8 @@ type customFlags struct {
 	seed                             uint64
 	// maxIter is --set max-iter (explain; 0: counterfactual.DefaultMaxIterations).
 	maxIter int
+	// stop is --set stop (explain; nil: the paper's generator conditions).
+	stop *counterfactual.Rule
 }
 
 func (c *customFlags) register(fs interface {
@@ -45,7 +47,7 @@ func (c *customFlags) open(stderr io.Writer) (*experiment.Custom, int, error) {
 	if err := checkNewFile("--out", c.out); err != nil {
 		return nil, 0, err
 	}
-	e, err := experiment.OpenCustomFiles(c.model, c.data, c.schema, experiment.CustomOptions{Seed: c.seed, SeedGiven: true, MaxIterations: c.maxIter,
+	e, err := experiment.OpenCustomFiles(c.model, c.data, c.schema, experiment.CustomOptions{Seed: c.seed, SeedGiven: true, MaxIterations: c.maxIter, Stop: c.stop,
 		Logf: func(format string, args ...any) { fmt.Fprintf(stderr, format+"\n", args...) }})
 	if err != nil {
 		return nil, 0, err
@@ -60,6 +62,9 @@ func (c *customFlags) write(e *experiment.Custom, xs []*experiment.CustomExplana
 		return experiment.WriteCustomCSV(w, e.Table.Schema, e.Table.Data.ClassNames, xs...)
 	}
 	fmt.Fprint(stderr, experiment.CustomSummaryTable(xs))
+	if len(xs) > 0 && xs[0].Iterations != nil { // explain's: which rows did not reach their target, and what to raise
+		fmt.Fprint(stderr, experiment.CustomUnreached(e.Table, e.MaxIterations(), xs))
+	}
 	if c.out == "" {
 		return fill(stdout)
 	}
@@ -139,7 +144,7 @@ func runExplainCustom(ctx context.Context, args []string, stdout, stderr io.Writ
 			return fmt.Errorf("explain: --set: %w", err)
 		}
 	}
-	cf.maxIter = ov.MaxIterations
+	cf.maxIter, cf.stop = ov.MaxIterations, ov.Stop
 	e, target, err := cf.open(stderr)
 	if err != nil {
 		return fmt.Errorf("explain: %w", err)

@@ -89,6 +89,7 @@ func runExplain(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return fmt.Errorf("explain: %w", err)
 	}
 	r.MaxIterations = ef.overrides.MaxIterations // 0: counterfactual.DefaultMaxIterations
+	r.Stop = ef.overrides.Stop                   // nil: the mode's rule
 	var xs []*experiment.Explanation
 	for _, g := range gens {
 		x, err := r.Explain(ctx, g)

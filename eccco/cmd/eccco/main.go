@@ -184,8 +184,14 @@ training (train, vae, perf, explain, bench, figures, sample; 0 keeps the paper's
   batch-size, lr                     minibatch size and Adam's learning rate
 unfaithfulness samples (explain, bench):
   sampling=per-run|per-counterfactual   one set per class and run, or one per counterfactual
-search (explain):
+search (explain, both forms):
   max-iter                           the search's step limit (default 100)
+  stop=conditions|all-conditions|valid|max-iter
+                                     when a search stops: the paper's generator conditions (default:
+                                     p(target) >= 0.5 and every gradient component below 0.01; Schut
+                                     at the threshold alone), the same for Schut too (the authors'
+                                     runs; the paper form's stop-on-all-conditions), as soon as valid,
+                                     or never early (max-iter steps for every row)
 generators (explain, bench; every listed generator is then named 'NAME [k=v …]'):
   `+strings.Join(experiment.ParamKeys(), ", ")+`
 sampler (sample; 0 keeps the mode's):
