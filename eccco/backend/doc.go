@@ -27,8 +27,9 @@
 //	go build -tags xla -o bin/eccco ./eccco/cmd/eccco && GOMLX_BACKEND=xla:cpu bin/eccco backend
 //
 // A program built with -tags xla never downloads anything: go-xla's automatic install (which would fetch
-// a plugin from the network into ~/.local/lib/go-xla when none is found) is switched off in this package's
-// init, through go-xla's own xla.EnableAutoInstall(false). (go-xla reads GOMLX_NO_AUTO_INSTALL in its own
+// a plugin from the network into ~/.local/lib/go-xla when none is found) is never registered (go-xla's
+// autoinstall package is not imported) and is switched off in this package's init as well, through
+// go-xla's own xla.EnableAutoInstall(false). (go-xla reads GOMLX_NO_AUTO_INSTALL in its own
 // init, so setting that variable from a running program does nothing; Go runs an imported package's init
 // before the importer's, and all of them before main or any test.) Without a plugin, xla:cpu fails at once
 // with an error that names the install script.

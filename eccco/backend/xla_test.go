@@ -15,6 +15,9 @@ import (
 	"time"
 
 	goxla "github.com/gomlx/go-xla/compute/xla"
+	// The installer eccco never registers: registered here so that the "on" helper can try a download and
+	// the "off" one checks that eccco's switch keeps it from doing so.
+	_ "github.com/gomlx/go-xla/compute/xla/autoinstall"
 	. "github.com/gomlx/gomlx/core/graph" //nolint:revive // GoMLX graph code reads best with a dot import.
 	"github.com/gomlx/gomlx/core/tensors"
 )
