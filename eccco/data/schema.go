@@ -109,11 +109,41 @@ func (f SchemaFeature) Width() int {
 //
 // "classes", optional, lists the target column's values in the order of the model's outputs; without it
 // the classes are the values found in the CSV, sorted (as numbers when every one is an integer).
+//
+// "image", optional, says that the features are the pixels of one greyscale image, row-major (see
+// SchemaImage). A schema of 28 × 28 digits in columns pixel0 … pixel783 needs no feature list:
+//
+//	{"target": "label", "classes": ["0", "1", …, "9"],
+//	 "image": {"height": 28, "width": 28, "prefix": "pixel", "min": 0, "max": 1}}
 type Schema struct {
 	Target   string          `json:"target"`
 	Classes  []string        `json:"classes,omitempty"`
-	Features []SchemaFeature `json:"features"`
+	Features []SchemaFeature `json:"features,omitempty"`
+	Image    *SchemaImage    `json:"image,omitempty"`
 }
+
+// SchemaImage says that a schema's features are the pixels of one Height × Width greyscale image, row by
+// row: every feature numeric, Height·Width of them. Such a schema gets the paper's image settings
+// (experiment.Custom).
+type SchemaImage struct {
+	Height int `json:"height"`
+	Width  int `json:"width"`
+	// Prefix, when set, names the pixel columns Prefix+i, i = First … First + Height·Width − 1, in
+	// row-major order, and the schema then lists no "features": ParseSchema makes them.
+	Prefix string `json:"prefix,omitempty"`
+	First  int    `json:"first,omitempty"`
+	// Min and Max are the pixels' range (such as 0 and 1, or 0 and 255), one for every pixel, where a
+	// feature gives none of its own; nil means the smallest and the largest pixel of the data
+	// (Table.Bounds). Min must be below Max.
+	Min *float64 `json:"min,omitempty"`
+	Max *float64 `json:"max,omitempty"`
+}
+
+// Pixels is Height·Width.
+func (m SchemaImage) Pixels() int { return m.Height * m.Width }
+
+// maxImagePixels bounds an image's size (4096 × 4096), far above what a search over pixels can explain.
+const maxImagePixels = 1 << 24
 
 // ReadSchema reads and validates a schema's JSON file. Every error wraps ErrSchema.
 func ReadSchema(path string) (*Schema, error) {
@@ -132,7 +162,10 @@ func ReadSchema(path string) (*Schema, error) {
 // feature list, an unnamed, duplicated or unknown-typed feature, a categorical feature with fewer than two
 // categories (or an ordinal one with fewer than two levels) or repeated ones, categories on a numeric
 // feature, bounds on a categorical one, a non-finite bound or min > max, an ordinal bound outside its
-// levels, and increase/decrease on a categorical feature are errors wrapping ErrSchema.
+// levels, and increase/decrease on a categorical feature are errors wrapping ErrSchema; so are, for an
+// "image", a height or width below 1, fewer than 2 pixels, a negative "first", min ≥ max, "features"
+// listed next to a "prefix", and without a prefix a feature count other than height·width or a feature
+// that is not numeric.
 func ParseSchema(b []byte) (*Schema, error) {
 	b = bytes.TrimPrefix(b, []byte("\ufeff")) // a UTF-8 byte order mark, as a CSV may start with
 	dec := json.NewDecoder(bytes.NewReader(b))
@@ -144,10 +177,43 @@ func ParseSchema(b []byte) (*Schema, error) {
 	if dec.More() {
 		return nil, markf(ErrSchema, "not a valid schema: data after the JSON object")
 	}
+	if m := s.Image; m != nil && m.Prefix != "" {
+		if len(s.Features) > 0 {
+			return nil, markf(ErrSchema, "\"image\" names its pixel columns (\"prefix\": %q) and \"features\" lists %d features too; give one of the two", m.Prefix, len(s.Features))
+		}
+		if err := m.validate(); err != nil {
+			return nil, markf(ErrSchema, "\"image\": %w", err)
+		}
+		s.Features = make([]SchemaFeature, m.Pixels())
+		for i := range s.Features {
+			s.Features[i] = SchemaFeature{Name: m.Prefix + strconv.Itoa(m.First+i), Type: Numeric}
+		}
+	}
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
 	return &s, nil
+}
+
+func (m SchemaImage) validate() error {
+	if m.Height < 1 || m.Width < 1 {
+		return fmt.Errorf("\"height\" %d and \"width\" %d must both be at least 1", m.Height, m.Width)
+	}
+	if m.Height > maxImagePixels/m.Width || m.Pixels() < 2 {
+		return fmt.Errorf("%d × %d pixels; an image has 2 … %d", m.Height, m.Width, maxImagePixels)
+	}
+	if m.First < 0 {
+		return fmt.Errorf("\"first\" %d must not be negative", m.First)
+	}
+	for _, b := range []*float64{m.Min, m.Max} {
+		if b != nil && (math.IsNaN(*b) || math.IsInf(*b, 0)) {
+			return fmt.Errorf("bound %v is not a finite number", *b)
+		}
+	}
+	if m.Min != nil && m.Max != nil && *m.Min >= *m.Max {
+		return fmt.Errorf("\"min\" %v must be below \"max\" %v", *m.Min, *m.Max)
+	}
+	return nil
 }
 
 // Validate checks the schema (see ParseSchema).
@@ -156,7 +222,7 @@ func (s *Schema) Validate() error {
 		return markf(ErrSchema, "no \"target\" column named")
 	}
 	if len(s.Features) == 0 {
-		return markf(ErrSchema, "no \"features\"")
+		return markf(ErrSchema, "no \"features\" (an \"image\" with a \"prefix\" names its pixel columns instead)")
 	}
 	if err := distinct("class", s.Classes); err != nil {
 		return err
@@ -178,6 +244,20 @@ func (s *Schema) Validate() error {
 		seen[f.Name] = true
 		if err := f.validate(); err != nil {
 			return markf(ErrSchema, "feature %q: %w", f.Name, err)
+		}
+	}
+	if m := s.Image; m != nil {
+		if err := m.validate(); err != nil {
+			return markf(ErrSchema, "\"image\": %w", err)
+		}
+		if len(s.Features) != m.Pixels() {
+			return markf(ErrSchema, "\"image\" is %d × %d = %d pixels and the schema has %d features; every feature is a pixel (or name the pixel columns with \"prefix\" and list no features)",
+				m.Height, m.Width, m.Pixels(), len(s.Features))
+		}
+		for _, f := range s.Features {
+			if f.Type != Numeric {
+				return markf(ErrSchema, "feature %q is %s; the pixels of an \"image\" are all numeric", f.Name, f.Type)
+			}
 		}
 	}
 	return nil

@@ -38,7 +38,8 @@ func (t *Table) LineOf(r int) string {
 // ignored. Errors wrap ErrSchema and name the file, the line, the data row (0-based, the header not
 // counted) and the column: a missing or repeated column, a row with the wrong number of fields, an
 // unknown category or level, a numeric field that is not a finite number (NaN, Inf, empty), a label that
-// is not one of the schema's classes, fewer than two classes, or no data rows.
+// is not one of the schema's classes, fewer than two classes, no data rows, or a pixel outside an
+// image's min and max (Schema.Image; the table's Data.Image is then its shape).
 func ReadTable(path string, s *Schema) (*Table, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -178,6 +179,12 @@ func readTable(r io.Reader, s *Schema, name string) (*Table, error) {
 		}
 	}
 	d := &Dataset{Name: name, X: x, Y: y, FeatureNames: s.Columns(), ClassNames: classes}
+	if m := s.Image; m != nil {
+		d.Image = &ImageShape{Height: m.Height, Width: m.Width, Channels: 1}
+		if err := imageInRange(s, x, lines); err != nil {
+			return nil, err
+		}
+	}
 	if err := d.Validate(); err != nil {
 		return nil, markf(ErrSchema, "%w", err)
 	}
@@ -235,9 +242,17 @@ func sortedClasses(labels []string) []string {
 }
 
 // Bounds returns the lower and upper bound of every model input: a numeric or ordinal feature's schema
-// min/max where given, else the data's range; 0 and 1 for a one-hot input.
+// min/max where given, else the data's range; 0 and 1 for a one-hot input. The pixels of an image
+// (Schema.Image) share one range where they give none of their own: the image's min and max, else the
+// smallest and largest pixel of the data (a pixel that is dark in every row may still change).
 func (t *Table) Bounds() (lo, hi []float32) {
 	lo, hi = t.Data.Bounds()
+	if t.Schema.Image != nil {
+		a, b := t.ImageRange()
+		for j := range lo {
+			lo[j], hi[j] = a, b
+		}
+	}
 	for i, o := range t.Schema.Offsets() {
 		f := t.Schema.Features[i]
 		if f.Type == Categorical {
@@ -448,4 +463,47 @@ func ParseRows(spec string, n int) ([]int, error) {
 		}
 	}
 	return out, nil
+}
+
+// ImageRange is the pixels' common range of an image schema (see Bounds): the image's min and max where
+// given, else the smallest and largest value of the data. Without Schema.Image it is the whole data's
+// range too.
+func (t *Table) ImageRange() (lo, hi float32) {
+	if len(t.Data.X) > 0 {
+		lo, hi = slices.Min(t.Data.X), slices.Max(t.Data.X)
+	}
+	if m := t.Schema.Image; m != nil {
+		if m.Min != nil {
+			lo = float32(*m.Min)
+		}
+		if m.Max != nil {
+			hi = float32(*m.Max)
+		}
+	}
+	return lo, hi
+}
+
+// imageInRange refuses a pixel outside the image's declared min and max (such as 255 where the schema
+// says 0 … 1), naming its line and column.
+func imageInRange(s *Schema, x []float32, lines []int) error {
+	m, d := s.Image, s.Width()
+	for i, v := range x {
+		if (m.Min != nil && float64(v) < *m.Min) || (m.Max != nil && float64(v) > *m.Max) {
+			r := i / d
+			where := fmt.Sprintf("data row %d", r)
+			if r < len(lines) {
+				where = fmt.Sprintf("line %d (data row %d)", lines[r], r)
+			}
+			lo, hi := "-∞", "∞"
+			if m.Min != nil {
+				lo = strconv.FormatFloat(*m.Min, 'g', -1, 64)
+			}
+			if m.Max != nil {
+				hi = strconv.FormatFloat(*m.Max, 'g', -1, 64)
+			}
+			return markf(ErrSchema, "%s, column %q: pixel %v is outside the image's range %s … %s (the schema's \"image\" \"min\" and \"max\")",
+				where, s.Features[i%d].Name, v, lo, hi)
+		}
+	}
+	return nil
 }
