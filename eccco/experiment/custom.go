@@ -25,7 +25,15 @@ import (
 // CustomTemplate is the paper's data set whose settings an experiment on a user's own data takes: its
 // generator parameters (counterfactual.PaperParams), ECCCo+'s PCA size, REVISE's VAE architecture and
 // training, and the SGLD sampler of the unfaithfulness metric and of ECCCo-L1 (10 chains per class).
+// ImageTemplate replaces it for a schema of image pixels (data.Schema.Image).
 const CustomTemplate = "german-credit"
+
+// ImageTemplate is the paper's data set whose settings an experiment on a user's images takes (a schema
+// with data.Schema.Image), as CustomTemplate's for other data: MNIST's generator parameters (η 0.05,
+// λ_cost 0.01, λ_setsize 0.1, λ_energy 0.3, no ridge), ECCCo+'s PCA of 28 components, REVISE's VAE, and
+// the same SGLD sampler; the metrics' distance is the structural dissimilarity of the images
+// (metrics.ImageDissimilarity), as the paper's for MNIST, for images of at least 11 × 11 pixels.
+const ImageTemplate = "mnist"
 
 // CustomOptions configure OpenCustom; the zero value takes every default.
 type CustomOptions struct {
@@ -37,7 +45,8 @@ type CustomOptions struct {
 	// SeedGiven makes Seed the seed even when it is 0 (as 'eccco explain --seed 0' asks).
 	SeedGiven bool
 	// Params are the generators' hyper-parameters; nil means CustomTemplate's (η 0.05, λ_cost 0.1,
-	// λ_setsize 0.1, λ_energy 0.1, ridge 0.5). Generator.Set overrides them per generator.
+	// λ_setsize 0.1, λ_energy 0.1, ridge 0.5), or ImageTemplate's for images. Generator.Set overrides
+	// them per generator.
 	Params *counterfactual.Params
 	// MaxIterations caps each search; 0 means counterfactual.DefaultMaxIterations.
 	MaxIterations int
@@ -61,6 +70,17 @@ type CustomOptions struct {
 // once more in the data's units (so that an immutable value is the factual's exactly), the model predicts
 // the result again and the metrics are computed for it, in the standardised space; the counterfactuals
 // are reported in the data's units.
+//
+// A schema of image pixels (data.Schema.Image) takes ImageTemplate's settings instead of CustomTemplate's,
+// and its search space is the paper's for images: every pixel mapped by one affine map from the pixels'
+// common range (data.Table.ImageRange, such as 0 … 1) onto [−1, 1], not standardised pixel by pixel
+// (which would stretch a pixel that barely varies in the data, and leave one that never does unmovable).
+//
+// The unfaithfulness metric's SGLD samples are drawn for the target classes of the rows scored only,
+// each class once (10 chains of 500 steps, ImageTemplate's and CustomTemplate's sampler alike, seeded by
+// the class) and kept for later calls: explaining or scoring n rows samples at most min(n, K) classes
+// instead of all K, so the cost grows with the rows asked up to one draw of every class, and a row's
+// metrics do not depend on the other rows asked with it.
 type Custom struct {
 	Table *data.Table
 	// Model reads the schema's inputs in the data's units.
@@ -81,6 +101,9 @@ type Custom struct {
 	in        *counterfactual.Ingredients
 	prepared  map[string]bool
 	evaluator *metrics.Evaluator
+	template  string            // CustomTemplate or ImageTemplate
+	samples   map[int][]float32 // the unfaithfulness metric's SGLD samples of each class drawn so far
+	graphs    *models.Graphs    // the sampler's graph, shared by the classes' draws
 }
 
 // OpenCustom prepares an experiment on a table and a model of its schema's inputs. The model must read
@@ -110,15 +133,30 @@ func OpenCustom(table *data.Table, clf models.Classifier, o CustomOptions) (*Cus
 			return nil, err
 		}
 	}
-	p, err := counterfactual.PaperParams(CustomTemplate)
+	template := CustomTemplate
+	if s.Image != nil {
+		template = ImageTemplate
+	}
+	p, err := counterfactual.PaperParams(template)
 	if err != nil {
 		return nil, err
 	}
 	if o.Params != nil {
 		p = *o.Params
 	}
-	c := &Custom{Table: table, Model: clf, backend: b, opts: o, params: p, groups: s.OneHotGroups(), prepared: map[string]bool{}}
+	c := &Custom{Table: table, Model: clf, backend: b, opts: o, params: p, groups: s.OneHotGroups(), prepared: map[string]bool{},
+		template: template, samples: map[int][]float32{}, graphs: &models.Graphs{}}
 	c.std = data.FitStandardizer(ds)
+	if s.Image != nil {
+		lo, hi := table.ImageRange()
+		mid, half := (float64(lo)+float64(hi))/2, (float64(hi)-float64(lo))/2
+		if !(half > 0) {
+			half = 1 // every pixel the same and no range declared: nothing to scale
+		}
+		for j := range c.std.Mean {
+			c.std.Mean[j], c.std.Scale[j] = mid, half
+		}
+	}
 	for i, off := range s.Offsets() {
 		switch f := s.Features[i]; f.Type {
 		case data.Categorical:
@@ -141,7 +179,7 @@ func OpenCustom(table *data.Table, clf models.Classifier, o CustomOptions) (*Cus
 		}
 		c.mut = append(c.mut, mm)
 	}
-	c.scaled = standardised{clf: clf, mean: c.std.Mean, scale: c.std.Scale}
+	c.scaled = &standardised{clf: clf, mean: c.std.Mean, scale: c.std.Scale} // a pointer: comparable, for c.graphs
 	// A model whose output is not finite at a row of the table would be calibrated, sampled and scored
 	// on NaNs (and predict class 0 there): refused, naming the rows.
 	prob, err := models.Probabilities(b, clf, ds.X)
@@ -330,7 +368,7 @@ func (c *Custom) ingredients(ctx context.Context, gens []Generator) (counterfact
 	}
 	if slices.Contains(missing, "REVISE") && c.vae == nil {
 		c.logf("training REVISE's VAE on %d rows", c.train.N())
-		spec, err := vae.PaperSpec(CustomTemplate, c.train.D())
+		spec, err := vae.PaperSpec(c.template, c.train.D())
 		if err != nil {
 			return counterfactual.Ingredients{}, err
 		}
@@ -338,7 +376,7 @@ func (c *Custom) ingredients(ctx context.Context, gens []Generator) (counterfact
 		if err != nil {
 			return counterfactual.Ingredients{}, err
 		}
-		to, err := vae.PaperTrainOptions(CustomTemplate)
+		to, err := vae.PaperTrainOptions(c.template)
 		if err != nil {
 			return counterfactual.Ingredients{}, err
 		}
@@ -362,7 +400,7 @@ func (c *Custom) ingredients(ctx context.Context, gens []Generator) (counterfact
 		latent = c.vae
 	}
 	c.logf("preparing the generators' ingredients (%s)", strings.Join(all, ", "))
-	in, err := counterfactual.PaperIngredients(ctx, c.backend, c.scaled, CustomTemplate, c.train, latent, SeedFor(c.opts.Seed, "custom", "ingredients"), all...)
+	in, err := counterfactual.PaperIngredients(ctx, c.backend, c.scaled, c.template, c.train, latent, SeedFor(c.opts.Seed, "custom", "ingredients"), all...)
 	if err != nil {
 		return counterfactual.Ingredients{}, err
 	}
@@ -374,7 +412,9 @@ func (c *Custom) ingredients(ctx context.Context, gens []Generator) (counterfact
 }
 
 // Evaluator scores counterfactuals (standardised inputs) with the paper's metrics: the calibrated model,
-// the table's rows of the target class, and SGLD samples of the model drawn once on first use.
+// the table's rows of the target class, and for images the structural dissimilarity (images of at least
+// SSIM's 11 × 11 window; smaller ones keep the Euclidean distance). It holds no SGLD
+// samples: Custom scores unfaithfulness against the samples of each row's target class (classSamples).
 func (c *Custom) Evaluator(ctx context.Context) (*metrics.Evaluator, error) {
 	if c.evaluator != nil {
 		return c.evaluator, nil
@@ -383,17 +423,48 @@ func (c *Custom) Evaluator(ctx context.Context) (*metrics.Evaluator, error) {
 	if err != nil {
 		return nil, err
 	}
-	so, err := energy.TargetSampleOptions(CustomTemplate, c.train, false)
-	if err != nil {
-		return nil, err
+	ev := &metrics.Evaluator{Backend: c.backend, Model: c.scaled, Calibrated: in.Calibrated, Train: c.train, Classes: &metrics.ClassRows{}}
+	if im := c.train.Image; im != nil && min(im.Height, im.Width) >= metrics.DefaultSSIM().Window {
+		ev.Options.Distance, ev.Options.SetDistance = metrics.ImageDissimilarity(im.Height, im.Width), metrics.ImageSetDissimilarity(im.Height, im.Width)
 	}
-	c.logf("sampling the model's classes for the unfaithfulness metric")
-	ts, err := energy.SampleTargets(ctx, c.backend, c.scaled, so, SeedFor(c.opts.Seed, "custom", "metrics-samples"))
-	if err != nil {
-		return nil, fmt.Errorf("sampling for the unfaithfulness metric: %w", err)
+	c.evaluator = ev
+	return ev, nil
+}
+
+// classSamples returns, for each target, the unfaithfulness metric's SGLD samples of that class (standardised
+// inputs), drawing the classes not drawn before (see Custom).
+func (c *Custom) classSamples(ctx context.Context, targets []int) ([][]float32, error) {
+	var missing []int
+	for _, t := range targets {
+		if _, ok := c.samples[t]; !ok && !slices.Contains(missing, t) {
+			missing = append(missing, t)
+		}
 	}
-	c.evaluator = &metrics.Evaluator{Backend: c.backend, Model: c.scaled, Calibrated: in.Calibrated, Train: c.train, Samples: ts}
-	return c.evaluator, nil
+	if len(missing) > 0 {
+		so, err := energy.TargetSampleOptions(c.template, c.train, false)
+		if err != nil {
+			return nil, err
+		}
+		so.Graphs = c.graphs
+		slices.Sort(missing)
+		names := make([]string, len(missing))
+		for i, t := range missing {
+			names[i] = c.Table.Data.ClassNames[t]
+		}
+		c.logf("sampling the model's classes for the unfaithfulness metric (%s: %d chains of %d steps each)", strings.Join(names, ", "), so.Chains, so.SGLD.Steps)
+		for _, t := range missing {
+			s, err := energy.SampleEach(ctx, c.backend, c.scaled, []int{t}, so, SeedFor(c.opts.Seed, "custom", "metrics-samples", strconv.Itoa(t)))
+			if err != nil {
+				return nil, fmt.Errorf("sampling class %q for the unfaithfulness metric: %w", c.Table.Data.ClassNames[t], err)
+			}
+			c.samples[t] = s[0]
+		}
+	}
+	out := make([][]float32, len(targets))
+	for i, t := range targets {
+		out[i] = c.samples[t]
+	}
+	return out, nil
 }
 
 // CustomExplanation is one generator's counterfactuals of some data rows, in the data's units.
@@ -591,7 +662,11 @@ func (c *Custom) score(ctx context.Context, name string, rows, targets []int, x,
 	xs, cfs := slices.Clone(x), slices.Clone(cf)
 	c.std.TransformRows(xs)
 	c.std.TransformRows(cfs)
-	if out.Scores, err = ev.Evaluate(xs, cfs, targets); err != nil {
+	rs, err := c.classSamples(ctx, targets)
+	if err != nil {
+		return nil, err
+	}
+	if out.Scores, err = ev.EvaluateEach(xs, cfs, targets, rs); err != nil {
 		return nil, fmt.Errorf("scoring the counterfactuals: %w", err)
 	}
 	// Validity and p(target) of the rows as they are reported (the data's units), not of their

@@ -34,7 +34,7 @@ func (c *customFlags) register(fs interface {
 }) {
 	fs.StringVar(&c.model, "model", "", "the classifier: an ONNX file (one [B, D] input, one [B, K] output: logits, softmax or a binary logit)")
 	fs.StringVar(&c.data, "data", "", "the data: a CSV file with a header line")
-	fs.StringVar(&c.schema, "schema", "", "the CSV's schema (JSON: target, features with type, categories or levels, min, max, mutable)")
+	fs.StringVar(&c.schema, "schema", "", "the CSV's schema (JSON: target, features with type, categories or levels, min, max, mutable; or for images \"image\": {height, width, prefix, min, max}, which takes the paper's MNIST settings)")
 	fs.StringVar(&c.target, "target", "other", "target class: its name, its index, or 'other' (the most probable class other than the predicted one)")
 	fs.StringVar(&c.out, "out", "", "write the counterfactuals to this CSV file (refused if it exists); default: standard output")
 	fs.Uint64Var(&c.seed, "seed", experiment.DefaultSeed, "seed of the calibration split, the SGLD samples and the VAE (any number, 0 included)")
