@@ -28,7 +28,7 @@ ENV HOME=/home/eccco
 FROM system AS python
 ARG WITH_XLA=0
 COPY --chown=eccco:eccco notebooks/setup.sh notebooks/requirements.txt notebooks/
-COPY --chown=eccco:eccco scripts/install-xla.sh scripts/
+COPY --chown=eccco:eccco scripts/install-xla.sh scripts/goenv.sh scripts/
 COPY --chown=eccco:eccco docker/install-python.sh docker/requirements-hashes.txt docker/
 RUN --mount=type=cache,target=/home/eccco/.cache/pip,uid=1000,gid=1000 ECCCO_WITH_XLA="$WITH_XLA" docker/install-python.sh
 
@@ -37,7 +37,6 @@ FROM python AS gotools
 # GOTOOLCHAIN=local); simd: the pure-Go backend's SIMD kernels. scripts/goenv.sh says the same for scripts.
 ENV GOTOOLCHAIN=go1.27.3 GOEXPERIMENT=simd
 COPY --chown=eccco:eccco go.mod go.sum ./
-COPY --chown=eccco:eccco scripts/goenv.sh scripts/
 COPY --chown=eccco:eccco docker/install-go.sh docker/
 RUN docker/install-go.sh
 

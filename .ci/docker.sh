@@ -119,8 +119,17 @@ while IFS= read -r line; do
       name="${rest%%=*}"
       if [ -z "${!name+x}" ]; then export "$name=${rest#*=}"; fi ;;
     ENV)
-      # HOME is the image user's; the replay runs as this machine's user, in its own home.
-      [ "$rest" = HOME=/home/eccco ] || fail "ENV is not replayed yet: teach .ci/docker.sh ($line)" ;;
+      # HOME is the image user's; the replay runs as this machine's user, in its own home. Other NAME=VALUE
+      # pairs (no quotes, no spaces in a value) are exported for the RUNs that follow, as Docker does.
+      if [ "$rest" != HOME=/home/eccco ]; then
+        for kv in $rest; do
+          case "$kv" in
+            [A-Z_]*=*[\"\'\$]*|*=) fail "ENV is not replayed yet: teach .ci/docker.sh ($line)" ;;
+            [A-Z_]*=*) export "${kv?}" ;;
+            *) fail "ENV is not replayed yet: teach .ci/docker.sh ($line)" ;;
+          esac
+        done
+      fi ;;
     USER) ;;  # the image's user (eccco, made by install-system.sh --image); the replay runs as this machine's
     COPY)
       read -r -a words <<<"$rest"
