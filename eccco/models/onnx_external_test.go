@@ -21,11 +21,9 @@ func float32Bytes(v ...float32) []byte {
 	return out
 }
 
-// TestFromONNXExternalDataBesideModel: a tensor stored in a separate file (external data, its "location"
-// relative to the model, as the ONNX format defines it) is read from beside the model file, not from the
-// working directory, even where the working directory has a file of that name. The model is
-// binary-sigmoid.onnx (z = x·w + 0.25) with w = (1, −2, 0.5) moved to weights.data.
-func TestFromONNXExternalDataBesideModel(t *testing.T) {
+// readBinarySigmoid reads testdata/binary-sigmoid.onnx (z = x·w + 0.25, w = (1, −2, 0.5)) as a protobuf.
+func readBinarySigmoid(t *testing.T) *protos.ModelProto {
+	t.Helper()
 	raw, err := os.ReadFile("testdata/binary-sigmoid.onnx")
 	if err != nil {
 		t.Fatal(err)
@@ -34,6 +32,15 @@ func TestFromONNXExternalDataBesideModel(t *testing.T) {
 	if err := proto.Unmarshal(raw, &pm); err != nil {
 		t.Fatal(err)
 	}
+	return &pm
+}
+
+// TestFromONNXExternalDataBesideModel: a tensor stored in a separate file (external data, its "location"
+// relative to the model, as the ONNX format defines it) is read from beside the model file, not from the
+// working directory, even where the working directory has a file of that name. The model is
+// binary-sigmoid.onnx (z = x·w + 0.25) with w = (1, −2, 0.5) moved to weights.data.
+func TestFromONNXExternalDataBesideModel(t *testing.T) {
+	pm := readBinarySigmoid(t)
 	var moved bool
 	for _, init := range pm.Graph.Initializer {
 		if init.Name == "w" {
@@ -46,7 +53,7 @@ func TestFromONNXExternalDataBesideModel(t *testing.T) {
 	if !moved {
 		t.Fatal("binary-sigmoid.onnx has no initializer w")
 	}
-	out, err := proto.Marshal(&pm)
+	out, err := proto.Marshal(pm)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,14 +83,7 @@ func TestFromONNXExternalDataBesideModel(t *testing.T) {
 
 // TestFromONNXExternalDataMissing: a missing external data file is an error naming it, not a model.
 func TestFromONNXExternalDataMissing(t *testing.T) {
-	raw, err := os.ReadFile("testdata/binary-sigmoid.onnx")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var pm protos.ModelProto
-	if err := proto.Unmarshal(raw, &pm); err != nil {
-		t.Fatal(err)
-	}
+	pm := readBinarySigmoid(t)
 	for _, init := range pm.Graph.Initializer {
 		if init.Name == "w" {
 			init.RawData, init.FloatData = nil, nil
@@ -91,7 +91,7 @@ func TestFromONNXExternalDataMissing(t *testing.T) {
 			init.ExternalData = []*protos.StringStringEntryProto{{Key: "location", Value: "weights.data"}, {Key: "length", Value: "12"}}
 		}
 	}
-	out, err := proto.Marshal(&pm)
+	out, err := proto.Marshal(pm)
 	if err != nil {
 		t.Fatal(err)
 	}
