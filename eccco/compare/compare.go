@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"github.com/eccco-go/eccco-go/eccco/benchmark"
+	"github.com/eccco-go/eccco-go/eccco/internal/stats"
 )
 
 // Comparison holds ours against the paper's, cell by cell, and the headline numbers.
@@ -264,24 +265,6 @@ func averageRanks(v []float64) []float64 {
 	return r
 }
 
-// median of the non-NaN values; NaN if there are none.
-func median(v []float64) float64 {
-	var w []float64
-	for _, x := range v {
-		if !math.IsNaN(x) {
-			w = append(w, x)
-		}
-	}
-	if len(w) == 0 {
-		return math.NaN()
-	}
-	sort.Float64s(w)
-	if len(w)%2 == 1 {
-		return w[len(w)/2]
-	}
-	return (w[len(w)/2-1] + w[len(w)/2]) / 2
-}
-
 func sameSign(a, b float64) bool { return (a > 0 && b > 0) || (a < 0 && b < 0) || (a == 0 && b == 0) }
 
 // WithinCounts counts the rows within the rounding-aware and the strict tolerance.
@@ -306,7 +289,7 @@ func (c Comparison) MedianRho(metric string) (rho float64, pairs int) {
 			v = append(v, r.Rho)
 		}
 	}
-	return median(v), len(v)
+	return stats.MedianNonNaN(v), len(v)
 }
 
 // RankMetrics lists the metrics of c.Ranks in the paper's order (others after them, alphabetically).

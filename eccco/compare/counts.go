@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/eccco-go/eccco-go/eccco/benchmark"
+	"github.com/eccco-go/eccco-go/eccco/internal/stats"
 )
 
 // The counts of a comparison are defined here once; the comparison report, the report's summary and the
@@ -221,13 +222,13 @@ func Offsets(rows []ComparedCell) []Offset {
 		if o.Cells == 0 {
 			continue
 		}
-		o.Median = median(d)
+		o.Median = stats.MedianNonNaN(d)
 		if 5*max(o.Above, o.Below) < 4*o.Cells || math.Abs(o.Median) < roundingFloor-floatSlack {
 			continue
 		}
 		o.GenLow, o.GenHigh = math.Inf(1), math.Inf(-1)
 		for _, v := range byGen {
-			g := median(v)
+			g := stats.MedianNonNaN(v)
 			o.GenLow, o.GenHigh = math.Min(o.GenLow, g), math.Max(o.GenHigh, g)
 		}
 		out = append(out, o)

@@ -3,6 +3,8 @@ package compare
 import (
 	"math"
 	"sort"
+
+	"github.com/eccco-go/eccco-go/eccco/internal/stats"
 )
 
 // SpreadFloor is the least published sd a cell needs to enter the spread comparison (SpreadRows): the
@@ -36,7 +38,7 @@ func (c Comparison) SpreadRows() []SpreadRow {
 		all = append(all, x)
 	}
 	row := func(m string, v []float64) SpreadRow {
-		s := SpreadRow{Metric: m, Cells: len(v), MedianRatio: median(v)}
+		s := SpreadRow{Metric: m, Cells: len(v), MedianRatio: stats.MedianNonNaN(v)}
 		for _, x := range v {
 			if x > SpreadRatio {
 				s.Wider++

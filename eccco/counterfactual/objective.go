@@ -3,11 +3,11 @@ package counterfactual
 import (
 	"fmt"
 	"math"
-	"sort"
 
 	"github.com/eccco-go/eccco-go/eccco/conformal"
 	"github.com/eccco-go/eccco-go/eccco/data"
 	"github.com/eccco-go/eccco-go/eccco/energy"
+	"github.com/eccco-go/eccco-go/eccco/internal/stats"
 	"github.com/eccco-go/eccco-go/eccco/models"
 	"github.com/gomlx/compute"
 	"github.com/gomlx/compute/dtypes"
@@ -88,23 +88,13 @@ func MADWeights(ds *data.Dataset) ([]float32, error) {
 		for i := range n {
 			col[i] = float64(ds.X[i*d+j])
 		}
-		med := median(col)
+		med := stats.Median(col)
 		for i := range n {
 			col[i] = math.Abs(col[i] - med)
 		}
-		w[j] = float32(1 / (median(col) + float64(d)*1e-5))
+		w[j] = float32(1 / (stats.Median(col) + float64(d)*1e-5))
 	}
 	return w, nil
-}
-
-func median(v []float64) float64 {
-	s := append([]float64(nil), v...)
-	sort.Float64s(s)
-	n := len(s)
-	if n%2 == 1 {
-		return s[n/2]
-	}
-	return (s[n/2-1] + s[n/2]) / 2
 }
 
 // EnergyPenalty is ECCCo's energy constraint: E(x′|y⁺) + ridge·E(x′|y⁺)², with E = −logit_{y⁺}

@@ -12,6 +12,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/eccco-go/eccco-go/eccco/internal/stats"
 )
 
 // Converters from the raw upstream files to the paper's CSV files. Each returns the CSV bytes; Fetch
@@ -62,18 +64,6 @@ func balanceKeep(labels []int, rng *rand.Rand) (keep []bool, perClass int, err e
 	return keep, len(minority), nil
 }
 
-// median returns the median of v (the mean of the two middle values when len(v) is even), as Julia's
-// and NumPy's median do.
-func median(v []float64) float64 {
-	s := slices.Clone(v)
-	slices.Sort(s)
-	n := len(s)
-	if n%2 == 1 {
-		return s[n/2]
-	}
-	return (s[n/2-1] + s[n/2]) / 2
-}
-
 // pyFloat formats v as Python's repr does for the magnitudes found in these files ("956.0", "-118.35",
 // "5.390243902439025"), so that converted files look like the paper's.
 func pyFloat(v float64) string {
@@ -115,7 +105,7 @@ func binariseCalifornia(rows californiaRows, rng *rand.Rand) (*convertedCSV, err
 	if len(rows.values) < 2 {
 		return nil, fmt.Errorf("only %d rows", len(rows.values))
 	}
-	med := median(rows.values)
+	med := stats.Median(rows.values)
 	labels := make([]int, len(rows.values))
 	for i, v := range rows.values {
 		if v >= med {

@@ -202,7 +202,7 @@ func TestLoadVisionRecipeOnFixture(t *testing.T) {
 			resid = append(resid, float64(row[p])-float64(pixelScale[trainImgs[best*D+p]]))
 		}
 	}
-	m, sd := stats(resid)
+	m, sd := meanSD(resid)
 	near(t, "mean training noise", m, 0, 0.002)
 	near(t, "sd of training noise", sd, 0.03, 0.001)
 

@@ -8,8 +8,8 @@ import (
 	"testing"
 )
 
-// stats returns the mean and sample standard deviation of v.
-func stats(v []float64) (mean, sd float64) {
+// meanSD returns the mean and sample standard deviation of v.
+func meanSD(v []float64) (mean, sd float64) {
 	for _, x := range v {
 		mean += x
 	}
@@ -86,13 +86,13 @@ func TestMoonsGeometry(t *testing.T) {
 	// For θ ~ U(0, π): E[cos θ] = 0 and E[sin θ] = 2/π. Upper moon (class 0) = (cos θ, sin θ), lower moon
 	// (class 1) = (1 − cos θ, 0.3 − sin θ).
 	tol := 0.03
-	m, _ := stats(column(d, 0, 0))
+	m, _ := meanSD(column(d, 0, 0))
 	near(t, "mean x of class 0", m, 0, tol)
-	m, _ = stats(column(d, 1, 0))
+	m, _ = meanSD(column(d, 1, 0))
 	near(t, "mean y of class 0", m, 2/math.Pi, tol)
-	m, _ = stats(column(d, 0, 1))
+	m, _ = meanSD(column(d, 0, 1))
 	near(t, "mean x of class 1", m, 1, tol)
-	m, _ = stats(column(d, 1, 1))
+	m, _ = meanSD(column(d, 1, 1))
 	near(t, "mean y of class 1", m, 0.3-2/math.Pi, tol)
 	// Distances to the moons' centres are 1 plus noise (radial noise sd ≈ 0.1).
 	for k, c := range [][2]float64{{0, 0}, {1, 0.3}} {
@@ -103,7 +103,7 @@ func TestMoonsGeometry(t *testing.T) {
 				r = append(r, math.Hypot(float64(p[0])-c[0], float64(p[1])-c[1]))
 			}
 		}
-		m, sd := stats(r)
+		m, sd := meanSD(r)
 		near(t, "mean radius of class "+d.ClassNames[k], m, 1, 0.02)
 		near(t, "sd of the radius of class "+d.ClassNames[k], sd, 0.1, 0.015)
 	}
@@ -122,12 +122,12 @@ func TestCirclesRadii(t *testing.T) {
 				r = append(r, math.Hypot(float64(p[0]), float64(p[1])))
 			}
 		}
-		m, sd := stats(r)
+		m, sd := meanSD(r)
 		near(t, "mean radius of class "+d.ClassNames[k], m, want, 0.01)
 		near(t, "sd of the radius of class "+d.ClassNames[k], sd, 0.05, 0.008)
 		// Angles are uniform on (0, 2π): both coordinates average 0.
-		mx, _ := stats(column(d, 0, k))
-		my, _ := stats(column(d, 1, k))
+		mx, _ := meanSD(column(d, 0, k))
+		my, _ := meanSD(column(d, 1, k))
 		near(t, "mean x", mx, 0, 0.06*want+0.01)
 		near(t, "mean y", my, 0, 0.06*want+0.01)
 	}
@@ -141,7 +141,7 @@ func TestLinearlySeparableBlobs(t *testing.T) {
 		}
 		for k := range 2 {
 			for j := range 2 {
-				m, sd := stats(column(d, j, k))
+				m, sd := meanSD(column(d, j, k))
 				if m < -1.02 || m > 1.02 {
 					t.Errorf("seed %d: centre of blob %d, coordinate %d = %.3f outside [-1, 1]", seed, k, j, m)
 				}

@@ -8,6 +8,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/eccco-go/eccco-go/eccco/internal/stats"
 )
 
 // sharedDataDir returns the directory with the reference CSVs (cal_housing.csv, gmsc.csv,
@@ -75,12 +77,12 @@ func TestTabularFromReferenceFiles(t *testing.T) {
 			// Standardised on the whole set: every feature of train ∪ test has mean 0 and sample sd 1.
 			all := concat(s.Train, s.Test)
 			for j := range all.D() {
-				m, sd := stats(column(all, j, -1))
+				m, sd := meanSD(column(all, j, -1))
 				if math.Abs(m) > 1e-5 || math.Abs(sd-1) > 1e-5 {
 					t.Errorf("feature %q: mean %.2g, sd %.8f after standardisation", all.FeatureNames[j], m, sd)
 				}
 				// The standardiser's parameters are the raw file's mean and sample sd.
-				rm, rsd := stats(column(raw, j, -1))
+				rm, rsd := meanSD(column(raw, j, -1))
 				if math.Abs(s.Standardizer.Mean[j]-rm) > 1e-9*max(1, math.Abs(rm)) || math.Abs(s.Standardizer.Scale[j]-rsd) > 1e-9*rsd {
 					t.Errorf("feature %q: standardiser (%v, %v), direct (%v, %v)", all.FeatureNames[j], s.Standardizer.Mean[j], s.Standardizer.Scale[j], rm, rsd)
 				}
@@ -123,8 +125,8 @@ func TestCaliforniaRuleOnReferenceData(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rows.values) != 20640 || median(rows.values) != 1.797 {
-		t.Fatalf("%d rows, median %v; want 20,640 and 1.797", len(rows.values), median(rows.values))
+	if len(rows.values) != 20640 || stats.Median(rows.values) != 1.797 {
+		t.Fatalf("%d rows, median %v; want 20,640 and 1.797", len(rows.values), stats.Median(rows.values))
 	}
 	c, err := binariseCalifornia(rows, NewRand(5))
 	if err != nil {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/eccco-go/eccco-go/eccco/data"
 	"github.com/eccco-go/eccco-go/eccco/energy"
+	"github.com/eccco-go/eccco-go/eccco/internal/fielddiff"
 	"github.com/eccco-go/eccco-go/eccco/internal/outdir"
 	"github.com/eccco-go/eccco-go/eccco/internal/progress"
 	"github.com/eccco-go/eccco-go/eccco/models"
@@ -273,12 +274,8 @@ func checkSaved(dir, what string, want, have models.Provenance, archDiff []strin
 
 // specDiff lists the architecture differences between the spec a kind should have and a saved one.
 func specDiff(want, have models.Spec) []string {
-	var d []string
-	add := func(name string, a, b any) {
-		if a != b {
-			d = append(d, fmt.Sprintf("%s %v ≠ %v", name, a, b))
-		}
-	}
+	var d fielddiff.List
+	add := d.Value
 	add("kind", have.Kind, want.Kind)
 	add("features", have.NumFeatures, want.NumFeatures)
 	add("classes", have.NumClasses, want.NumClasses)

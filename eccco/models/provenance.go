@@ -1,6 +1,6 @@
 package models
 
-import "fmt"
+import "github.com/eccco-go/eccco-go/eccco/internal/fielddiff"
 
 // Provenance records where a saved model came from; Save writes it in spec.json, Load reads it back.
 // A model saved without it (an older eccco) loads with the zero Provenance, which means "unknown".
@@ -32,17 +32,8 @@ type Training struct {
 // Settings where either is "" (recorded by an older eccco; its Mode, Split and Objective still say how it
 // was made).
 func (p Provenance) Diff(q Provenance) []string {
-	var d []string
-	str := func(name, a, b string) {
-		if a != b {
-			d = append(d, fmt.Sprintf("%s %q ≠ %q", name, a, b))
-		}
-	}
-	num := func(name string, a, b any) {
-		if a != b {
-			d = append(d, fmt.Sprintf("%s %v ≠ %v", name, a, b))
-		}
-	}
+	var d fielddiff.List
+	str, num := d.Text, d.Value
 	str("dataset", p.Dataset, q.Dataset)
 	num("seed", p.Seed, q.Seed)
 	str("split", p.Split, q.Split)

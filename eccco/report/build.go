@@ -15,6 +15,7 @@ import (
 	"github.com/eccco-go/eccco-go/eccco/compare"
 	"github.com/eccco-go/eccco-go/eccco/data"
 	"github.com/eccco-go/eccco-go/eccco/figures"
+	"github.com/eccco-go/eccco-go/eccco/internal/stats"
 	"github.com/eccco-go/eccco-go/eccco/models"
 )
 
@@ -559,15 +560,7 @@ func (b *builder) comparison(s *Section) error {
 		for d := range byDS {
 			dss = append(dss, d)
 		}
-		med := func(d string) float64 {
-			v := slices.Clone(byDS[d])
-			slices.Sort(v)
-			if n := len(v); n%2 == 1 {
-				return v[n/2]
-			} else {
-				return (v[n/2-1] + v[n/2]) / 2
-			}
-		}
+		med := func(d string) float64 { return stats.Median(byDS[d]) }
 		sort.SliceStable(dss, func(i, j int) bool {
 			if a, b := med(dss[i]), med(dss[j]); a != b {
 				return a < b

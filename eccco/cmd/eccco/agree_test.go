@@ -274,8 +274,8 @@ func TestAgreeRefusesDifferentProtocols(t *testing.T) {
 		}
 	}
 	_, _, err := runCLI(t, "agree", "--in", filepath.Join(dir, "a")+","+filepath.Join(dir, "b"))
-	if !errors.Is(err, experiment.ErrInvalid) || !strings.Contains(err.Error(), "different protocols") || !strings.Contains(err.Error(), "factuals 2 vs 3") {
-		t.Errorf("agree across protocols: err = %v, want ErrInvalid naming factuals 2 vs 3", err)
+	if !errors.Is(err, experiment.ErrInvalid) || !strings.Contains(err.Error(), "different protocols") || !strings.Contains(err.Error(), "factuals 2 ≠ 3") {
+		t.Errorf("agree across protocols: err = %v, want ErrInvalid naming factuals 2 ≠ 3", err)
 	}
 	if _, _, err := runCLI(t, "agree", "--in", filepath.Join(dir, "a")+","+filepath.Join(dir, "a", "results.csv")); err != nil {
 		t.Errorf("agree of one run with its own results.csv: %v", err)

@@ -15,6 +15,7 @@ import (
 	"github.com/eccco-go/eccco-go/eccco/benchmark"
 	"github.com/eccco-go/eccco-go/eccco/data"
 	"github.com/eccco-go/eccco-go/eccco/experiment"
+	"github.com/eccco-go/eccco-go/eccco/internal/fielddiff"
 	"github.com/eccco-go/eccco-go/eccco/models"
 	"github.com/gomlx/compute"
 )
@@ -275,12 +276,8 @@ func sameProtocol(a, b string) error {
 		if !ok {
 			continue
 		}
-		var diffs []string
-		add := func(what string, u, v any) {
-			if fmt.Sprint(u) != fmt.Sprint(v) {
-				diffs = append(diffs, fmt.Sprintf("%s %v vs %v", what, u, v))
-			}
-		}
+		var diffs fielddiff.List
+		add := diffs.Printed
 		add("protocol", x.Protocol, y.Protocol)
 		add("seed", x.Seed, y.Seed)
 		add("factuals", x.Factuals, y.Factuals)

@@ -78,13 +78,13 @@ func Write(path string, perm os.FileMode, fill func(w io.Writer) error) error {
 		return fmt.Errorf("atomic write %s: renaming the temporary file into place: %w", path, err)
 	}
 	done = true
-	syncDir(dir)
+	SyncDir(dir)
 	return nil
 }
 
-// syncDir makes a rename in dir durable where the system supports syncing a directory (best effort:
+// SyncDir makes a rename in dir durable where the system supports syncing a directory (best effort:
 // the file itself is complete either way).
-func syncDir(dir string) {
+func SyncDir(dir string) {
 	if d, err := os.Open(dir); err == nil {
 		_ = d.Sync()
 		_ = d.Close()
@@ -141,7 +141,7 @@ func WriteNew(path string, perm os.FileMode, fill func(w io.Writer) error) (err 
 			return fmt.Errorf("write %s: %w", path, err)
 		}
 	}
-	syncDir(dir)
+	SyncDir(dir)
 	return nil
 }
 

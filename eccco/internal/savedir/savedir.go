@@ -205,7 +205,7 @@ func (f Format) Save(dir string, spec any, store *model.Store, replace bool) (er
 	if old != "" {
 		_ = os.RemoveAll(old)
 	}
-	syncDir(parent)
+	atomicfile.SyncDir(parent)
 	return nil
 }
 
@@ -253,16 +253,8 @@ func syncTree(dir string) error {
 	if err != nil {
 		return err
 	}
-	syncDir(dir)
+	atomicfile.SyncDir(dir)
 	return nil
-}
-
-// syncDir makes renames in dir durable where directories can be synced (best effort).
-func syncDir(dir string) {
-	if d, err := os.Open(dir); err == nil {
-		_ = d.Sync()
-		_ = d.Close()
-	}
 }
 
 // ReadSpec reads dir's SpecFile into spec (a pointer). A directory without SpecFile (or no directory)
