@@ -12,7 +12,8 @@
 #               units, results.csv and tables
 #   bench-paper/  moons in the paper's equations, 1 run of 10 factuals
 #   tables-*/   every committed table set (paper/results*) re-rendered from its cells
-#   report/     the report written from the committed results (LaTeX and Markdown; no PDF)
+#   report/, eccco-go.md  the report written from the committed results (LaTeX sources and Markdown, laid
+#               out as paper/report and paper/eccco-go.md; no PDF)
 #   figures/    the synthetic gallery figures (PNG, SVG, PDF, criteria) from 5-epoch models
 #   explain-*.txt  eccco explain on a paper data set and on examples/onnx-credit (its CSV beside)
 # Files that record times (timings, stage times, manifests' clocks) are left out of the comparison.
@@ -65,12 +66,14 @@ for set in paper/results paper/results-paper-mode paper/results-replay-only pape
   name="tables-$(basename "$set")"
   mkdir -p "$out/$name"
   cp "$set/cells.csv" "$out/$name/"
-  [ -f "$set/run-means.csv.gz" ] && cp "$set/run-means.csv.gz" "$out/$name/"
-  [ -f "$set/comparison.md" ] && cp "$set/comparison.md" "$out/$name/"
+  for f in run-means.csv.gz calibration.csv comparison.md; do
+    if [ -f "$set/$f" ]; then cp "$set/$f" "$out/$name/"; fi
+  done
   "$eccco" tables --in "$out/$name" --replace >"$out/$name.txt"
 done
 step report
-"$eccco" report --out "$out/report" --markdown "$out/report/eccco-go.md" --pdf "" >"$out/report.txt"
+# As paper/ lays it out (the Markdown beside report/), so that it can be held against the committed one.
+"$eccco" report --out "$out/report" --markdown "$out/eccco-go.md" --pdf "" >"$out/report.txt"
 step figures
 "$eccco" figures --only fig2-poc,fig2-poc-authors,poc-gen,cp-diff --mode paper --set epochs=5 --models-dir "$models" --out "$out/figures" \
   >"$out/figures.txt"
