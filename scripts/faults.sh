@@ -146,8 +146,8 @@ for kind in e:empty h:header-only; do
   want_error "$k-tables" 'no results' "$B" tables --in "$d" --out "$S/t-$k"
   want_error "$k-report" 'no results' "$B" report --results "$d" --figures "" --out "$S/r-$k" --markdown "$S/r-$k/x.md" --pdf ""
   want_error "$k-figures-results" 'no results' "$B" figures --results "$d" --only poc-gen --out "$S/f-$k"
-  want_error "$k-modes" 'no results' "$B" modes --in "$d,$S/b0" --out "$S/m-$k.md"
-  want_error "$k-agree" 'no results' "$B" agree --in "$d,$S/b0" --out "$S/a-$k.md"
+  want_error "$k-modes" 'no results' "$B" modes --in "$d,$S/b0"
+  want_error "$k-agree" 'no results' "$B" agree --in "$d,$S/b0"
 done
 
 # --- Units and results verified on read (issue 39: silent wrong tables) -------------------------------
@@ -181,14 +181,13 @@ want_error set-unknown 'unknown|no such|not a setting' "$B" bench --data moons -
 
 # --- modes and agree (issue 39: claims about Schut without Schut; A,A; different protocols) -------------
 "$B" bench --data moons --runs 2 --factuals 5 --generators ECCCo,Wachter,REVISE --mode paper --set epochs=5 --models-dir "$M" --out "$S/bp" >/dev/null 2>&1
-want_error modes-AA 'twice' "$B" modes --in "$S/b0,$S/b0" --out "$S/m-aa.md"
-want_error modes-without-schut 'schut' "$B" modes --in "$S/b0,$S/bp" --out "$S/m-ns.md"
-want_error agree-protocols 'protocol' "$B" agree --in "$S/b0,$S/bp" --out "$S/a-p.md"
+want_error modes-AA 'twice' "$B" modes --in "$S/b0,$S/b0"
+want_error modes-without-schut 'schut' "$B" modes --in "$S/b0,$S/bp"
+want_error agree-protocols 'protocol' "$B" agree --in "$S/b0,$S/bp"
 
 # --- Outputs onto a user's files (issue 39: modes, agree, figures, tables, perf, bench overwrote them) ----
+# (modes and agree write to standard output only since issue 52)
 echo mine >"$S/notes.md"
-want_error modes-out-overwrite 'replace' protect "$S/notes.md" -- "$B" modes --in "$S/b0,$S/bp" --out "$S/notes.md"
-want_error agree-out-overwrite 'replace' protect "$S/notes.md" -- "$B" agree --in "$S/b0,$S/bp" --out "$S/notes.md"
 for c in tables:comparison.md figures:poc-gen.png perf:perf.md bench:results.csv; do
   cmd=${c%%:*} f=${c#*:}; mkdir -p "$S/user-$cmd"; echo mine >"$S/user-$cmd/$f"
   case "$cmd" in
@@ -234,8 +233,8 @@ kill "$first" 2>/dev/null; wait "$first" 2>/dev/null
 "$B" train --data moons --model mlp --set epochs=2 --models-dir "$S/am" >/dev/null 2>"$S/a1.err"
 "$B" vae --data moons --set vae-epochs=1 --models-dir "$S/am" >/dev/null 2>&1
 "$B" vae --data moons --set vae-epochs=2 --models-dir "$S/am" >/dev/null 2>"$S/a2.err"
-"$B" data fetch german-credit --data-dir "$S/notes.md/x" --from "$S/none" >/dev/null 2>"$S/a3.err"
-"$B" data fetch nosuchset --data-dir "$S/dd" >/dev/null 2>"$S/a4.err"
+ECCCO_DATA_DIR="$S/notes.md/x" "$B" data fetch german-credit --from "$S/none" >/dev/null 2>"$S/a3.err"
+ECCCO_DATA_DIR="$S/dd" "$B" data fetch nosuchset >/dev/null 2>"$S/a4.err"
 "$B" explain --data moons --model mlp --generator NoSuchGenerator --models-dir "$M" >/dev/null 2>"$S/a5.err"
 if api_hits=$(grep -EHo "$api" "$S"/a?.err); then report api-names UNCLEAR "$api_hits"
 elif [ "$(cat "$S"/a?.err | grep -c .)" -lt 5 ]; then report api-names FAILED "a command meant to fail did not: $(wc -l "$S"/a?.err | paste -sd' ')"
@@ -274,7 +273,7 @@ if [ "$reproduce" = yes ]; then
   quick() { (cd "$c" && ECCCO_TEST_CLOCK=frozen ECCCO_PROGRESS=lines "$@" ./reproduce.sh --quick) >"$S/out" 2>"$S/err"; rc=$?; }
   status_of() { awk -F'\t' -v s="$1" '$1 == s { print $3 }' "$c/runs/quick/stages.tsv"; }
   quick env ECCCO_DATA_DIR="$nomnist" PATH="$S/path-without-npm"
-  if [ "$("$B" data list --data-dir "$nomnist" | awk '$1 == "mnist" { print $3 }')" != no ]; then
+  if [ "$(ECCCO_DATA_DIR="$nomnist" "$B" data list | awk '$1 == "mnist" { print $3 }')" != no ]; then
     report reproduce-without-mnist FAILED "MNIST was fetched: it could not be made unavailable here"
   elif grep -q 'goroutine \|panic:' "$S/out" "$S/err"; then report reproduce-without-mnist PANIC "$(grep -m1 -h 'panic:' "$S/out" "$S/err")"
   elif [ "$rc" != 0 ]; then report reproduce-without-mnist FAILED "rc $rc: $(tail -n 3 "$S/err" | paste -sd' ')"

@@ -15,7 +15,7 @@
 #   report/, eccco-go.md  the report written from the committed results (LaTeX sources and Markdown, laid
 #               out as paper/report and paper/eccco-go.md; no PDF)
 #   figures/    the synthetic gallery figures (PNG, SVG, PDF, criteria) from 5-epoch models
-#   explain-*.txt  eccco explain on a paper data set and on examples/onnx-credit (its CSV beside)
+#   explain-*.txt  eccco explain on a paper data set, eccco explain-onnx on examples/onnx-credit (its CSV beside)
 # Files that record times (timings, stage times, manifests' clocks) are left out of the comparison.
 #
 # Environment: ECCCO_DATA_DIR (default data/cache), ECCCO_MIRROR (copied instead of downloading), ECCCO_BIN.
@@ -105,7 +105,7 @@ step explain
 "$eccco" explain --data german-credit --model mlp --generator ECCCo,ECCCo+ --n 5 --mode authors-code \
   --models-dir "$models" >"$out/explain-german-credit.txt"
 ex=examples/onnx-credit
-"$eccco" explain --model "$ex/credit.onnx" --data "$ex/credit.csv" --schema "$ex/schema.json" \
+"$eccco" explain-onnx --model "$ex/credit.onnx" --data "$ex/credit.csv" --schema "$ex/schema.json" \
   --generator ECCCo,Wachter,REVISE --rows 0-4 --out "$out/explain-onnx.csv" >"$out/explain-onnx.txt"
 rm -rf "$models"
 echo "golden: wrote $out ($(find "$out" -type f | wc -l) files)"

@@ -58,7 +58,7 @@ type localWriteError struct {
 
 func (e *localWriteError) Error() string {
 	return fmt.Sprintf("local problem writing %s: %v (a fault of this machine's file system, not of the data source: "+
-		"check that the path is a writable directory with free space, or choose another data directory: --data-dir, or $%s)",
+		"check that the path is a writable directory with free space, or choose another data directory: $%s)",
 		e.path, e.err, EnvDataDir)
 }
 

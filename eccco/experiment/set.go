@@ -83,7 +83,9 @@ const MaxChains = 100_000
 
 // ParseSet reads key=value pairs, each argument holding one or a comma-separated list of them, into
 // Overrides. Only the keys of the given groups are accepted: an unknown key, a key given twice or a value
-// that does not parse is ErrInvalid, naming the key and the keys accepted.
+// that does not parse is ErrInvalid, naming the key and the keys accepted. A boolean key reads the
+// spellings of strconv.ParseBool (1, t, T, TRUE, true, True and 0, f, F, FALSE, false, False), and its
+// value is kept as true or false. authors-models-dir with authors-models off is ErrInvalid.
 func ParseSet(args []string, groups ...SetGroup) (Overrides, error) {
 	var o Overrides
 	valid := SetKeys(groups...)
@@ -114,10 +116,20 @@ func ParseSet(args []string, groups ...SetGroup) (Overrides, error) {
 	if _, both := o.Settings["stop-on-all-conditions"]; both && o.Stop != nil {
 		return o, fmt.Errorf("%w: stop and stop-on-all-conditions are both given; give stop alone (stop=all-conditions is stop-on-all-conditions=true)", ErrInvalid)
 	}
+	if on, given := o.AuthorsModels(); given && !on && o.AuthorsModelsDir != "" {
+		return o, fmt.Errorf("%w: authors-models-dir=%s names the authors' model files, but authors-models=false says not to use them; give one of the two", ErrInvalid, o.AuthorsModelsDir)
+	}
 	if err := o.Training.Validate(); err != nil {
 		return o, err
 	}
 	return o, o.Sampler.Validate()
+}
+
+// AuthorsModels is the value of authors-models (any spelling strconv.ParseBool reads) and whether it was
+// given; where it was not, the mode decides (authors-code explains the authors' models).
+func (o Overrides) AuthorsModels() (on, given bool) {
+	v, given := o.Settings["authors-models"]
+	return v == "true", given
 }
 
 func (o *Overrides) set(k, v string) error {
@@ -193,6 +205,9 @@ func (o *Overrides) set(k, v string) error {
 		if err = s.assign(k, v); err == nil {
 			if o.Settings == nil {
 				o.Settings = map[string]string{}
+			}
+			if b, ok := s.boolValue(k); ok {
+				v = strconv.FormatBool(b) // one spelling: 1, t, True, … are recorded as true
 			}
 			o.Settings[k] = v
 		}

@@ -266,7 +266,7 @@ func SettingKeys() []string {
 	return keys
 }
 
-// Set overrides one switch by key (SettingKeys): booleans read true/false, numbers as Go reads them,
+// Set overrides one switch by key (SettingKeys): booleans read strconv.ParseBool's spellings, numbers as Go reads them,
 // the target mix as CLASS:COUNT/OF or none. An unknown key, a bad value or settings that no longer
 // validate are ErrInvalid.
 func (s *Settings) Set(key, value string) error {
@@ -300,6 +300,16 @@ func (s *Settings) assign(key, value string) error {
 		return nil
 	}
 	return fmt.Errorf("%w: unknown setting %q (known: %s)", ErrInvalid, key, strings.Join(SettingKeys(), ", "))
+}
+
+// boolValue is the value of the boolean switch named key; ok is false where key names no boolean switch.
+func (s *Settings) boolValue(key string) (v, ok bool) {
+	for _, st := range s.settings() {
+		if p, isBool := st.ptr.(*bool); isBool && st.key == key {
+			return *p, true
+		}
+	}
+	return false, false
 }
 
 // Validate rejects negative, non-finite or out-of-range values.

@@ -488,7 +488,7 @@ func (b *builder) performance(s *Section) {
 
 func (b *builder) comparison(s *Section) error {
 	if b.cmp == nil {
-		s.para(T("The published numbers were not given (eccco report --published FILE), so no cell is compared."))
+		s.para(T("The published numbers were not found (paper/published-results.csv), so no cell is compared."))
 		return nil
 	}
 	cmp := b.cmp

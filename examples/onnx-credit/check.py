@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Checks counterfactuals written by `eccco explain --schema` (or any tool, in the same columns) against the
+"""Checks counterfactuals written by `eccco explain-onnx` (or any tool, in the same columns) against the
 original PyTorch model and the schema, independently of eccco's code: every category and level is one of
 the schema's, immutable features equal the factual's, increase-only (decrease-only) features did not
 decrease (increase), values lie within the schema's min/max or the data's range, and the class PyTorch

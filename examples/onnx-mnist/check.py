@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Checks counterfactuals written by `eccco explain --schema schema.json` against the PyTorch model,
+"""Checks counterfactuals written by `eccco explain-onnx` against the PyTorch model,
 independently of eccco's code: every pixel lies in the schema's image range, and PyTorch's class of each
 written image is its target wherever the file says it is valid. Prints each generator's validity as
 PyTorch sees it.

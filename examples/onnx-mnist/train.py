@@ -62,7 +62,7 @@ print(f"loss {loss.item():.4f}  test accuracy {acc:.3f}")
 torch.save(net.state_dict(), "digits.pt")
 torch.onnx.export(net, xte[:1], "digits.onnx")
 
-# 200 test digits, 20 of each class, as 'eccco explain' reads them (pixels written as k/255 to 4 digits).
+# 200 test digits, 20 of each class, as 'eccco explain-onnx' reads them (pixels written as k/255 to 4 digits).
 rows = []
 for c in range(10):
     rows += (yte == c).nonzero().flatten()[:20].tolist()

@@ -7,20 +7,16 @@ import (
 
 	"github.com/eccco-go/eccco-go/eccco/benchmark"
 	"github.com/eccco-go/eccco-go/eccco/compare"
-	"github.com/eccco-go/eccco-go/eccco/internal/atomicfile"
-	"github.com/eccco-go/eccco-go/eccco/internal/outdir"
 	"github.com/eccco-go/eccco-go/eccco/report"
 )
 
 // runAgree compares two benchmarks counterfactual by counterfactual, e.g. the same protocol and models
 // run on two backends.
 func runAgree(_ context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("agree", "agree --in DIR,DIR [--names A,B] [--tol T] [--out FILE.md]", stderr)
+	fs := newFlagSet("agree", "agree --in DIR,DIR [--names A,B] [--tol T] (the Markdown goes to standard output: > FILE.md keeps it)", stderr)
 	in := fs.String("in", "", "two benchmark directories (or results.csv files), e.g. the same protocol run on two backends")
 	names := fs.String("names", "", "comma-separated names of the two (default: the paths)")
 	tol := fs.Float64("tol", compare.DefaultAgreementTolerance, "values a and b agree when |a − b| ≤ tol · max(1, |a|, |b|)")
-	out := fs.String("out", "", "write the Markdown there too (a new file; an existing one only with --replace)")
-	replace := fs.Bool("replace", false, "overwrite the --out file if it exists")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -33,11 +29,6 @@ func runAgree(_ context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	if !(*tol > 0) {
 		return fmt.Errorf("agree: --tol %v must be positive", *tol)
-	}
-	if *out != "" {
-		if err := outdir.File(*out, *replace, "--out"); err != nil {
-			return fmt.Errorf("agree: %w", err)
-		}
 	}
 	if err := sameProtocol(paths[0], paths[1]); err != nil {
 		return fmt.Errorf("agree: %w", err)
@@ -62,11 +53,5 @@ func runAgree(_ context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	md := report.AgreementMarkdown(ag)
 	fmt.Fprint(stdout, md)
-	if *out != "" {
-		if err := atomicfile.WriteFile(*out, []byte(md), 0o644); err != nil {
-			return fmt.Errorf("agree: %w", err)
-		}
-		fmt.Fprintf(stderr, "wrote %s\n", *out)
-	}
 	return nil
 }

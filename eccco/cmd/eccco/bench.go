@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/eccco-go/eccco-go/eccco/benchmark"
 	"github.com/eccco-go/eccco-go/eccco/compare"
@@ -29,7 +30,6 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	merge := fs.String("merge", "", "comma-separated shard output directories to merge into --out before collecting")
 	skipMissing := fs.Bool("skip-missing", false, "skip listed data sets that are not available here instead of failing ('all' always skips them)")
 	replace := fs.Bool("replace", false, "write into an existing --out folder that eccco did not make (files of the same names are replaced)")
-	published := fs.String("published", "", "the paper's numbers for the comparison (default paper/published-results.csv)")
 	ef.register(fs, experiment.SetTraining, experiment.SetSampling, experiment.SetGenerator, experiment.SetSettings)
 	ef.registerImageBackend(fs)
 	ef.registerTabularBackend(fs)
@@ -62,7 +62,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return fmt.Errorf("bench: %w", err)
 	}
-	plan := benchmark.PlanOptions{Datasets: names, SkipMissing: *skipMissing || !explicit, DataDir: ef.dataDir,
+	plan := benchmark.PlanOptions{Datasets: names, SkipMissing: *skipMissing || !explicit,
 		Runs: *runs, Factuals: *factuals}
 	if *gens != "" {
 		if plan.Generators, err = experiment.ParseGenerators(splitList(*gens)...); err != nil {
@@ -87,7 +87,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return fmt.Errorf("bench: %w", err)
 	}
-	r := &benchmark.Runner{Backend: opts.Backend, DataDir: ef.dataDir, ModelsDir: ef.modelsDir, OwnModels: ef.ownModels,
+	r := &benchmark.Runner{Backend: opts.Backend, ModelsDir: ef.modelsDir, OwnModels: ef.ownModels,
 		AuthorsModelsDir: ef.authorsModels, Set: opts.Set, Training: opts.Training, Out: *out,
 		Log: stderr, Progress: stderr}
 	if *merge != "" {
@@ -163,7 +163,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	return writeTableSet(stdout, stderr, rows, filepath.Join(*out, "tables"), report.TableSetOptions{Published: *published, Bounds: bounds})
+	return writeTableSet(stdout, stderr, rows, filepath.Join(*out, "tables"), report.TableSetOptions{Bounds: bounds})
 }
 
 // uncertaintyBounds computes the calibration bounds of the comparison from the saved models, saying on
@@ -200,7 +200,7 @@ func tableSetOnly(dir string) bool {
 func saidTableSet(stdout, stderr io.Writer, ts *report.TableSet, outDir string) error {
 	fmt.Fprintf(stdout, "wrote the tables to %s\n", outDir)
 	if ts.Comparison == nil {
-		fmt.Fprintf(stderr, "no comparison with the paper: its numbers are not at %s (pass --published FILE)\n", ts.Published)
+		fmt.Fprintf(stderr, "no comparison with the paper: its numbers are not at %s (eccco tables --published FILE compares with another file)\n", ts.Published)
 		return nil
 	}
 	fmt.Fprintf(stdout, "against the paper: %s (%s)\n", report.Headline(*ts.Comparison), filepath.Join(outDir, "comparison.md"))
@@ -208,17 +208,14 @@ func saidTableSet(stdout, stderr io.Writer, ts *report.TableSet, outDir string) 
 }
 
 func runTables(_ context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("tables", "tables --in DIR [--out DIR] [--published FILE] [--keep-cells FILE] [--models-dir DIR [--mode M] [--seed N] [--data-dir DIR]]; a DIR with cells.csv and no results.csv (a committed table set, e.g. paper/results) is re-rendered from its cells into --out (default DIR itself), keeping its comparison's \"Results from:\" line", stderr)
+	fs := newFlagSet("tables", "tables --in DIR [--out DIR] [--published FILE] [--keep-cells FILE] [--models-dir DIR [--mode M]]; a DIR with cells.csv and no results.csv (a committed table set, e.g. paper/results) is re-rendered from its cells into --out (default DIR itself), keeping its comparison's \"Results from:\" line", stderr)
 	in := fs.String("in", filepath.Join("runs", "bench"), "benchmark directory holding results.csv, or a table set (cells.csv without results.csv) to re-render")
 	out := fs.String("out", "", "directory for the tables (default IN/tables; IN for a table set)")
 	published := fs.String("published", "", "the paper's numbers (default paper/published-results.csv)")
 	keep := fs.String("keep-cells", "", "a cells.csv written earlier (e.g. paper/results/cells.csv): its data sets that results.csv lacks join the tables and the comparison")
 	replace := fs.Bool("replace", false, "write into an existing --out folder that eccco did not make (files of the same names are replaced)")
 	modelsDir := fs.String("models-dir", "", "saved models (as for bench): the comparison then bounds each model's Ω by its calibration and puts the uncertainty misses no search could avoid down to q̂ (never trains); without it the bounds bench wrote to IN/tables are kept")
-	dataDir := new(string)
 	modeName := fs.String("mode", "", "the results' mode, for --models-dir (default: the one the manifests under --in record)")
-	seed := fs.Uint64("seed", experiment.DefaultSeed, "the results' seed, for --models-dir")
-	registerDataDir(fs, dataDir)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -275,16 +272,42 @@ func runTables(_ context.Context, args []string, stdout, stderr io.Writer) error
 		if err != nil {
 			return err
 		}
-		r := &benchmark.Runner{DataDir: *dataDir, ModelsDir: *modelsDir, Out: *in}
+		seed, err := tablesSeed(*in)
+		if err != nil {
+			return err
+		}
+		r := &benchmark.Runner{ModelsDir: *modelsDir, Out: *in}
 		cells := compare.Aggregate(rows)
 		if o.Kept != nil {
 			cells = append(cells, o.Kept.Cells...)
 		}
-		if o.Bounds, err = uncertaintyBounds(stderr, r, mode, *seed, compare.BoundRuns(cells)); err != nil {
+		if o.Bounds, err = uncertaintyBounds(stderr, r, mode, seed, compare.BoundRuns(cells)); err != nil {
 			return fmt.Errorf("tables: %w", err)
 		}
 	}
 	return writeTableSet(stdout, stderr, rows, *out, o)
+}
+
+// tablesSeed is the one seed that the manifests under in record (experiment.DefaultSeed where none does).
+func tablesSeed(in string) (uint64, error) {
+	ms, err := benchmark.ReadManifests(in)
+	if err != nil {
+		return 0, fmt.Errorf("tables: %w", err)
+	}
+	var seeds []uint64
+	for _, m := range ms {
+		if !slices.Contains(seeds, m.Seed) {
+			seeds = append(seeds, m.Seed)
+		}
+	}
+	switch len(seeds) {
+	case 0:
+		return experiment.DefaultSeed, nil
+	case 1:
+		return seeds[0], nil
+	}
+	slices.Sort(seeds)
+	return 0, fmt.Errorf("%w: tables: --models-dir needs the results' seed; the manifests under %s record %v: tabulate each seed's results on its own", experiment.ErrInvalid, in, seeds)
 }
 
 // tablesMode is --mode, or else the one mode that the manifests under in record.

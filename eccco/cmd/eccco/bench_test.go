@@ -76,8 +76,9 @@ func TestBenchSkipMissing(t *testing.T) {
 	if err := os.MkdirAll(empty, 0o755); err != nil {
 		t.Fatal(err)
 	}
+	t.Setenv("ECCCO_DATA_DIR", empty)
 	args := func(extra ...string) []string {
-		return append([]string{"bench", "--data", "linearly-separable,german-credit", "--data-dir", empty, "--runs", "1", "--factuals", "5",
+		return append([]string{"bench", "--data", "linearly-separable,german-credit", "--runs", "1", "--factuals", "5",
 			"--models", "mlp", "--generators", "Wachter", "--models-dir", filepath.Join(dir, "models"), "--out", filepath.Join(dir, "out")}, extra...)
 	}
 	if _, _, err := runCLI(t, args()...); err == nil || !strings.Contains(err.Error(), "data fetch german-credit") {

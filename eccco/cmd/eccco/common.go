@@ -20,13 +20,12 @@ import (
 	"github.com/gomlx/compute"
 )
 
-// expFlags are the flags of the commands that open an experiment: --mode, --seed, --data-dir,
-// --models-dir and --set (the key groups each command reads), and where registered --image-backend,
-// --tabular-backend and --jobs.
+// expFlags are the flags of the commands that open an experiment: --mode, --seed, --models-dir and
+// --set (the key groups each command reads), and where registered --image-backend, --tabular-backend and
+// --jobs. The data directory is $ECCCO_DATA_DIR's (data.DefaultDir), for every command alike.
 type expFlags struct {
 	mode      string
 	seed      uint64
-	dataDir   string
 	modelsDir string
 	set       setFlag
 	// groups are the --set keys the command reads.
@@ -112,19 +111,13 @@ func (f *expFlags) forDataset(opts experiment.Options, dataset string) (experime
 	return opts, nil
 }
 
-// register adds --mode, --seed, --data-dir, --models-dir and --set with the key groups the command reads.
+// register adds --mode, --seed, --models-dir and --set with the key groups the command reads.
 func (f *expFlags) register(fs *flag.FlagSet, groups ...experiment.SetGroup) {
 	f.groups = groups
 	fs.StringVar(&f.mode, "mode", "paper", "paper (the paper's equations) or authors-code (what the authors' code did: the published numbers)")
 	fs.Uint64Var(&f.seed, "seed", experiment.DefaultSeed, "seed of everything random (data split, models, factuals, targets, samples)")
-	registerDataDir(fs, &f.dataDir)
 	registerModelsDir(fs, &f.modelsDir)
 	fs.Var(&f.set, "set", "override a setting, key=value (repeatable; comma lists allowed); keys: "+strings.Join(experiment.SetKeys(groups...), ", ")+" ('eccco help set' says what each does)")
-}
-
-// registerDataDir adds --data-dir.
-func registerDataDir(fs *flag.FlagSet, dir *string) {
-	fs.StringVar(dir, "data-dir", "", "data directory (default $ECCCO_DATA_DIR or data/cache in the repository)")
 }
 
 // registerModelsDir adds --models-dir.
@@ -152,8 +145,9 @@ func (f *expFlags) options(stderr io.Writer) (experiment.Options, error) {
 		return experiment.Options{}, fmt.Errorf("--set: %w", err)
 	}
 	f.overrides = ov
-	f.ownModels, f.authorsModels = ov.Settings["authors-models"] == "false", ov.AuthorsModelsDir
-	if f.authorsModels != "" && (!mode.IsAuthorsCode() || f.ownModels) && ov.Settings["authors-models"] != "true" {
+	on, given := ov.AuthorsModels() // authors-models-dir with authors-models off is ParseSet's error
+	f.ownModels, f.authorsModels = given && !on, ov.AuthorsModelsDir
+	if f.authorsModels != "" && !on && !mode.IsAuthorsCode() {
 		return experiment.Options{}, fmt.Errorf("%w: --set authors-models-dir is read only where the authors' models are explained (--mode authors-code, or --set authors-models=true)", experiment.ErrInvalid)
 	}
 	b, err := backend.Shared()
@@ -164,7 +158,7 @@ func (f *expFlags) options(stderr io.Writer) (experiment.Options, error) {
 	if seed == 0 {
 		return experiment.Options{}, fmt.Errorf("%w: --seed 0 is reserved (it means the default, %d)", experiment.ErrInvalid, experiment.DefaultSeed)
 	}
-	return experiment.Options{Backend: b, Mode: mode, Set: ov.Settings, Sampling: ov.Sampling, Seed: seed, DataDir: f.dataDir,
+	return experiment.Options{Backend: b, Mode: mode, Set: ov.Settings, Sampling: ov.Sampling, Seed: seed,
 		ModelsDir: f.modelsDir, AuthorsModelsDir: f.authorsModels, Training: ov.Training, Progress: stderr, Log: stderr}, nil
 }
 
@@ -199,7 +193,7 @@ func registerModel(fs *flag.FlagSet, m *modelFlag, def models.Kind) {
 			return nil
 		}
 		if strings.HasSuffix(strings.ToLower(v), ".onnx") {
-			return fmt.Errorf("%q is an ONNX file: explaining your own ONNX model needs --schema S.json, which selects that form (eccco explain --model M.onnx --data D.csv --schema S.json)", v)
+			return fmt.Errorf("%q is an ONNX file: your own ONNX model is explained by eccco explain-onnx --model M.onnx --data D.csv --schema S.json", v)
 		}
 		return fmt.Errorf("%q is neither a model kind (mlp, mlp-ensemble, jem, jem-ensemble, lenet) nor a saved model's directory", v)
 	})

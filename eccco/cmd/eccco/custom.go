@@ -18,7 +18,7 @@ import (
 	"github.com/eccco-go/eccco-go/eccco/internal/atomicfile"
 )
 
-// customFlags are the flags of explain and score on a user's own CSV, schema and ONNX model.
+// customFlags are the flags of explain-onnx and score on a user's own CSV, schema and ONNX model.
 type customFlags struct {
 	model, data, schema, target, out string
 	seed                             uint64
@@ -109,7 +109,7 @@ func checkNewFile(flag, path string) error {
 	return nil
 }
 
-// hasSchemaFlag reports whether explain's arguments name a schema: the form on a user's own data.
+// hasSchemaFlag reports whether explain's arguments name a schema: explain-onnx's former spelling.
 func hasSchemaFlag(args []string) bool {
 	return slices.ContainsFunc(args, func(a string) bool {
 		name, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
@@ -117,8 +117,11 @@ func hasSchemaFlag(args []string) bool {
 	})
 }
 
-func runExplainCustom(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("explain", "explain --model PATH.onnx --data PATH.csv --schema PATH.json --generator NAME[,NAME…] [--rows SPEC] [--target CLASS|other] [--out PATH.csv]", stderr)
+// runExplainONNX is explain-onnx: counterfactuals of rows of a user's own CSV for their own ONNX model.
+// Its name says what it explains, beside explain (the paper's data sets and models) and score (anyone's
+// counterfactuals of the same inputs); 'eccco explain --schema' was its former spelling.
+func runExplainONNX(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("explain-onnx", "explain-onnx --model PATH.onnx --data PATH.csv --schema PATH.json --generator NAME[,NAME…] [--rows SPEC] [--target CLASS|other] [--out PATH.csv]\n\nYour own ONNX model and CSV; the paper's data sets and models: eccco explain.", stderr)
 	var cf customFlags
 	cf.register(fs)
 	genNames := fs.String("generator", "ECCCo", "generator(s), comma-separated: "+strings.Join(counterfactual.GeneratorNames(), ", "))
@@ -129,36 +132,36 @@ func runExplainCustom(ctx context.Context, args []string, stdout, stderr io.Writ
 		return err
 	}
 	if fs.NArg() > 0 {
-		return fmt.Errorf("explain: unexpected arguments %v", fs.Args())
+		return fmt.Errorf("explain-onnx: unexpected arguments %v", fs.Args())
 	}
 	gens, err := experiment.ParseGenerators(splitList(*genNames)...)
 	if err != nil {
-		return fmt.Errorf("explain: --generator: %w", err)
+		return fmt.Errorf("explain-onnx: --generator: %w", err)
 	}
 	ov, err := experiment.ParseSet(set, experiment.SetSearch, experiment.SetGenerator)
 	if err != nil {
-		return fmt.Errorf("explain: --set: %w", err)
+		return fmt.Errorf("explain-onnx: --set: %w", err)
 	}
 	if len(ov.GeneratorPairs) > 0 {
 		if gens, err = experiment.WithOverrides(gens, ov.GeneratorPairs); err != nil {
-			return fmt.Errorf("explain: --set: %w", err)
+			return fmt.Errorf("explain-onnx: --set: %w", err)
 		}
 	}
 	cf.maxIter, cf.stop = ov.MaxIterations, ov.Stop
 	e, target, err := cf.open(stderr)
 	if err != nil {
-		return fmt.Errorf("explain: %w", err)
+		return fmt.Errorf("explain-onnx: %w", err)
 	}
 	idx, err := data.ParseRows(*rows, e.Table.Data.N())
 	if err != nil {
-		return fmt.Errorf("explain: --rows: %w", err)
+		return fmt.Errorf("explain-onnx: --rows: %w", err)
 	}
 	xs, err := e.Explain(ctx, idx, target, gens...)
 	if err != nil {
-		return fmt.Errorf("explain: %w", err)
+		return fmt.Errorf("explain-onnx: %w", err)
 	}
 	if err := cf.write(e, xs, stdout, stderr); err != nil {
-		return fmt.Errorf("explain: %w", err)
+		return fmt.Errorf("explain-onnx: %w", err)
 	}
 	return nil
 }

@@ -47,7 +47,7 @@ func TestExplainPCAFewRows(t *testing.T) {
 		dir := t.TempDir()
 		csv := pickCSV(t, dir, "few.csv", lines...)
 		out := filepath.Join(dir, "cf.csv")
-		if _, stderr, err := runCLI(t, append([]string{"explain", "--generator", "ECCCo+", "--rows", "0-1", "--out", out}, exampleFiles(csv)...)...); err != nil {
+		if _, stderr, err := runCLI(t, append([]string{"explain-onnx", "--generator", "ECCCo+", "--rows", "0-1", "--out", out}, exampleFiles(csv)...)...); err != nil {
 			t.Fatalf("%d rows: %v\n%s", n, err, stderr)
 		}
 		if got := readCSVFile(t, out); len(got) != 2 || got[0]["generator"] != "ECCCo+" {
@@ -83,7 +83,7 @@ func TestExplainOutAppearsMeanwhile(t *testing.T) {
 		}
 	}}
 	var stdout strings.Builder
-	args := append([]string{"explain", "--generator", "Wachter", "--rows", "0", "--out", out}, exampleFiles(filepath.Join(exampleDir, "credit.csv"))...)
+	args := append([]string{"explain-onnx", "--generator", "Wachter", "--rows", "0", "--out", out}, exampleFiles(filepath.Join(exampleDir, "credit.csv"))...)
 	err := run(t.Context(), args, &stdout, stderr)
 	if err == nil || !strings.Contains(err.Error(), "--out") || !strings.Contains(err.Error(), "exists") {
 		t.Errorf("err = %v, want --out … exists", err)
@@ -104,7 +104,7 @@ func TestExplainOutAppearsMeanwhile(t *testing.T) {
 func TestExplainOutDirectory(t *testing.T) {
 	dir := t.TempDir()
 	for _, out := range []string{filepath.Join(dir, "new") + string(filepath.Separator), dir} {
-		args := append([]string{"explain", "--generator", "Wachter", "--rows", "0", "--out", out}, exampleFiles(filepath.Join(exampleDir, "credit.csv"))...)
+		args := append([]string{"explain-onnx", "--generator", "Wachter", "--rows", "0", "--out", out}, exampleFiles(filepath.Join(exampleDir, "credit.csv"))...)
 		_, stderr, err := runCLI(t, args...)
 		if err == nil || !strings.Contains(err.Error(), "--out") || !strings.Contains(err.Error(), "folder") {
 			t.Errorf("--out %s: err = %v, want a refusal naming the folder", out, err)
@@ -163,7 +163,7 @@ func TestExplainExtremeCellMetricsTrue(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := filepath.Join(dir, "cf.csv")
-	if _, stderr, err := runCLI(t, append([]string{"explain", "--generator", "ECCCo", "--rows", "1-20", "--out", out}, exampleFiles(csvPath)...)...); err != nil {
+	if _, stderr, err := runCLI(t, append([]string{"explain-onnx", "--generator", "ECCCo", "--rows", "1-20", "--out", out}, exampleFiles(csvPath)...)...); err != nil {
 		t.Fatalf("%v\n%s", err, stderr)
 	}
 	written := readCSVFile(t, out)
@@ -191,7 +191,7 @@ func TestScoreFloat32Range(t *testing.T) {
 	dir := t.TempDir()
 	files := exampleFiles(filepath.Join(exampleDir, "credit.csv"))
 	cf := filepath.Join(dir, "cf.csv")
-	if _, _, err := runCLI(t, append([]string{"explain", "--generator", "Wachter", "--rows", "0-1", "--out", cf}, files...)...); err != nil {
+	if _, _, err := runCLI(t, append([]string{"explain-onnx", "--generator", "Wachter", "--rows", "0-1", "--out", cf}, files...)...); err != nil {
 		t.Fatal(err)
 	}
 	raw, err := os.ReadFile(cf)
@@ -262,7 +262,7 @@ func TestExplainSeedZero(t *testing.T) {
 	unfaith := map[string]string{}
 	for _, seed := range []string{"0", "42"} {
 		out := filepath.Join(dir, "cf-"+seed+".csv")
-		if _, stderr, err := runCLI(t, append([]string{"explain", "--generator", "Wachter", "--rows", "0", "--seed", seed, "--out", out}, files...)...); err != nil {
+		if _, stderr, err := runCLI(t, append([]string{"explain-onnx", "--generator", "Wachter", "--rows", "0", "--seed", seed, "--out", out}, files...)...); err != nil {
 			t.Fatalf("--seed %s: %v\n%s", seed, err, stderr)
 		}
 		unfaith[seed] = readCSVFile(t, out)[0]["unfaithfulness"]
@@ -272,18 +272,18 @@ func TestExplainSeedZero(t *testing.T) {
 	}
 }
 
-// TestExplainCustomSet: in the --schema form a key given twice to --set is refused naming the key (as
+// TestExplainCustomSet: in explain-onnx a key given twice to --set is refused naming the key (as
 // 'eccco help set' says), and max-iter, the search's step limit, is accepted and bounds the iterations.
 func TestExplainCustomSet(t *testing.T) {
 	files := exampleFiles(filepath.Join(exampleDir, "credit.csv"))
 	for _, set := range [][]string{{"--set", "cost=0.1", "--set", "cost=0.2"}, {"--set", "cost=0.1,cost=0.2"}} {
-		args := append(append([]string{"explain", "--generator", "Wachter", "--rows", "0"}, set...), files...)
+		args := append(append([]string{"explain-onnx", "--generator", "Wachter", "--rows", "0"}, set...), files...)
 		if _, _, err := runCLI(t, args...); err == nil || !strings.Contains(err.Error(), `"cost"`) || !strings.Contains(err.Error(), "twice") {
 			t.Errorf("%v: err = %v, want cost given twice refused", set, err)
 		}
 	}
 	out := filepath.Join(t.TempDir(), "cf.csv")
-	if _, stderr, err := runCLI(t, append([]string{"explain", "--generator", "ECCCo", "--rows", "0-2", "--set", "max-iter=3", "--out", out}, files...)...); err != nil {
+	if _, stderr, err := runCLI(t, append([]string{"explain-onnx", "--generator", "ECCCo", "--rows", "0-2", "--set", "max-iter=3", "--out", out}, files...)...); err != nil {
 		t.Fatalf("--set max-iter=3: %v\n%s", err, stderr)
 	}
 	for _, r := range readCSVFile(t, out) {
@@ -293,19 +293,26 @@ func TestExplainCustomSet(t *testing.T) {
 	}
 }
 
-// TestExplainHelpSaysSchemaSelects: the help says that --schema selects the form on a user's own model
-// and CSV, and an ONNX file given without --schema is refused saying so.
-func TestExplainHelpSaysSchemaSelects(t *testing.T) {
-	out, _, err := runCLI(t, "help", "explain")
-	if err != nil || !strings.Contains(out, "--schema selects this form") {
-		t.Errorf("help explain (err %v) does not say --schema selects the form:\n%s", err, out)
+// TestExplainONNXModelToExplain: an ONNX file given to explain (the paper's models) is refused naming
+// explain-onnx, the command for a user's own model and CSV; the former spelling (explain --schema) still
+// explains, the same bytes, with a notice on stderr.
+func TestExplainONNXModelToExplain(t *testing.T) {
+	_, _, err := runCLI(t, "explain", "--model", filepath.Join(exampleDir, "credit.onnx"), "--data", filepath.Join(exampleDir, "credit.csv"))
+	if err == nil || !strings.Contains(err.Error(), "explain-onnx") {
+		t.Errorf("an ONNX model given to explain: err = %v, want one naming explain-onnx", err)
 	}
-	_, stderr, _ := runCLI(t, "explain", "-h")
-	if !strings.Contains(stderr, "--schema selects that form") {
-		t.Errorf("explain -h does not say --schema selects the form:\n%s", stderr)
+	files := exampleFiles(filepath.Join(exampleDir, "credit.csv"))
+	args := append([]string{"--generator", "Wachter", "--rows", "0-1"}, files...)
+	now, nowErr, err := runCLI(t, append([]string{"explain-onnx"}, args...)...)
+	if err != nil {
+		t.Fatal(err)
 	}
-	_, _, err = runCLI(t, "explain", "--model", filepath.Join(exampleDir, "credit.onnx"), "--data", filepath.Join(exampleDir, "credit.csv"))
-	if err == nil || !strings.Contains(err.Error(), "--schema") {
-		t.Errorf("an ONNX model without --schema: err = %v, want one naming --schema", err)
+	old, oldErr, err := runCLI(t, append([]string{"explain"}, args...)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	notice, rest, _ := strings.Cut(oldErr, "\n")
+	if old != now || !strings.Contains(notice, "is now 'eccco explain-onnx'") || rest != nowErr {
+		t.Errorf("explain --schema: stdout same %v, stderr %q, want explain-onnx's after a notice", old == now, oldErr)
 	}
 }

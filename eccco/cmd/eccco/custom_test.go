@@ -43,7 +43,7 @@ func TestExplainScoreCustom(t *testing.T) {
 	dir := t.TempDir()
 	files := []string{"--model", filepath.Join(exampleDir, "credit.onnx"), "--data", filepath.Join(exampleDir, "credit.csv"), "--schema", filepath.Join(exampleDir, "schema.json")}
 	cf := filepath.Join(dir, "cf.csv")
-	if _, _, err := runCLI(t, append([]string{"explain", "--generator", "Wachter", "--rows", "3,5-6", "--target", "other", "--out", cf}, files...)...); err != nil {
+	if _, _, err := runCLI(t, append([]string{"explain-onnx", "--generator", "Wachter", "--rows", "3,5-6", "--target", "other", "--out", cf}, files...)...); err != nil {
 		t.Fatal(err)
 	}
 	written := readCSVFile(t, cf)
@@ -71,12 +71,12 @@ func TestExplainScoreCustom(t *testing.T) {
 		args []string
 		want string
 	}{
-		{append([]string{"explain", "--rows", "5-3"}, files...), "backwards"},
-		{append([]string{"explain", "--rows", "1000"}, files...), "does not exist"},
-		{append([]string{"explain", "--target", "maybe"}, files...), "not a class"},
-		{append([]string{"explain", "--out", cf}, files...), "exists"},
-		{[]string{"explain", "--schema", filepath.Join(exampleDir, "schema.json")}, "--model, --data and --schema"},
-		{append([]string{"explain", "--schema", filepath.Join(exampleDir, "credit.csv")}, files[:4]...), "not a valid schema"},
+		{append([]string{"explain-onnx", "--rows", "5-3"}, files...), "backwards"},
+		{append([]string{"explain-onnx", "--rows", "1000"}, files...), "does not exist"},
+		{append([]string{"explain-onnx", "--target", "maybe"}, files...), "not a class"},
+		{append([]string{"explain-onnx", "--out", cf}, files...), "exists"},
+		{[]string{"explain-onnx", "--schema", filepath.Join(exampleDir, "schema.json")}, "--model, --data and --schema"},
+		{append([]string{"explain-onnx", "--schema", filepath.Join(exampleDir, "credit.csv")}, files[:4]...), "not a valid schema"},
 		{append([]string{"score"}, files...), "--counterfactuals is needed"},
 		{append([]string{"score", "--counterfactuals", filepath.Join(exampleDir, "credit.csv")}, files...), `no column "row"`},
 	} {

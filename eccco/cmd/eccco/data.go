@@ -23,16 +23,12 @@ func runData(ctx context.Context, args []string, stdout, stderr io.Writer) error
 }
 
 func runDataList(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("data list", "data list [--data-dir DIR]", stderr)
-	dir := new(string)
-	registerDataDir(fs, dir)
+	fs := newFlagSet("data list", "data list (the data directory is $ECCCO_DATA_DIR, default data/cache in the repository)", stderr)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if *dir == "" {
-		*dir = data.DefaultDir()
-	}
-	fmt.Fprintf(stdout, "data directory: %s\n\n", *dir)
+	dir := data.DefaultDir()
+	fmt.Fprintf(stdout, "data directory: %s\n\n", dir)
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAME\tKIND\tPRESENT\tLICENCE\tSOURCE")
 	for _, name := range data.Names() {
@@ -41,7 +37,7 @@ func runDataList(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		present := "no"
-		if ok, err := data.Present(name, *dir); err != nil {
+		if ok, err := data.Present(name, dir); err != nil {
 			present = "error: " + err.Error()
 		} else if ok {
 			present = "yes"
@@ -55,9 +51,7 @@ func runDataList(args []string, stdout, stderr io.Writer) error {
 }
 
 func runDataFetch(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("data fetch", "data fetch NAME|all [--data-dir DIR] [--from MIRROR]", stderr)
-	dir := new(string)
-	registerDataDir(fs, dir)
+	fs := newFlagSet("data fetch", "data fetch NAME|all [--from MIRROR] (into $ECCCO_DATA_DIR, default data/cache in the repository)", stderr)
 	from := fs.String("from", "", "local directory holding the upstream files (e.g. a shared mirror) to copy from instead of downloading")
 	names, err := parseInterleaved(fs, args)
 	if err != nil {
@@ -72,7 +66,7 @@ func runDataFetch(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	}
 	var failed []string
 	for _, name := range targets {
-		err := data.Fetch(ctx, name, data.FetchOptions{Dir: *dir, From: *from, Log: stderr})
+		err := data.Fetch(ctx, name, data.FetchOptions{From: *from, Log: stderr})
 		if err != nil {
 			if len(targets) == 1 {
 				return err

@@ -18,10 +18,12 @@ import (
 
 func runExplain(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if hasSchemaFlag(args) {
-		return runExplainCustom(ctx, args, stdout, stderr) // a user's own CSV, schema and ONNX model
+		// The former spelling of explain-onnx: it still works, and says so (never a silent change of meaning).
+		fmt.Fprintln(stderr, "eccco: 'eccco explain --schema …' is now 'eccco explain-onnx' (the same flags); this spelling will be removed")
+		return runExplainONNX(ctx, args, stdout, stderr)
 	}
-	fs := newFlagSet("explain", "explain --data NAME --model KIND|DIR --generator G[,G…] [--index i | --n N] [--run r] [--target t] [--mode paper|authors-code] [--set k=v] [flags]\n   or: eccco explain --model M.onnx --data D.csv --schema S.json [flags]: your own model and CSV; --schema selects that form ('eccco explain --schema S.json -h' lists its flags)", stderr)
-	dataset := fs.String("data", "", "data set")
+	fs := newFlagSet("explain", "explain --data NAME --model KIND|DIR --generator G[,G…] [--index i | --n N] [--run r] [--target t] [--mode paper|authors-code] [--set k=v] [flags]\n\nThe paper's data sets and models; your own ONNX model and CSV: eccco explain-onnx (eccco explain-onnx -h lists its flags).", stderr)
+	dataset := fs.String("data", "", "data set (see 'eccco data list')")
 	var mf modelFlag
 	registerModel(fs, &mf, models.KindMLP)
 	genNames := fs.String("generator", "ECCCo", "generator(s), comma-separated: "+strings.Join(counterfactual.GeneratorNames(), ", "))

@@ -95,7 +95,7 @@ func runFigures(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	explicit := *only != ""
 	var todo []figures.Spec
 	for _, s := range specs {
-		if reason := unavailable(s, env, ef.dataDir); reason != "" {
+		if reason := unavailable(s, env); reason != "" {
 			if explicit {
 				return fmt.Errorf("figures: %s: %s", s.Name, reason)
 			}
@@ -142,9 +142,9 @@ func runFigures(ctx context.Context, args []string, stdout, stderr io.Writer) er
 }
 
 // unavailable says why a figure cannot be made here ("" if it can).
-func unavailable(s figures.Spec, env *figures.Env, dataDir string) string {
+func unavailable(s figures.Spec, env *figures.Env) string {
 	for _, d := range s.Datasets {
-		ok, err := data.Present(d, dataDir)
+		ok, err := data.Present(d, "") // "": data.DefaultDir()
 		if err != nil {
 			return err.Error()
 		}

@@ -2,7 +2,7 @@
 // The paper is "Faithful Model Explanations through Energy-Constrained Conformal Counterfactuals".
 //
 // `eccco help` prints the command reference: what each command does, the flags every experiment command
-// shares (--mode, --seed, --data-dir, --models-dir, --set), the --set keys and the environment.
+// shares (--mode, --seed, --models-dir, --set), the --set keys and the environment.
 // `eccco COMMAND -h` lists a command's flags.
 package main
 
@@ -32,17 +32,19 @@ type command struct {
 func commands() []command {
 	return []command{
 		{"data", "list or fetch the data sets (data list | data fetch NAME|all)",
-			"'eccco data list' shows the eight data sets, whether each is present in --data-dir, its source and licence. 'eccco data fetch NAME|all' downloads them (sha256-verified), or copies them from a local mirror with --from DIR.", runData},
+			"'eccco data list' shows the eight data sets, whether each is present in the data directory ($ECCCO_DATA_DIR, default data/cache), its source and licence. 'eccco data fetch NAME|all' downloads them (sha256-verified), or copies them from a local mirror with --from DIR.", runData},
 		{"train", "train a model with the paper's settings, print its test scores and save it",
 			"'eccco train --data D --model KIND' trains one model with the paper's settings (or the authors' code's, --mode authors-code), prints its test accuracy, precision and F1 beside the paper's Table 5 and saves it where explain, sample and bench look (MODELS-DIR/MODE/seed-SEED/DATA/KIND), or in --out DIR. A model already saved there is replaced only with --replace.", runTrain},
 		{"vae", "train the paper's VAE for a data set (REVISE's latent space), report its reconstruction error, save it",
 			"'eccco vae --data D' loads or trains REVISE's variational autoencoder for a data set and reports its test reconstruction error beside that of predicting the training mean; --out DIR trains a fresh one there, --replace retrains the saved one.", runVAE},
 		{"perf", "train and score models on every available data set against the paper's Table 5",
 			"'eccco perf [--data all] [--models mlp,jem,…]' loads or trains the models of every listed data set and writes their test scores beside the paper's (perf.csv, perf.md, perf.tex in --out); --strict fails where a model is more than 0.03 below the paper's accuracy.", runPerf},
-		{"explain", "find counterfactual explanations for test rows with any generator of the paper",
-			"'eccco explain --model M.onnx --data D.csv --schema S.json --generator G[,G…] [--rows SPEC] [--target CLASS|other] [--out CF.csv]' (--schema selects this form: without it --model and --data name the paper's models and data sets) explains rows of your own CSV for your own ONNX model (categorical, ordinal, bounded and immutable features kept valid) and writes the counterfactuals in the CSV's columns and units with their metrics. 'eccco explain --data D --model KIND|DIR --generator G[,G…]' explains the factuals of a run (the benchmark's rows and targets for the same seed) or one test row (--index, --target) with any of the paper's generators and prints the counterfactual, its metrics and what changed; --n N explains N factuals in one batch and prints a summary table; --png writes a factual | counterfactual grid for images.", runExplain},
+		{"explain", "find counterfactual explanations for test rows of the paper's data sets and models",
+			"'eccco explain --data D --model KIND|DIR --generator G[,G…]' explains the factuals of a run (the benchmark's rows and targets for the same seed) or one test row (--index, --target) of a paper's data set for one of its models with any of the paper's generators and prints the counterfactual, its metrics and what changed; --n N explains N factuals in one batch and prints a summary table; --png writes a factual | counterfactual grid for images. Your own ONNX model and CSV: 'eccco explain-onnx'.", runExplain},
+		{"explain-onnx", "find counterfactual explanations for rows of your own CSV and ONNX model",
+			"'eccco explain-onnx --model M.onnx --data D.csv --schema S.json --generator G[,G…] [--rows SPEC] [--target CLASS|other] [--out CF.csv]' explains rows of your own CSV for your own ONNX model with any of the paper's generators (categorical, ordinal, bounded and immutable features kept valid) and writes the counterfactuals in the CSV's columns and units with their metrics. The paper's data sets and models: 'eccco explain'. ('eccco explain --schema …', its former spelling, still works for now and says so.)", runExplainONNX},
 		{"score", "score anyone's counterfactuals of an ONNX model on a CSV: the paper's metrics and the schema's constraints",
-			"'eccco score --model M.onnx --data D.csv --schema S.json --counterfactuals CF.csv' computes the paper's six metrics and the schema's constraint violations of counterfactuals made by any tool (a CSV in the data's columns and units with a column 'row', the factual's data row), as 'eccco explain --schema' computes them for its own.", runScore},
+			"'eccco score --model M.onnx --data D.csv --schema S.json --counterfactuals CF.csv' computes the paper's six metrics and the schema's constraint violations of counterfactuals made by any tool (a CSV in the data's columns and units with a column 'row', the factual's data row), as 'eccco explain-onnx' computes them for its own.", runScore},
 		{"bench", "run the paper's benchmark (resumable, shardable) and write the result tables",
 			"'eccco bench --data D|all' runs the paper's benchmark protocol: every model, generator and run of each data set, one unit file per (model, generator, run) under --out/units, so an interrupted run resumes; --shard i/N runs a part and --merge joins the parts. It ends with results.csv, the tables and the comparison with the published numbers (tables/).", runBench},
 		{"tables", "aggregate benchmark results into the paper's tables and compare with the published ones",
@@ -128,7 +130,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 func usage(w io.Writer) {
 	fmt.Fprintln(w, "Usage: eccco COMMAND [flags]\n\nCommands:")
 	for _, c := range commands() {
-		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
+		fmt.Fprintf(w, "  %-12s %s\n", c.name, c.summary)
 	}
 	fmt.Fprintln(w, "\nRun 'eccco help' for the command reference, 'eccco COMMAND -h' for the flags of a command.")
 }
@@ -162,15 +164,15 @@ func help(w io.Writer, args []string) error {
 Flags of the commands that open an experiment (train, vae, perf, explain, bench, figures, sample):
   --mode paper|authors-code  the paper's equations (default) or what the authors' code did
   --seed N                   seed of everything random (default 42; 0 is refused here, reserved for
-                             the default; explain and score on your own data, --schema, take any
-                             seed, 0 included)
-  --data-dir DIR             data directory (default $ECCCO_DATA_DIR or data/cache in the repository)
+                             the default; explain-onnx and score, on your own data, take any seed,
+                             0 included)
   --models-dir DIR           saved models, as DIR/MODE/seed-SEED/DATA/KIND (default runs/models)
   --set key=value            override a setting (repeatable, comma lists allowed); 'eccco help set'
                              lists the keys, and each command's -h the keys it reads
 
-Environment: GOMLX_BACKEND chooses the GoMLX backend (default: the embedded pure-Go one);
-ECCCO_DATA_DIR the data directory; ECCCO_CPUPROFILE=FILE writes a CPU profile of the command to FILE.
+Environment: ECCCO_DATA_DIR is the data directory of every command (default data/cache in the
+repository); GOMLX_BACKEND chooses the GoMLX backend (default: the embedded pure-Go one);
+ECCCO_CPUPROFILE=FILE writes a CPU profile of the command to FILE.
 `)
 	return nil
 }
@@ -184,7 +186,7 @@ training (train, vae, perf, explain, bench, figures, sample; 0 keeps the paper's
   batch-size, lr                     minibatch size and Adam's learning rate
 unfaithfulness samples (explain, bench):
   sampling=per-run|per-counterfactual   one set per class and run, or one per counterfactual
-search (explain, both forms):
+search (explain, explain-onnx):
   max-iter                           the search's step limit (default 100)
   stop=conditions|all-conditions|valid|max-iter
                                      when a search stops: the paper's generator conditions (default:
@@ -192,15 +194,19 @@ search (explain, both forms):
                                      at the threshold alone), the same for Schut too (the authors'
                                      runs; the paper form's stop-on-all-conditions), as soon as valid,
                                      or never early (max-iter steps for every row)
-generators (explain, bench; every listed generator is then named 'NAME [k=v …]'):
+generators (explain, explain-onnx, bench; every listed generator is then named 'NAME [k=v …]'):
   `+strings.Join(experiment.ParamKeys(), ", ")+`
 sampler (sample; 0 keeps the mode's):
   chains, keep, steps                SGLD chains, lowest-energy samples kept, steps
   sgld-step, noise, clip, unbiased   step φ, noise σ, gradient clipping (0: none), textbook SGLD
 the mode's settings (train, vae, perf, explain, figures, sample; bench: authors-models only):
 `+indent(wrap(strings.Join(experiment.SettingKeys(), ", "), 96), "  ")+`
-  authors-models-dir=DIR             the authors' model files (default: the copies built into eccco)
+  authors-models-dir=DIR             the authors' model files (default: the copies built into eccco);
+                                     an error with authors-models=false, or in the paper mode without
+                                     authors-models=true
   (package experiment, type Settings, documents each with the authors' file and line)
+A switch that is on or off (authors-models, authors-data, …, and unbiased) reads true or false, also
+spelt 1, t, T, TRUE, True or 0, f, F, FALSE, False (Go's strconv.ParseBool); each spelling is the same.
 `)
 }
 
@@ -236,8 +242,14 @@ func newFlagSet(name, synopsis string, stderr io.Writer) *flag.FlagSet {
 		fmt.Fprintf(stderr, "Usage: eccco %s\n\nFlags:\n", synopsis)
 		fs.PrintDefaults()
 	}
+	if flagSetMade != nil {
+		flagSetMade(fs)
+	}
 	return fs
 }
+
+// flagSetMade, when set (by the tests), sees every flag set a command makes.
+var flagSetMade func(*flag.FlagSet)
 
 // splitList parses a comma-separated flag value.
 func splitList(s string) []string {

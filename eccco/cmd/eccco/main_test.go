@@ -20,7 +20,8 @@ func runCLI(t *testing.T, args ...string) (stdout, stderr string, err error) {
 }
 
 func TestDataListShowsAllEight(t *testing.T) {
-	out, _, err := runCLI(t, "data", "list", "--data-dir", t.TempDir())
+	t.Setenv("ECCCO_DATA_DIR", t.TempDir())
+	out, _, err := runCLI(t, "data", "list")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,7 +41,7 @@ func TestUserErrors(t *testing.T) {
 		want string
 	}{
 		{[]string{"frobnicate"}, "unknown command"},
-		{[]string{"data", "fetch", "imagenet", "--data-dir", os.TempDir()}, "imagenet"},
+		{[]string{"data", "fetch", "imagenet"}, "imagenet"},
 		{[]string{"train", "--model", "mlp"}, "--data is required"},
 		{[]string{"train", "--data", "moons", "--model", "svm"}, "unknown model"},
 		{[]string{"train", "--data", "nosuch"}, "nosuch"},
@@ -142,7 +143,6 @@ func TestMessagesNameFlagsNotGoFields(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"data", "fetch", "german-credit", "--data-dir", filepath.Join(file, "x"), "--from", filepath.Join(dir, "none")}, "--data-dir"},
 		{[]string{"train", "--data", "moons", "--model", "mlp", "--set", "epochs=2", "--models-dir", models}, "--replace"},
 		{[]string{"vae", "--data", "moons", "--set", "vae-epochs=2", "--models-dir", models}, "models directory"},
 	} {
@@ -152,5 +152,10 @@ func TestMessagesNameFlagsNotGoFields(t *testing.T) {
 		} else if m := goAPIName.FindString(err.Error()); m != "" {
 			t.Errorf("eccco %s: the message names the Go field %s: %v", strings.Join(c.args, " "), m, err)
 		}
+	}
+	// The data directory is $ECCCO_DATA_DIR's: a local fault names it.
+	t.Setenv("ECCCO_DATA_DIR", filepath.Join(file, "x"))
+	if _, _, err := runCLI(t, "data", "fetch", "german-credit", "--from", filepath.Join(dir, "none")); err == nil || !strings.Contains(err.Error(), "ECCCO_DATA_DIR") {
+		t.Errorf("eccco data fetch german-credit into a file's child: err = %v, want it to name ECCCO_DATA_DIR", err)
 	}
 }

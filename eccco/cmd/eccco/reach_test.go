@@ -12,7 +12,7 @@ import (
 func TestExplainCustomStop(t *testing.T) {
 	files := []string{"--model", filepath.Join(exampleDir, "credit.onnx"), "--data", filepath.Join(exampleDir, "credit.csv"), "--schema", filepath.Join(exampleDir, "schema.json")}
 	cf := filepath.Join(t.TempDir(), "cf.csv")
-	if _, _, err := runCLI(t, append([]string{"explain", "--generator", "Wachter", "--rows", "0-3", "--set", "max-iter=7,stop=max-iter", "--out", cf}, files...)...); err != nil {
+	if _, _, err := runCLI(t, append([]string{"explain-onnx", "--generator", "Wachter", "--rows", "0-3", "--set", "max-iter=7,stop=max-iter", "--out", cf}, files...)...); err != nil {
 		t.Fatal(err)
 	}
 	for _, r := range readCSVFile(t, cf) {
@@ -20,7 +20,7 @@ func TestExplainCustomStop(t *testing.T) {
 			t.Errorf("row %s: %s iterations, want 7 (stop=max-iter)", r["row"], r["iterations"])
 		}
 	}
-	if _, _, err := runCLI(t, append([]string{"explain", "--set", "stop=sometimes"}, files...)...); err == nil || !strings.Contains(err.Error(), "conditions, valid, max-iter, all-conditions") {
+	if _, _, err := runCLI(t, append([]string{"explain-onnx", "--set", "stop=sometimes"}, files...)...); err == nil || !strings.Contains(err.Error(), "conditions, valid, max-iter, all-conditions") {
 		t.Errorf("stop=sometimes: err = %v, want the rules listed", err)
 	}
 }
@@ -30,7 +30,7 @@ func TestExplainCustomStop(t *testing.T) {
 func TestExplainCustomUnreachedRows(t *testing.T) {
 	files := []string{"--model", filepath.Join(exampleDir, "credit.onnx"), "--data", filepath.Join(exampleDir, "credit.csv"), "--schema", filepath.Join(exampleDir, "schema.json")}
 	cf := filepath.Join(t.TempDir(), "cf.csv")
-	_, stderr, err := runCLI(t, append([]string{"explain", "--generator", "Wachter", "--rows", "0-5", "--set", "max-iter=1", "--out", cf}, files...)...)
+	_, stderr, err := runCLI(t, append([]string{"explain-onnx", "--generator", "Wachter", "--rows", "0-5", "--set", "max-iter=1", "--out", cf}, files...)...)
 	if err != nil {
 		t.Fatal(err)
 	}

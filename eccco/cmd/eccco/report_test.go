@@ -61,7 +61,8 @@ func TestReportNamesUnavailableDataSets(t *testing.T) {
 	}
 	build := func(name, dataDir string) string {
 		md := filepath.Join(dir, name+".md")
-		if _, _, err := runCLI(t, "report", "--figures", figs, "--data-dir", dataDir, "--out", filepath.Join(dir, name), "--markdown", md, "--pdf", ""); err != nil {
+		t.Setenv("ECCCO_DATA_DIR", dataDir)
+		if _, _, err := runCLI(t, "report", "--figures", figs, "--out", filepath.Join(dir, name), "--markdown", md, "--pdf", ""); err != nil {
 			t.Fatal(err)
 		}
 		raw, err := os.ReadFile(md)

@@ -1,5 +1,6 @@
-// Package chunkbench times a training loop that takes several minibatches per graph call against the same
-// loop taking one per call, for the BenchmarkTrainChunks of eccco/models, eccco/vae and eccco/energy.
+// Package chunkbench times a training loop given several minibatches a graph call against one a call.
+//
+// It serves the BenchmarkTrainChunks of eccco/models, eccco/vae and eccco/energy.
 package chunkbench
 
 import (

@@ -1,4 +1,4 @@
-// Package clock is the wall clock behind every time eccco measures and writes, with a frozen one for tests.
+// Package clock is the wall clock behind every time eccco measures and writes; tests may freeze it.
 //
 // Measured times (a benchmark's stage timings, a model's training seconds) are the only bytes of eccco's
 // outputs that differ between two runs of the same inputs. With the environment variable TestEnv set to

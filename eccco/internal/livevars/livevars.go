@@ -1,5 +1,7 @@
-// Package livevars marks the GoMLX graphs whose variables change: those that update them (a training
-// step) and those called again after their values were set anew (a search's inputs).
+// Package livevars marks the GoMLX graphs whose variables change, so that they read them at each call.
+//
+// Those are the graphs that update them (a training step) and those called again after their values
+// were set anew (a search's inputs).
 //
 // From gomlx v0.28.13 on, a backend that prefers constants for variables (the pure-Go backend from
 // compute v0.1.13) embeds each variable's value into a compiled graph as a constant unless the graph is

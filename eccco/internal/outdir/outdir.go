@@ -1,4 +1,4 @@
-// Package outdir is eccco's one output rule: update only folders eccco made, never replace a user's file.
+// Package outdir is eccco's one output rule: update only folders eccco made, never a user's file.
 //
 // A folder that a command writes several files into (--out DIR) is marked as eccco's by a file named
 // Mark, written when eccco creates the folder or first writes into an empty one. A marked folder may be
