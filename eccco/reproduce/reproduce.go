@@ -134,10 +134,13 @@ type InterruptedError struct {
 }
 
 func (e *InterruptedError) Error() string {
+	if e.Signal == nil {
+		return fmt.Sprintf("interrupted in stage %s; run it again to resume (finished work is kept)", e.Stage)
+	}
 	return fmt.Sprintf("interrupted (%v) in stage %s; run it again to resume (finished work is kept)", e.Signal, e.Stage)
 }
 
-// Code is the exit status for the signal.
+// Code is the exit status for the signal (1 where the run was cancelled otherwise).
 func (e *InterruptedError) Code() int {
 	if s, ok := e.Signal.(syscall.Signal); ok {
 		return 128 + int(s)
@@ -211,9 +214,10 @@ func Run(ctx context.Context, c Config) (*Summary, error) {
 	// written is finished and recorded), its time so far is recorded, and the run stops.
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	sigs := make(chan os.Signal, 1)
+	sigs, done := make(chan os.Signal, 1), make(chan struct{})
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer signal.Stop(sigs)
+	defer close(done)
 	go func() {
 		select {
 		case s := <-sigs:
@@ -221,7 +225,7 @@ func Run(ctx context.Context, c Config) (*Summary, error) {
 			r.signalled = s
 			r.sigMu.Unlock()
 			cancel()
-		case <-ctx.Done():
+		case <-done:
 		}
 	}()
 	r.ctx = ctx
@@ -317,11 +321,9 @@ func (r *run) stage(n, of int, name, desc string, outputs []string, do func() (O
 	if clock.Frozen() {
 		cpu = 0
 	}
-	r.sigMu.Lock()
-	sig := r.signalled
-	r.sigMu.Unlock()
+	interrupted, sig := r.interrupted()
 	switch {
-	case sig != nil:
+	case interrupted:
 		o = Outcome{Failed, NoteInterrupted}
 	case err != nil:
 		o = Outcome{Failed, firstLine(err.Error())}
@@ -340,7 +342,7 @@ func (r *run) stage(n, of int, name, desc string, outputs []string, do func() (O
 		err = werr
 	}
 	switch {
-	case sig != nil:
+	case interrupted:
 		fmt.Fprintf(r.Stderr, "eccco reproduce: interrupted in stage %s; run it again to resume (finished work is kept)\n", name)
 		return &InterruptedError{Stage: name, Signal: sig}
 	case err != nil:
@@ -348,6 +350,24 @@ func (r *run) stage(n, of int, name, desc string, outputs []string, do func() (O
 		return &StageError{Stage: name, Err: err}
 	}
 	return nil
+}
+
+// interrupted reports whether the run was cancelled (a signal, or the caller's context: the command
+// line cancels it on SIGINT and SIGTERM too) and by which signal (nil where none was seen).
+func (r *run) interrupted() (bool, os.Signal) {
+	if r.ctx.Err() == nil {
+		return false, nil
+	}
+	for range 20 { // the signal cancelled the caller's context first: give its record a moment
+		r.sigMu.Lock()
+		sig := r.signalled
+		r.sigMu.Unlock()
+		if sig != nil {
+			return true, sig
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	return true, nil
 }
 
 // record writes stages.tsv and summary.json: this invocation's stages, then those only earlier

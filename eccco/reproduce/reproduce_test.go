@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -322,6 +323,25 @@ func TestFaults(t *testing.T) {
 			}
 			if _, err := os.Stat("runs/quick/.stages.unfinished"); err == nil {
 				t.Error("a finished run is still marked unfinished")
+			}
+		}},
+		// kill (SIGTERM) under the command line's own handler, which cancels the run's context first:
+		// still recorded as interrupted, with the shell's exit status for SIGTERM.
+		{"terminate", func(t *testing.T) {
+			scratch(t)
+			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			f := &fake{t: t, onBench: func() {
+				syscall.Kill(os.Getpid(), syscall.SIGTERM)
+				<-ctx.Done()
+			}}
+			s, err := Run(ctx, f.config(false))
+			var ie *InterruptedError
+			if !errors.As(err, &ie) || ie.Code() != 143 {
+				t.Fatalf("err = %v, want interrupted with exit status 143", err)
+			}
+			if o := stageOf(t, s, "bench").Outcome(); o != (Outcome{Failed, NoteInterrupted}) || s.Status != Failed {
+				t.Errorf("bench %s, run %s", o, s.Status)
 			}
 		}},
 		// A run begun by the shell reproduce.sh (its stages.tsv and spellings) resumes under eccco reproduce.
