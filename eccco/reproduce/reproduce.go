@@ -1,6 +1,9 @@
-// Package reproduce runs the reproduction's stages (data, perf, bench, figures, notebooks, report) with
-// their bookkeeping: up-to-date checks, a lock per output folder, wall and CPU time per stage, resume
-// across invocations and the run's summary (OUT/summary.json, one definition of ok; OUT/stages.tsv).
+// Package reproduce runs the reproduction's stages, skips finished work and writes the run's summary.
+//
+// The stages are data, perf, bench, figures, notebooks and report; their bookkeeping is here: up-to-date
+// checks (stamps), a lock per output folder, wall and CPU time per stage, resume across invocations and
+// the run's summary (OUT/summary.json, the one definition of a stage's ok; OUT/stages.tsv for the
+// report's provenance appendix).
 //
 // The stages run eccco's own commands in this process (a [Runner], the command line's dispatch, with the
 // arguments ./reproduce.sh gave them) and the external tools by exec: the notebooks' tool chain
