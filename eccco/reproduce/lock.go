@@ -26,6 +26,12 @@ const LockFile = ".reproduce.lock"
 // ErrLocked is returned when another run holds the output folder's lock.
 var ErrLocked = errors.New("another run is writing to this folder")
 
+// lockedError says who holds the lock; it is ErrLocked.
+type lockedError string
+
+func (e lockedError) Error() string        { return string(e) }
+func (e lockedError) Is(target error) bool { return target == ErrLocked }
+
 // lock takes dir's lock, without waiting, and writes this process's id into it.
 func lock(dir string) (unlock func(), err error) {
 	path := filepath.Join(dir, LockFile)
@@ -40,7 +46,7 @@ func lock(dir string) (unlock func(), err error) {
 		if h == "" {
 			h = "?"
 		}
-		return nil, fmt.Errorf("%w: another ./reproduce.sh or eccco reproduce (process %s) is writing to %s; wait for it to finish", ErrLocked, h, dir)
+		return nil, lockedError(fmt.Sprintf("another ./reproduce.sh or eccco reproduce (process %s) is writing to %s; wait for it to finish", h, dir))
 	}
 	if err := f.Truncate(0); err == nil {
 		f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)

@@ -242,19 +242,6 @@ func Run(ctx context.Context, c Config) (*Summary, error) {
 	}
 	r.binKey = stampKey(bin)
 
-	unfinished := filepath.Join(r.out, ".stages.unfinished")
-	if _, err := os.Stat(unfinished); err == nil {
-		if r.prior, err = readPrior(r.out); err != nil {
-			return nil, fmt.Errorf("resuming the unfinished run in %s: %w", r.out, err)
-		}
-		if len(r.prior) > 0 {
-			fmt.Fprintf(r.Stdout, "(resuming an unfinished run: each stage's time in %s adds to the one recorded)\n", filepath.Join(r.out, StagesFile))
-		}
-	}
-	if err := os.WriteFile(unfinished, nil, 0o644); err != nil {
-		return nil, err
-	}
-
 	if err := r.Run(ctx, []string{"backend"}, r.Stdout, r.Stderr); err != nil {
 		return nil, err
 	}
@@ -266,6 +253,19 @@ func Run(ctx context.Context, c Config) (*Summary, error) {
 	}
 	if !r.Quick && r.TabularBackend != "" {
 		fmt.Fprintf(r.Stdout, "synthetic and tabular benchmark: %s (unset ECCCO_TABULAR_BACKEND to keep it on the backend above)\n", r.TabularBackend)
+	}
+
+	unfinished := filepath.Join(r.out, ".stages.unfinished")
+	if _, err := os.Stat(unfinished); err == nil {
+		if r.prior, err = readPrior(r.out); err != nil {
+			return nil, fmt.Errorf("resuming the unfinished run in %s: %w", r.out, err)
+		}
+		if len(r.prior) > 0 {
+			fmt.Fprintf(r.Stdout, "(resuming an unfinished run: each stage's time in %s adds to the one recorded)\n", filepath.Join(r.out, StagesFile))
+		}
+	}
+	if err := os.WriteFile(unfinished, nil, 0o644); err != nil {
+		return nil, err
 	}
 
 	dataOut := os.Getenv("ECCCO_DATA_DIR")
