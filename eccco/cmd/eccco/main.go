@@ -54,11 +54,12 @@ func commands() []command {
 		{"agree", "compare two benchmarks counterfactual by counterfactual (e.g. one protocol on two backends)",
 			"'eccco agree --in DIR,DIR' compares two benchmarks counterfactual by counterfactual, e.g. the same protocol on two backends, and counts the values that agree within --tol.", runAgree},
 		{"figures", "make the paper's figures (PNG, SVG, PDF), training or loading the models they need",
-			"'eccco figures [--only NAME,…]' makes the paper's figures as PNG, SVG and PDF in --out, training or loading the models they need; --list names them, --results DIR adds the charts of a benchmark's metrics.", runFigures},
+			"'eccco figures [--only NAME,…]' makes the paper's figures as PNG, SVG and PDF in --out, training or loading the models they need; 'eccco figures list' names them, --results DIR adds the charts of a benchmark's metrics.", runFigures},
 		{"report", "write the reproduction report (LaTeX, Markdown, PDF) from results, model performance and figures",
 			"'eccco report' writes the reproduction report (LaTeX sources, Markdown and, with pdflatex, a PDF) from benchmark results, model performance and figures, beside the paper's numbers.", runReport},
 		{"sample", "draw SGLD samples of a class from a saved model (CSV, and a PNG grid for images)",
 			"'eccco sample --data D --model KIND|DIR --class K' draws conditional SGLD samples of one class with the sampler of the mode (override it with --set chains=, keep=, steps=, sgld-step=, noise=, clip=, unbiased=), says how many the model predicts as the class and how far they lie from the training data, and writes them as CSV (and a PNG grid for images).", runSample},
+		{"reproduce", "run the whole reproduction (./reproduce.sh): stages, up-to-date checks, lock, times, summary.json", "'eccco reproduce [--quick] [--mode authors-code|paper]' runs the stages data, perf, bench, figures, notebooks and report of ./reproduce.sh (which installs what is missing and calls it), skipping finished work, one run per output folder, and writes each stage's status (ok, skipped or failed, with a note), wall and CPU time and outputs to OUT/summary.json and OUT/stages.tsv.", runReproduce},
 		{"backend", "show the GoMLX backend in use and the ones compiled in",
 			"'eccco backend' shows the GoMLX backend that runs (GOMLX_BACKEND; the embedded pure-Go one by default) and the ones compiled in.", runBackend},
 	}
