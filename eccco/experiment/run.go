@@ -308,10 +308,8 @@ func (e *Experiment) RunFor(ctx context.Context, kind models.Kind, run int, f *F
 		switch name {
 		case "ECCCo+":
 			if e.pca == nil {
-				k, err := counterfactual.LatentDim(e.dataset)
-				if err != nil {
-					return nil, err
-				}
+				k := e.paper.LatentDim()
+				var err error
 				if e.pca, err = counterfactual.FitPCA(train, min(k, train.D())); err != nil {
 					return nil, err
 				}
@@ -357,7 +355,7 @@ func (e *Experiment) RunFor(ctx context.Context, kind models.Kind, run int, f *F
 		return nil, err
 	}
 	in, err := counterfactual.PaperIngredientsWith(ctx, e.backend, m, e.dataset, train, latent, ingredientSeed,
-		counterfactual.IngredientOptions{Calibration: cal, CalibrationScores: e.authorsScores(kind), Graphs: e.graphs}, names...)
+		counterfactual.IngredientOptions{Calibration: cal, CalibrationScores: e.authorsScores(kind), Graphs: e.graphs, Latent: e.paper.LatentDim()}, names...)
 	if err != nil {
 		return nil, fmt.Errorf("preparing run %d of the %s %s: %w", run, e.dataset, kind, err)
 	}

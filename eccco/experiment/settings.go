@@ -518,7 +518,7 @@ func (s Settings) OwnSamplesMetrics(o metrics.Options) metrics.Options {
 	return o
 }
 
-// Spec returns a model architecture for data shaped like train: spec as it is (models.SpecFor), or on
+// Spec returns a model architecture for data shaped like train: spec as it is (catalogue.Dataset.ModelSpec), or on
 // images with VisionArchitecture the MLP family with 128 swish units in one hidden layer and LeNet-5 with
 // a same-padded second convolution (models.LeNet5Same).
 func (s Settings) Spec(spec models.Spec, train *data.Dataset) models.Spec {
