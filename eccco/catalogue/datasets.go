@@ -14,7 +14,7 @@ import (
 // Dataset is one data set's row of the paper's settings: every per-data-set choice that eccco-go's
 // models, JEMs, VAEs and generators take. The lower packages keep only their engines and option types;
 // the methods of a row translate it, once, into each package's own options (ModelSpec, JEMOptions,
-// VAESpec, VAETrainOptions, GeneratorParams, LatentDim).
+// VAESpec, VAETrainOptions, GeneratorParams, LatentDim, SampleOptions).
 //
 // Where each column comes from (the LaTeX of the paper's appendix, paper/contents/ and paper/partials/):
 //
@@ -27,6 +27,9 @@ import (
 //   - Generators: Table "Generator hyperparameters" (tab:genparams, table_gen_params.tex): η, λ1 (cost),
 //     λ2 (set size), λ3 (energy) and the Ridge penalty, in the table's order (the code's order, see
 //     counterfactual.Params).
+//   - Inference: the appendix's inference sampler (appendix.tex, the paragraph "At inference time"): 50
+//     conditional samples of which the n_E = 25 lowest-energy ones are kept for the synthetic sets, 10
+//     samples all kept for the real-world ones.
 //   - Runs and Factuals: the appendix's Experimental Setup (appendix.tex, app:setup): n_f = 100 factuals
 //     per run, 50 runs for the synthetic and tabular sets, 10 for the vision sets.
 //   - VAE: not in the paper's tables; REVISE's VAE as the authors' code built it (see VAE). Its Latent is
@@ -47,6 +50,8 @@ type Dataset struct {
 	Generators counterfactual.Params
 	// VAE is REVISE's VAE.
 	VAE VAE
+	// Inference is the SGLD sampler of ECCCo-L1's samples and of the unfaithfulness metric.
+	Inference Inference
 	// Runs and Factuals are the benchmark's protocol (app:setup).
 	Runs, Factuals int
 }
@@ -63,48 +68,60 @@ type VAE struct {
 	L2             float64
 }
 
+// Inference is how many conditional SGLD samples of a class are drawn at inference time (Chains) and how
+// many of the lowest-energy ones are kept (Keep).
+type Inference struct{ Chains, Keep int }
+
 // Datasets are the paper's eight data sets in the paper's order (that of data.Names).
 var Datasets = []Dataset{
 	{Name: "linearly-separable", SampleSize: 1000,
 		Model:      models.Settings{Hidden: 16, Layers: 3, Activation: "swish", EnsembleSize: 5, Epochs: 100, BatchSize: 100, LearningRate: 1e-3},
 		JEM:        energy.JEMSettings{SGLDSteps: 50, Samples: 50, Lambda: 0.10},
 		Generators: counterfactual.Params{StepSize: 0.05, Cost: 0.10, SetSize: 0.1, Energy: 0.5, Ridge: 0.0},
-		VAE:        VAE{Latent: 2, Hidden: 32, L2: vae.DefaultL2}, Runs: 50, Factuals: 100},
+		VAE:        VAE{Latent: 2, Hidden: 32, L2: vae.DefaultL2},
+		Inference:  Inference{Chains: 50, Keep: 25}, Runs: 50, Factuals: 100},
 	{Name: "moons", SampleSize: 2500,
 		Model:      models.Settings{Hidden: 32, Layers: 3, Activation: "relu", EnsembleSize: 5, Epochs: 500, BatchSize: 128, LearningRate: 1e-3},
 		JEM:        energy.JEMSettings{SGLDSteps: 30, Samples: 10, Lambda: 0.10},
 		Generators: counterfactual.Params{StepSize: 0.05, Cost: 0.10, SetSize: 0.1, Energy: 0.2, Ridge: 0.0},
-		VAE:        VAE{Latent: 2, Hidden: 32, L2: vae.DefaultL2}, Runs: 50, Factuals: 100},
+		VAE:        VAE{Latent: 2, Hidden: 32, L2: vae.DefaultL2},
+		Inference:  Inference{Chains: 50, Keep: 25}, Runs: 50, Factuals: 100},
 	{Name: "circles", SampleSize: 1000,
 		Model:      models.Settings{Hidden: 32, Layers: 3, Activation: "swish", EnsembleSize: 5, Epochs: 100, BatchSize: 100, LearningRate: 1e-3},
 		JEM:        energy.JEMSettings{SGLDSteps: 30, Samples: 50, Lambda: 0.01},
 		Generators: counterfactual.Params{StepSize: 0.05, Cost: 0.10, SetSize: 0.1, Energy: 0.2, Ridge: 0.0},
-		VAE:        VAE{Latent: 2, Hidden: 32, L2: vae.DefaultL2}, Runs: 50, Factuals: 100},
+		VAE:        VAE{Latent: 2, Hidden: 32, L2: vae.DefaultL2},
+		Inference:  Inference{Chains: 50, Keep: 25}, Runs: 50, Factuals: 100},
 	{Name: "california-housing", SampleSize: 16500,
 		Model:      models.Settings{Hidden: 32, Layers: 3, Activation: "relu", EnsembleSize: 5, Epochs: 100, BatchSize: 128, LearningRate: 1e-3},
 		JEM:        energy.JEMSettings{SGLDSteps: 30, Samples: 10, Lambda: 0.10},
 		Generators: counterfactual.Params{StepSize: 0.05, Cost: 0.10, SetSize: 0.1, Energy: 0.5, Ridge: 0.0},
-		VAE:        VAE{Latent: 5, Hidden: 32, L2: vae.DefaultL2}, Runs: 50, Factuals: 100},
+		VAE:        VAE{Latent: 5, Hidden: 32, L2: vae.DefaultL2},
+		Inference:  Inference{Chains: 10, Keep: 10}, Runs: 50, Factuals: 100},
 	{Name: "gmsc", SampleSize: 13370,
 		Model:      models.Settings{Hidden: 32, Layers: 3, Activation: "relu", EnsembleSize: 5, Epochs: 100, BatchSize: 128, LearningRate: 1e-3},
 		JEM:        energy.JEMSettings{SGLDSteps: 30, Samples: 10, Lambda: 0.10},
 		Generators: counterfactual.Params{StepSize: 0.05, Cost: 0.10, SetSize: 0.1, Energy: 0.5, Ridge: 0.0},
-		VAE:        VAE{Latent: 5, Hidden: 32, L2: vae.DefaultL2}, Runs: 50, Factuals: 100},
+		VAE:        VAE{Latent: 5, Hidden: 32, L2: vae.DefaultL2},
+		Inference:  Inference{Chains: 10, Keep: 10}, Runs: 50, Factuals: 100},
 	{Name: "german-credit", SampleSize: 800,
 		Model:      models.Settings{Hidden: 32, Layers: 3, Activation: "relu", EnsembleSize: 5, Epochs: 100, BatchSize: 80, LearningRate: 1e-3},
 		JEM:        energy.JEMSettings{SGLDSteps: 30, Samples: 10, Lambda: 0.10},
 		Generators: counterfactual.Params{StepSize: 0.05, Cost: 0.10, SetSize: 0.1, Energy: 0.1, Ridge: 0.5},
-		VAE:        VAE{Latent: 5, Hidden: 32, L2: vae.DefaultL2}, Runs: 50, Factuals: 100},
+		VAE:        VAE{Latent: 5, Hidden: 32, L2: vae.DefaultL2},
+		Inference:  Inference{Chains: 10, Keep: 10}, Runs: 50, Factuals: 100},
 	{Name: "mnist", SampleSize: 10000,
 		Model:      models.Settings{Hidden: 32, Layers: 1, Activation: "relu", EnsembleSize: 5, Epochs: 100, BatchSize: 128, LearningRate: 1e-3},
 		JEM:        energy.JEMSettings{SGLDSteps: 25, Samples: 10, Lambda: 0.01},
 		Generators: counterfactual.Params{StepSize: 0.05, Cost: 0.01, SetSize: 0.1, Energy: 0.3, Ridge: 0.0},
-		VAE:        VAE{Latent: 28, Hidden: 50, L2: vae.VisionL2}, Runs: 10, Factuals: 100},
+		VAE:        VAE{Latent: 28, Hidden: 50, L2: vae.VisionL2},
+		Inference:  Inference{Chains: 10, Keep: 10}, Runs: 10, Factuals: 100},
 	{Name: "fashion-mnist", SampleSize: 10000,
 		Model:      models.Settings{Hidden: 32, Layers: 2, Activation: "relu", EnsembleSize: 5, Epochs: 100, BatchSize: 128, LearningRate: 1e-3},
 		JEM:        energy.JEMSettings{SGLDSteps: 25, Samples: 10, Lambda: 0.01},
 		Generators: counterfactual.Params{StepSize: 0.05, Cost: 0.01, SetSize: 0.1, Energy: 0.3, Ridge: 0.0},
-		VAE:        VAE{Latent: 32, Hidden: 64, L2: vae.VisionL2}, Runs: 10, Factuals: 100},
+		VAE:        VAE{Latent: 32, Hidden: 64, L2: vae.VisionL2},
+		Inference:  Inference{Chains: 10, Keep: 10}, Runs: 10, Factuals: 100},
 }
 
 // Lookup returns the row of the named data set, or an error that lists the known names.
@@ -162,6 +179,19 @@ func (d Dataset) VAETrainOptions() vae.TrainOptions {
 
 // GeneratorParams are the generators' hyper-parameters (tab:genparams).
 func (d Dataset) GeneratorParams() counterfactual.Params { return d.Generators }
+
+// SampleOptions are the SGLD sampler of ECCCo-L1's samples and of the unfaithfulness metric for a model
+// trained on train (energy.TargetSampleOptions): in the paper's setting the prior of the training data
+// and the row's Inference chains and kept samples; in the authors' code (authorsCode) their sampler, 50
+// chains keeping 25 on every data set.
+func (d Dataset) SampleOptions(train *data.Dataset, authorsCode bool) (energy.ClassOptions, error) {
+	o, err := energy.TargetSampleOptions(train, authorsCode)
+	if err != nil || authorsCode {
+		return o, err
+	}
+	o.Chains, o.Keep = d.Inference.Chains, d.Inference.Keep
+	return o, nil
+}
 
 // LatentDim is the latent size of REVISE's VAE, which ECCCo+'s PCA matches: 2 for the synthetic sets, 5
 // for the tabular ones, 28 for MNIST and 32 for Fashion-MNIST.

@@ -6,6 +6,7 @@ import (
 
 	"github.com/eccco-go/eccco-go/eccco/data"
 
+	"github.com/eccco-go/eccco-go/eccco/catalogue"
 	"github.com/eccco-go/eccco-go/eccco/counterfactual"
 	"github.com/eccco-go/eccco-go/eccco/energy"
 	"github.com/eccco-go/eccco-go/eccco/models"
@@ -128,6 +129,41 @@ func TestJEMOptionsAsBefore(t *testing.T) {
 			SGLD: sgld, Samples: want.jem.Samples, Lambda: want.jem.Lambda, Prior: prior, Seed: 9}
 		if !reflect.DeepEqual(got, w) {
 			t.Errorf("%s:\n got %+v\nwant %+v", name, got, w)
+		}
+	}
+}
+
+// TestSampleOptionsAsBefore checks the inference sampler against what energy.TargetSampleOptions gave
+// before the move: in the paper's setting energy.DefaultClassOptions with the prior of the training data,
+// 50 chains keeping 25 for the synthetic sets and 10 keeping 10 otherwise; in the authors' code
+// energy.AuthorsClassOptions with the one-range prior of energy.ScalarPrior, on every data set.
+func TestSampleOptionsAsBefore(t *testing.T) {
+	train, err := data.Moons(40, 0.1, data.NewRand(3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	prior, err := energy.PriorFromData(train)
+	if err != nil {
+		t.Fatal(err)
+	}
+	scalar, err := energy.ScalarPrior(train)
+	if err != nil {
+		t.Fatal(err)
+	}
+	chains := map[string][2]int{"linearly-separable": {50, 25}, "moons": {50, 25}, "circles": {50, 25},
+		"california-housing": {10, 10}, "gmsc": {10, 10}, "german-credit": {10, 10}, "mnist": {10, 10}, "fashion-mnist": {10, 10}}
+	for name := range oldTable {
+		d, err := catalogue.Lookup(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := energy.DefaultClassOptions(prior)
+		want.Chains, want.Keep = chains[name][0], chains[name][1]
+		if got, err := d.SampleOptions(train, false); err != nil || !reflect.DeepEqual(got, want) {
+			t.Errorf("%s, paper: %+v (%v), want %+v", name, got, err, want)
+		}
+		if got, err := d.SampleOptions(train, true); err != nil || !reflect.DeepEqual(got, energy.AuthorsClassOptions(scalar)) {
+			t.Errorf("%s, authors' code: %+v (%v)", name, got, err)
 		}
 	}
 }

@@ -13,10 +13,12 @@ import (
 
 // PaperIngredients prepares what the paper's generators need for a model clf trained on train: the model
 // calibrated by split conformal prediction on half of the training split (α = 0.05, T = 0.1, κ = 1), the
-// PCA of ECCCo+ with IngredientOptions.Latent components (so ECCCo+ needs PaperIngredientsWith), and SGLD samples of every class for ECCCo-L1 (the paper's
-// inference setting: 50 chains keeping the 25 lowest-energy ones for synthetic data, 10 chains all kept
-// otherwise). vae may be nil (REVISE then cannot be built). When generator names are given, only what
-// those generators need is prepared (the PCA only for ECCCo+, the SGLD samples only for ECCCo-L1).
+// PCA of ECCCo+ with IngredientOptions.Latent components, and SGLD samples of every class for ECCCo-L1
+// drawn by IngredientOptions.Sampler (the paper's inference setting: 50 chains keeping the 25
+// lowest-energy ones for synthetic data, 10 chains all kept otherwise); ECCCo+ and ECCCo-L1 thus need
+// PaperIngredientsWith. vae may be nil (REVISE then cannot be built). When generator names are given,
+// only what those generators need is prepared (the PCA only for ECCCo+, the SGLD samples only for
+// ECCCo-L1).
 func PaperIngredients(ctx context.Context, backend compute.Backend, clf models.Classifier, dataset string, train *data.Dataset, vae LatentMap, seed uint64, generators ...string) (Ingredients, error) {
 	return PaperIngredientsWith(ctx, backend, clf, dataset, train, vae, seed, IngredientOptions{}, generators...)
 }
@@ -38,6 +40,10 @@ type IngredientOptions struct {
 	// Latent is the number of components of ECCCo+'s PCA: the paper's latent size of the data set
 	// (catalogue.Dataset.LatentDim, that of REVISE's VAE). It is required when ECCCo+ is prepared.
 	Latent int
+	// Sampler draws ECCCo-L1's SGLD samples: the paper's inference sampler of the data set
+	// (catalogue.Dataset.SampleOptions). It is required when ECCCo-L1 is prepared; its Graphs is set from
+	// Graphs.
+	Sampler *energy.ClassOptions
 }
 
 // PaperCalibrationFraction is the share of the training split the paper calibrates on (a random half,
@@ -90,10 +96,10 @@ func PaperIngredientsWith(ctx context.Context, backend compute.Backend, clf mode
 	if !needSamples {
 		return in, nil
 	}
-	opts, err := energy.TargetSampleOptions(dataset, train, false)
-	if err != nil {
-		return Ingredients{}, err
+	if o.Sampler == nil {
+		return Ingredients{}, fmt.Errorf("ingredients for %s: ECCCo-L1's samples need IngredientOptions.Sampler", dataset)
 	}
+	opts := *o.Sampler
 	opts.Graphs = o.Graphs
 	ts, err := energy.SampleTargets(ctx, backend, clf, opts, seed)
 	if err != nil {

@@ -15,21 +15,23 @@ type testRow struct {
 	model  models.Settings
 	jem    energy.JEMSettings
 	latent int
+	// chains and keep are the inference sampler's (catalogue.Dataset.Inference).
+	chains, keep int
 }
 
 var testRows = map[string]testRow{
 	"linearly-separable": {Params{StepSize: 0.05, Cost: 0.10, SetSize: 0.1, Energy: 0.5},
 		models.Settings{Hidden: 16, Layers: 3, Activation: "swish", EnsembleSize: 5, Epochs: 100, BatchSize: 100, LearningRate: 1e-3},
-		energy.JEMSettings{SGLDSteps: 50, Samples: 50, Lambda: 0.1}, 2},
+		energy.JEMSettings{SGLDSteps: 50, Samples: 50, Lambda: 0.1}, 2, 50, 25},
 	"moons": {Params{StepSize: 0.05, Cost: 0.10, SetSize: 0.1, Energy: 0.2},
 		models.Settings{Hidden: 32, Layers: 3, Activation: "relu", EnsembleSize: 5, Epochs: 500, BatchSize: 128, LearningRate: 1e-3},
-		energy.JEMSettings{SGLDSteps: 30, Samples: 10, Lambda: 0.1}, 2},
+		energy.JEMSettings{SGLDSteps: 30, Samples: 10, Lambda: 0.1}, 2, 50, 25},
 	"california-housing": {Params{StepSize: 0.05, Cost: 0.10, SetSize: 0.1, Energy: 0.5},
 		models.Settings{Hidden: 32, Layers: 3, Activation: "relu", EnsembleSize: 5, Epochs: 100, BatchSize: 128, LearningRate: 1e-3},
-		energy.JEMSettings{SGLDSteps: 30, Samples: 10, Lambda: 0.1}, 5},
+		energy.JEMSettings{SGLDSteps: 30, Samples: 10, Lambda: 0.1}, 5, 10, 10},
 	"mnist": {Params{StepSize: 0.05, Cost: 0.01, SetSize: 0.1, Energy: 0.3},
 		models.Settings{Hidden: 32, Layers: 1, Activation: "relu", EnsembleSize: 5, Epochs: 100, BatchSize: 128, LearningRate: 1e-3},
-		energy.JEMSettings{SGLDSteps: 25, Samples: 10, Lambda: 0.01}, 28},
+		energy.JEMSettings{SGLDSteps: 25, Samples: 10, Lambda: 0.01}, 28, 10, 10},
 }
 
 // testPaper returns the row of a data set the tests use.
@@ -61,4 +63,14 @@ func (r testRow) jemOptions(train *data.Dataset, seed uint64) (energy.JEMOptions
 	s.Steps = r.jem.SGLDSteps
 	return energy.JEMOptions{Epochs: r.model.Epochs, BatchSize: r.model.BatchSize, LearningRate: r.model.LearningRate,
 		SGLD: s, Samples: r.jem.Samples, Lambda: r.jem.Lambda, Prior: prior, Seed: seed}, nil
+}
+
+// sampler is catalogue.Dataset.SampleOptions in the paper's setting.
+func (r testRow) sampler(train *data.Dataset) (*energy.ClassOptions, error) {
+	o, err := energy.TargetSampleOptions(train, false)
+	if err != nil {
+		return nil, err
+	}
+	o.Chains, o.Keep = r.chains, r.keep
+	return &o, nil
 }

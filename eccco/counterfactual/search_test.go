@@ -303,7 +303,11 @@ func TestSearchIsDeterministic(t *testing.T) {
 	p := testRows["moons"].params
 	var first []float32
 	for range 2 {
-		in, err := PaperIngredientsWith(context.Background(), b, m, "moons", split.Train, nil, 9, IngredientOptions{Latent: 2})
+		sampler, err := testRows["moons"].sampler(split.Train)
+		if err != nil {
+			t.Fatal(err)
+		}
+		in, err := PaperIngredientsWith(context.Background(), b, m, "moons", split.Train, nil, 9, IngredientOptions{Latent: 2, Sampler: sampler})
 		if err != nil {
 			t.Fatal(err)
 		}

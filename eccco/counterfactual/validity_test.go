@@ -45,7 +45,11 @@ func TestSyntheticValidity(t *testing.T) {
 			t.Fatal(err)
 		}
 		p := row.params
-		in, err := PaperIngredientsWith(context.Background(), b, m, c.dataset, split.Train, nil, 42, IngredientOptions{Latent: row.latent})
+		sampler, err := row.sampler(split.Train)
+		if err != nil {
+			t.Fatal(err)
+		}
+		in, err := PaperIngredientsWith(context.Background(), b, m, c.dataset, split.Train, nil, 42, IngredientOptions{Latent: row.latent, Sampler: sampler})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -400,8 +400,12 @@ func (c *Custom) ingredients(ctx context.Context, gens []Generator) (counterfact
 		latent = c.vae
 	}
 	c.logf("preparing the generators' ingredients (%s)", strings.Join(all, ", "))
+	sampler, err := c.paper.SampleOptions(c.train, false)
+	if err != nil {
+		return counterfactual.Ingredients{}, err
+	}
 	in, err := counterfactual.PaperIngredientsWith(ctx, c.backend, c.scaled, c.template, c.train, latent, SeedFor(c.opts.Seed, "custom", "ingredients"),
-		counterfactual.IngredientOptions{Latent: c.paper.LatentDim()}, all...)
+		counterfactual.IngredientOptions{Latent: c.paper.LatentDim(), Sampler: &sampler}, all...)
 	if err != nil {
 		return counterfactual.Ingredients{}, err
 	}
@@ -442,7 +446,7 @@ func (c *Custom) classSamples(ctx context.Context, targets []int) ([][]float32, 
 		}
 	}
 	if len(missing) > 0 {
-		so, err := energy.TargetSampleOptions(c.template, c.train, false)
+		so, err := c.paper.SampleOptions(c.train, false)
 		if err != nil {
 			return nil, err
 		}
