@@ -45,6 +45,7 @@ import (
 	"time"
 
 	"github.com/eccco-go/eccco-go/eccco/backend"
+	"github.com/eccco-go/eccco-go/eccco/catalogue"
 	"github.com/eccco-go/eccco-go/eccco/counterfactual"
 	"github.com/eccco-go/eccco-go/eccco/models"
 	"github.com/gomlx/compute"
@@ -57,7 +58,7 @@ const (
 	StepSize = 0.05
 )
 
-// arch is one of the benchmark's two models, with its data set's settings (models.SpecFor) and domain.
+// arch is one of the benchmark's two models, with its data set's settings (catalogue.Dataset.ModelSpec) and domain.
 type arch struct {
 	name, dataset string
 	d, k          int
@@ -134,7 +135,11 @@ func run(archList, bList string, k int, searcher bool, impl string) error {
 			return fmt.Errorf("-arch: unknown architecture %q (mnist, california)", name)
 		}
 		a := archs[i]
-		spec, err := models.SpecFor(models.KindMLP, a.dataset, a.d, a.k)
+		row, err := catalogue.Lookup(a.dataset)
+		if err != nil {
+			return err
+		}
+		spec, err := row.ModelSpec(models.KindMLP, a.d, a.k)
 		if err != nil {
 			return err
 		}

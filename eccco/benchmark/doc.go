@@ -14,7 +14,7 @@
 // experiment layer (package experiment), the same code `eccco explain` and the notebooks use. In every
 // run, the factuals are drawn from the test split (the same rows for every model of the run) and each
 // gets a random target other than the class its model predicts. Every generator explains every model's
-// factuals with the paper's hyper-parameters (counterfactual.PaperParams) and every counterfactual is
+// factuals with the paper's hyper-parameters (catalogue.Datasets) and every counterfactual is
 // scored by metrics.Evaluator. All randomness derives from the protocol's seed and the names of what it
 // is for, so the same seed gives byte-identical results whatever the order, sharding or interruptions.
 //

@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/eccco-go/eccco-go/eccco/counterfactual"
+	"github.com/eccco-go/eccco-go/eccco/catalogue"
 	"github.com/eccco-go/eccco-go/eccco/experiment"
 	"github.com/eccco-go/eccco-go/eccco/models"
 )
@@ -34,17 +34,18 @@ type Protocol struct {
 }
 
 // PaperProtocol returns the paper's protocol for a data set: MLP, MLP ensemble, JEM and JEM ensemble
-// (plus LeNet-5 for images), every generator of the paper (the six of VisionGenerators for images), 100 factuals per run, 50 runs (10 for images),
-// seed 42, the paper's equations.
+// (plus LeNet-5 for images), every generator of the paper (the six of VisionGenerators for images), the
+// runs and factuals of the data set's row of catalogue.Datasets (100 factuals per run, 50 runs, 10 for
+// images), seed 42, the paper's equations.
 func PaperProtocol(dataset string) (Protocol, error) {
-	if _, err := counterfactual.PaperParams(dataset); err != nil {
+	row, err := catalogue.Lookup(dataset)
+	if err != nil {
 		return Protocol{}, err
 	}
-	p := Protocol{Dataset: dataset, Runs: 50, Factuals: 100, Seed: experiment.DefaultSeed, Mode: experiment.Paper,
+	p := Protocol{Dataset: dataset, Runs: row.Runs, Factuals: row.Factuals, Seed: experiment.DefaultSeed, Mode: experiment.Paper,
 		Models:     []models.Kind{models.KindMLP, models.KindMLPEnsemble, models.KindJEM, models.KindJEMEnsemble},
 		Generators: experiment.PaperGenerators()}
 	if dataset == "mnist" || dataset == "fashion-mnist" {
-		p.Runs = 10
 		p.Models = append(p.Models, models.KindLeNet)
 		p.Generators = VisionGenerators()
 	}
@@ -84,7 +85,7 @@ func (p Protocol) Validate() error {
 	if err := p.Sampling.Validate(); err != nil {
 		return err
 	}
-	if _, err := counterfactual.PaperParams(p.Dataset); err != nil {
+	if _, err := catalogue.Lookup(p.Dataset); err != nil {
 		return err
 	}
 	seen := map[models.Kind]bool{}

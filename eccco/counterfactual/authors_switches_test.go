@@ -234,7 +234,7 @@ func TestDecayedEnergyStepsByHand(t *testing.T) {
 			}
 		}
 	}
-	p, _ := PaperParams("moons")
+	p := testRows["moons"].params
 	p.DecayRate, p.DecayEvery = rate, every
 	if g := ECCCoNoCP(p); g.Penalties[1].Name != "energy (decay 0.1 every 5)" || !g.Stepwise {
 		t.Errorf("decayed energy penalty named %q, stepwise %v", g.Penalties[1].Name, g.Stepwise)

@@ -175,7 +175,11 @@ func benchMLP(b testing.TB, bk compute.Backend, name string) (split *data.Split,
 		b.Logf("%s not available: %v", name, err)
 		return nil, nil, Params{}, false
 	}
-	spec, err := models.SpecFor(models.KindMLP, name, split.Train.D(), split.Train.K())
+	row, err := testPaper(name)
+	if err != nil {
+		b.Fatal(err)
+	}
+	spec, err := row.spec(models.KindMLP, name, split.Train.D(), split.Train.K())
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -183,9 +187,7 @@ func benchMLP(b testing.TB, bk compute.Backend, name string) (split *data.Split,
 	if err != nil {
 		b.Fatal(err)
 	}
-	if p, err = PaperParams(name); err != nil {
-		b.Fatal(err)
-	}
+	p = row.params
 	return split, mlp, p, true
 }
 

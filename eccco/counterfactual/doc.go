@@ -18,8 +18,8 @@
 //	yloss + λ_cost·‖x′ − x‖₁ + λ_energy·(E_θ(x′|y⁺) + ridge·E²) + λ_setsize·Ω(C_θ(x′; α)),
 //
 // with E_θ(x|y) = −M_θ(x)[y] the conditional energy (package energy) and Ω the smooth set size of the
-// conformally calibrated model (package conformal). PaperParams holds the per-data-set η and λ of
-// table_gen_params.tex; mind that its λ2 is the set-size weight and λ3 the energy weight (the code's
+// conformally calibrated model (package conformal). Params hold a data set's η and λ (the paper's, of
+// table_gen_params.tex, are in package catalogue); mind that its λ2 is the set-size weight and λ3 the energy weight (the code's
 // order). ByName builds any generator of GeneratorNames from its Ingredients, which PaperIngredients
 // prepares for a trained model (calibration on half the training split, PCA, SGLD samples per class).
 //

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/eccco-go/eccco-go/eccco/backend"
+	"github.com/eccco-go/eccco-go/eccco/catalogue"
 	"github.com/eccco-go/eccco-go/eccco/counterfactual"
 	"github.com/eccco-go/eccco-go/eccco/data"
 	"github.com/eccco-go/eccco-go/eccco/models"
@@ -32,12 +33,12 @@ func ExampleSearch() {
 		return
 	}
 	clf := logistic([]float32{1, 2}, -1) // class 1 where x₁ + 2x₂ > 1
-	params, err := counterfactual.PaperParams("moons")
+	moons, err := catalogue.Lookup("moons")
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	g := counterfactual.Wachter(params)
+	g := counterfactual.Wachter(moons.GeneratorParams())
 	fmt.Println(g.Name, "η =", g.StepSize, "λ_cost =", g.Penalties[0].Weight)
 	for _, rule := range []counterfactual.Rule{counterfactual.DecisionThreshold, counterfactual.GeneratorConditions} {
 		res, err := counterfactual.Search(context.Background(), b, clf, g, counterfactual.Request{
@@ -134,7 +135,12 @@ func ExampleByName() {
 		fmt.Println(err)
 		return
 	}
-	spec, _ := models.SpecFor(models.KindMLP, "moons", split.Train.D(), split.Train.K())
+	moons, err := catalogue.Lookup("moons")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	spec, _ := moons.ModelSpec(models.KindMLP, split.Train.D(), split.Train.K())
 	m, err := models.New(b, spec, 42)
 	if err != nil {
 		fmt.Println(err)
@@ -150,7 +156,7 @@ func ExampleByName() {
 		fmt.Println(err)
 		return
 	}
-	params, _ := counterfactual.PaperParams("moons")
+	params := moons.GeneratorParams()
 
 	// Five test rows of class 0 that the model predicts as 0, to be moved to class 1.
 	var factuals []float32
@@ -207,21 +213,4 @@ func ExampleCanonicalName() {
 	// "l1" → "ECCCo-L1" <nil>
 	// true
 	// [ECCCo ECCCo+ ECCCo (no CP) ECCCo (no EBM) ECCCo-L1 ECCCo-L1 (no CP) ECCCo-L1 (no EBM) REVISE Schut Wachter]
-}
-
-// PaperParams holds the per-data-set hyper-parameters of table_gen_params.tex: step size η and the weights
-// of the cost, set-size and energy terms (the table's λ1, λ2, λ3) and the energy's ridge.
-func ExamplePaperParams() {
-	for _, name := range []string{"linearly-separable", "moons", "german-credit"} {
-		p, err := counterfactual.PaperParams(name)
-		if err != nil {
-			fmt.Println(err)
-			return
-		}
-		fmt.Printf("%-18s η %.2f  λ_cost %.2f  λ_setsize %.2f  λ_energy %.2f  ridge %.1f\n", name, p.StepSize, p.Cost, p.SetSize, p.Energy, p.Ridge)
-	}
-	// Output:
-	// linearly-separable η 0.05  λ_cost 0.10  λ_setsize 0.10  λ_energy 0.50  ridge 0.0
-	// moons              η 0.05  λ_cost 0.10  λ_setsize 0.10  λ_energy 0.20  ridge 0.0
-	// german-credit      η 0.05  λ_cost 0.10  λ_setsize 0.10  λ_energy 0.10  ridge 0.5
 }

@@ -108,26 +108,6 @@ type Params struct {
 	DecayEvery                             int
 }
 
-var paperParams = map[string]Params{
-	"linearly-separable": {0.05, 0.10, 0.1, 0.5, 0.0, 0, 0},
-	"moons":              {0.05, 0.10, 0.1, 0.2, 0.0, 0, 0},
-	"circles":            {0.05, 0.10, 0.1, 0.2, 0.0, 0, 0},
-	"california-housing": {0.05, 0.10, 0.1, 0.5, 0.0, 0, 0},
-	"gmsc":               {0.05, 0.10, 0.1, 0.5, 0.0, 0, 0},
-	"german-credit":      {0.05, 0.10, 0.1, 0.1, 0.5, 0, 0},
-	"mnist":              {0.05, 0.01, 0.1, 0.3, 0.0, 0, 0},
-	"fashion-mnist":      {0.05, 0.01, 0.1, 0.3, 0.0, 0, 0},
-}
-
-// PaperParams returns the paper's generator hyper-parameters for a data set by name.
-func PaperParams(dataset string) (Params, error) {
-	p, ok := paperParams[dataset]
-	if !ok {
-		return Params{}, fmt.Errorf("no generator parameters for data set %q", dataset)
-	}
-	return p, nil
-}
-
 // Wachter returns the generator of Wachter et al. (2017): yloss + λ_cost·‖x′ − x‖₁ in feature space, as
 // the authors' runs computed it. For the MAD-weighted cost that CE.jl's distance_mad meant to compute,
 // replace the penalty's term by WeightedL1Cost(MADWeights(train)) (Ingredients.WithMADWachter).

@@ -11,29 +11,14 @@ import (
 	"github.com/gomlx/compute"
 )
 
-// latentDims are the latent sizes of REVISE's VAEs (appendix; the authors' code), which ECCCo+'s PCA
-// matches: 2 for the synthetic sets, 5 for the tabular ones, 28 for MNIST and 32 for Fashion-MNIST.
-var latentDims = map[string]int{
-	"linearly-separable": 2, "moons": 2, "circles": 2,
-	"california-housing": 5, "gmsc": 5, "german-credit": 5,
-	"mnist": 28, "fashion-mnist": 32,
-}
-
-// LatentDim returns the paper's latent size for a data set (REVISE's VAE, ECCCo+'s PCA).
-func LatentDim(dataset string) (int, error) {
-	k, ok := latentDims[dataset]
-	if !ok {
-		return 0, fmt.Errorf("no latent size for data set %q", dataset)
-	}
-	return k, nil
-}
-
 // PaperIngredients prepares what the paper's generators need for a model clf trained on train: the model
 // calibrated by split conformal prediction on half of the training split (α = 0.05, T = 0.1, κ = 1), the
-// PCA of ECCCo+ with LatentDim components, and SGLD samples of every class for ECCCo-L1 (the paper's
-// inference setting: 50 chains keeping the 25 lowest-energy ones for synthetic data, 10 chains all kept
-// otherwise). vae may be nil (REVISE then cannot be built). When generator names are given, only what
-// those generators need is prepared (the PCA only for ECCCo+, the SGLD samples only for ECCCo-L1).
+// PCA of ECCCo+ with IngredientOptions.Latent components, and SGLD samples of every class for ECCCo-L1
+// drawn by IngredientOptions.Sampler (the paper's inference setting: 50 chains keeping the 25
+// lowest-energy ones for synthetic data, 10 chains all kept otherwise); ECCCo+ and ECCCo-L1 thus need
+// PaperIngredientsWith. vae may be nil (REVISE then cannot be built). When generator names are given,
+// only what those generators need is prepared (the PCA only for ECCCo+, the SGLD samples only for
+// ECCCo-L1).
 func PaperIngredients(ctx context.Context, backend compute.Backend, clf models.Classifier, dataset string, train *data.Dataset, vae LatentMap, seed uint64, generators ...string) (Ingredients, error) {
 	return PaperIngredientsWith(ctx, backend, clf, dataset, train, vae, seed, IngredientOptions{}, generators...)
 }
@@ -52,6 +37,13 @@ type IngredientOptions struct {
 	// Graphs, when set, keeps the compiled graphs of the calibration and the SGLD sampler for later
 	// calls (models.Graphs); the ingredients are the same either way.
 	Graphs *models.Graphs
+	// Latent is the number of components of ECCCo+'s PCA: the paper's latent size of the data set
+	// (catalogue.Dataset.LatentDim, that of REVISE's VAE). It is required when ECCCo+ is prepared.
+	Latent int
+	// Sampler draws ECCCo-L1's SGLD samples: the paper's inference sampler of the data set
+	// (catalogue.Dataset.SampleOptions). It is required when ECCCo-L1 is prepared; its Graphs is set from
+	// Graphs.
+	Sampler *energy.ClassOptions
 }
 
 // PaperCalibrationFraction is the share of the training split the paper calibrates on (a random half,
@@ -90,10 +82,11 @@ func PaperIngredientsWith(ctx context.Context, backend compute.Backend, clf mode
 	}
 	in := Ingredients{Calibrated: c, VAE: vae}
 	if needPCA {
-		k, err := LatentDim(dataset)
-		if err != nil {
-			return Ingredients{}, err
+		k := o.Latent
+		if k < 1 {
+			return Ingredients{}, fmt.Errorf("ingredients for %s: ECCCo+'s PCA needs IngredientOptions.Latent, the latent size", dataset)
 		}
+		var err error
 		// N centred rows span at most N − 1 directions: a table with fewer rows than the paper's size
 		// (a user's own) gets that many components.
 		if in.PCA, err = FitPCA(train, max(1, min(k, train.D(), train.N()-1))); err != nil {
@@ -103,10 +96,10 @@ func PaperIngredientsWith(ctx context.Context, backend compute.Backend, clf mode
 	if !needSamples {
 		return in, nil
 	}
-	opts, err := energy.TargetSampleOptions(dataset, train, false)
-	if err != nil {
-		return Ingredients{}, err
+	if o.Sampler == nil {
+		return Ingredients{}, fmt.Errorf("ingredients for %s: ECCCo-L1's samples need IngredientOptions.Sampler", dataset)
 	}
+	opts := *o.Sampler
 	opts.Graphs = o.Graphs
 	ts, err := energy.SampleTargets(ctx, backend, clf, opts, seed)
 	if err != nil {

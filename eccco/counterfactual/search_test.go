@@ -256,10 +256,7 @@ func testGenerators(t testing.TB, b compute.Backend, m models.Classifier, train 
 // testIngredients returns moons' parameters and the ingredients of testGenerators.
 func testIngredients(t testing.TB, b compute.Backend, m models.Classifier, train *data.Dataset) (Params, Ingredients) {
 	t.Helper()
-	p, err := PaperParams("moons")
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := testRows["moons"].params
 	fit, cal, err := conformal.SplitCalibration(train, 0.5, 3)
 	if err != nil {
 		t.Fatal(err)
@@ -282,19 +279,12 @@ func testIngredients(t testing.TB, b compute.Backend, m models.Classifier, train
 		}
 		ts.Samples = append(ts.Samples, rows)
 	}
-	spec, err := vae.PaperSpec("moons", train.D())
-	if err != nil {
-		t.Fatal(err)
-	}
+	spec := vae.Spec{NumFeatures: train.D(), Latent: 2, Hidden: 32, Activation: vae.DefaultActivation, Dataset: "moons"} // the paper's for moons
 	v, err := vae.New(b, spec, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	vopts, err := vae.PaperTrainOptions("moons")
-	if err != nil {
-		t.Fatal(err)
-	}
-	vopts.Epochs = 10
+	vopts := vae.TrainOptions{Epochs: 10, BatchSize: vae.DefaultBatchSize, LearningRate: vae.DefaultLearningRate, L2: vae.DefaultL2}
 	if _, err := vae.Train(context.Background(), b, v, train, vopts); err != nil {
 		t.Fatal(err)
 	}
@@ -310,10 +300,14 @@ func TestSearchIsDeterministic(t *testing.T) {
 	}
 	m := trainMLP(t, b, split.Train, 20)
 	fact, targets := factualsFor(t, b, m, split.Test, 30)
-	p, _ := PaperParams("moons")
+	p := testRows["moons"].params
 	var first []float32
 	for range 2 {
-		in, err := PaperIngredients(context.Background(), b, m, "moons", split.Train, nil, 9)
+		sampler, err := testRows["moons"].sampler(split.Train)
+		if err != nil {
+			t.Fatal(err)
+		}
+		in, err := PaperIngredientsWith(context.Background(), b, m, "moons", split.Train, nil, 9, IngredientOptions{Latent: 2, Sampler: sampler})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -40,11 +40,16 @@ func TestSyntheticValidity(t *testing.T) {
 			t.Fatal(err)
 		}
 		m := trainPaperModel(t, b, c.dataset, c.kind, split, c.epochs, c.compat)
-		p, err := PaperParams(c.dataset)
+		row, err := testPaper(c.dataset)
 		if err != nil {
 			t.Fatal(err)
 		}
-		in, err := PaperIngredients(context.Background(), b, m, c.dataset, split.Train, nil, 42)
+		p := row.params
+		sampler, err := row.sampler(split.Train)
+		if err != nil {
+			t.Fatal(err)
+		}
+		in, err := PaperIngredientsWith(context.Background(), b, m, c.dataset, split.Train, nil, 42, IngredientOptions{Latent: row.latent, Sampler: sampler})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -87,7 +92,11 @@ func TestSyntheticValidity(t *testing.T) {
 
 func trainPaperModel(t testing.TB, b compute.Backend, dataset string, kind models.Kind, split *data.Split, epochs int, compat bool) *models.Model {
 	t.Helper()
-	spec, err := models.SpecFor(kind, dataset, split.Train.D(), split.Train.K())
+	row, err := testPaper(dataset)
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec, err := row.spec(kind, dataset, split.Train.D(), split.Train.K())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,7 +105,7 @@ func trainPaperModel(t testing.TB, b compute.Backend, dataset string, kind model
 		t.Fatal(err)
 	}
 	if kind == models.KindJEM {
-		opts, err := energy.PaperJEMOptions(dataset, split.Train, 42)
+		opts, err := row.jemOptions(split.Train, 42)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -111,10 +120,7 @@ func trainPaperModel(t testing.TB, b compute.Backend, dataset string, kind model
 		}
 		return m
 	}
-	s, err := models.PaperSettings(dataset)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := row.model
 	if epochs == 0 {
 		epochs = s.Epochs
 	}

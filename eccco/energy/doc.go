@@ -75,7 +75,7 @@
 // (and counting) steps whose loss is not finite. In a JEM ensemble each member has its own data order,
 // classes, buffer and samples drawn from its own energy; with JEMOptions.BaggingFraction (the authors'
 // code: 0.8, MLJEnsembles' default) each member also trains on its own bag of rows (models.Bags).
-// PaperJEMOptions gives the paper's settings per data set (table_ebm_params.tex). On XLA's accelerator
+// The paper's settings per data set (table_ebm_params.tex) are in package catalogue (Dataset.JEMOptions). On XLA's accelerator
 // plugins one graph call trains several minibatches, sampler, loss and step included, with the weights of
 // one call per minibatch (TrainJEM says how).
 package energy

@@ -94,7 +94,7 @@ func ExampleSampleTargets() {
 	}
 	fmt.Printf("prior: x1 in [%.2f, %.2f], x2 in [%.2f, %.2f]\n", prior.Lower[0], prior.Upper[0], prior.Lower[1], prior.Upper[1])
 
-	opts, err := energy.TargetSampleOptions("linearly-separable", train, false)
+	opts, err := energy.TargetSampleOptions(train, false)
 	if err != nil {
 		fmt.Println(err)
 		return

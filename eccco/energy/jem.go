@@ -69,28 +69,6 @@ func (o JEMOptions) WithAuthorsCode() JEMOptions {
 	return o
 }
 
-// PaperJEMOptions returns the options of the paper for a data set: epochs and batch size of
-// table_params.tex, SGLD steps, samples per minibatch and λ of table_ebm_params.tex, the authors' SGLD
-// (AuthorsSGLD: φ = 2, σ = 0.01, gradients clipped to ±0.01) and the prior of PriorFromData(train).
-func PaperJEMOptions(dataset string, train *data.Dataset, seed uint64) (JEMOptions, error) {
-	settings, err := models.PaperSettings(dataset)
-	if err != nil {
-		return JEMOptions{}, err
-	}
-	js, err := PaperJEMSettings(dataset)
-	if err != nil {
-		return JEMOptions{}, err
-	}
-	prior, err := PriorFromData(train)
-	if err != nil {
-		return JEMOptions{}, err
-	}
-	s := AuthorsSGLD()
-	s.Steps = js.SGLDSteps
-	return JEMOptions{Epochs: settings.Epochs, BatchSize: settings.BatchSize, LearningRate: settings.LearningRate,
-		SGLD: s, Samples: js.Samples, Lambda: js.Lambda, Prior: prior, Seed: seed}, nil
-}
-
 // TrainJEM trains an MLP model, single or ensemble, as a Joint Energy Model. Every ensemble member is a JEM
 // of its own (the paper's JEM ensemble): it has its own minibatch order, its own replay buffer and its own
 // SGLD samples from its own energy, and the members advance side by side in one graph. For every

@@ -4,7 +4,6 @@ import (
 	"context"
 	"slices"
 	"testing"
-	"time"
 
 	"github.com/eccco-go/eccco-go/eccco/data"
 	"github.com/eccco-go/eccco-go/eccco/models"
@@ -83,79 +82,6 @@ func mean32(v []float32) float64 {
 		s += float64(x)
 	}
 	return s / float64(len(v))
-}
-
-// The criterion for the paper's synthetic JEMs, trained with PaperJEMOptions (moons with 60 of its
-// 500 epochs to keep the test short): at least 90 % of the kept SGLD samples of each class (the paper's
-// inference setting, DefaultClassOptions) are predicted as that class, and they sit near their class's
-// data: their mean distance to the class's nearest training point is at most 0.1 (the data's noise sd)
-// and at most a quarter of their mean distance to the nearest point of another class.
-func TestJEMSamplesSitNearTheirClass(t *testing.T) {
-	if testing.Short() {
-		t.Skip("trains two JEMs")
-	}
-	b := testBackend(t)
-	for _, c := range []struct {
-		dataset string
-		epochs  int
-	}{{"linearly-separable", 0}, {"moons", 60}} {
-		split, err := data.Load(c.dataset, data.Options{Seed: 42})
-		if err != nil {
-			t.Fatal(err)
-		}
-		opts, err := PaperJEMOptions(c.dataset, split.Train, 42)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if c.epochs > 0 {
-			opts.Epochs = c.epochs
-		}
-		spec, err := models.SpecFor(models.KindJEM, c.dataset, split.Train.D(), split.Train.K())
-		if err != nil {
-			t.Fatal(err)
-		}
-		m, err := models.New(b, spec, 42)
-		if err != nil {
-			t.Fatal(err)
-		}
-		hist, err := TrainJEM(context.Background(), b, m, split.Train, opts)
-		if err != nil {
-			t.Fatal(err)
-		}
-		scores, err := models.Evaluate(b, m, split.Test)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Logf("%s JEM: %d epochs in %v, test accuracy %.3f, %d steps skipped", c.dataset, opts.Epochs, hist.Duration.Round(time.Millisecond), scores.Accuracy, hist.Skipped)
-		per, err := SamplePerClass(context.Background(), b, m, DefaultClassOptions(opts.Prior), 7)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for k, cs := range per {
-			pred, err := models.Predict(b, m, cs.X)
-			if err != nil {
-				t.Fatal(err)
-			}
-			agree := 0
-			for _, p := range pred {
-				if p == k {
-					agree++
-				}
-			}
-			share := float64(agree) / float64(len(pred))
-			own, other, err := NearestDistances(cs.X, split.Train, k)
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Logf("%s class %d: %.0f%% predicted as %d; mean distance to nearest own-class point %.4f, other-class %.4f", c.dataset, k, 100*share, k, own, other)
-			if share < 0.9 {
-				t.Errorf("%s class %d: %.0f%% of samples predicted as their class, want ≥ 90%%", c.dataset, k, 100*share)
-			}
-			if own > 0.1 || own > other/4 {
-				t.Errorf("%s class %d: samples %.4f from their class, %.4f from the others", c.dataset, k, own, other)
-			}
-		}
-	}
 }
 
 // A JEM ensemble trains its members as separate JEMs: each member alone classifies well and gives its

@@ -71,10 +71,11 @@ func NewTargetSamples(per []*ClassSamples, d int) (*TargetSamples, error) {
 
 // TargetSampleOptions returns the conditional sampler behind ECCCo-L1's samples and the unfaithfulness
 // metric for a model trained on train. The paper's setting (authorsCode false): DefaultClassOptions with
-// the prior of the training data, 50 chains keeping the 25 lowest-energy ones for the synthetic data sets
-// and 10 chains all kept otherwise. The authors' code (authorsCode true): AuthorsClassOptions with the
-// one-range prior of ScalarPrior(train), 50 chains keeping 25 on every data set.
-func TargetSampleOptions(dataset string, train *data.Dataset, authorsCode bool) (ClassOptions, error) {
+// the prior of the training data, 50 chains keeping the 25 lowest-energy ones, the paper's for the
+// synthetic data sets (its real-world sets draw 10 chains and keep all: catalogue.Dataset.SampleOptions
+// sets a data set's numbers). The authors' code (authorsCode true): AuthorsClassOptions with the one-range
+// prior of ScalarPrior(train), 50 chains keeping 25 on every data set.
+func TargetSampleOptions(train *data.Dataset, authorsCode bool) (ClassOptions, error) {
 	if authorsCode {
 		prior, err := ScalarPrior(train)
 		if err != nil {
@@ -86,13 +87,7 @@ func TargetSampleOptions(dataset string, train *data.Dataset, authorsCode bool) 
 	if err != nil {
 		return ClassOptions{}, err
 	}
-	opts := DefaultClassOptions(prior)
-	switch dataset {
-	case "linearly-separable", "moons", "circles":
-	default:
-		opts.Chains, opts.Keep = 10, 10
-	}
-	return opts, nil
+	return DefaultClassOptions(prior), nil
 }
 
 // SampleTargets draws opts' conditional samples of every class of clf in one batch (SamplePerClass) and

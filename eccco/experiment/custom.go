@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/eccco-go/eccco-go/eccco/backend"
+	"github.com/eccco-go/eccco-go/eccco/catalogue"
 	"github.com/eccco-go/eccco-go/eccco/counterfactual"
 	"github.com/eccco-go/eccco-go/eccco/data"
 	"github.com/eccco-go/eccco-go/eccco/energy"
@@ -23,7 +24,7 @@ import (
 )
 
 // CustomTemplate is the paper's data set whose settings an experiment on a user's own data takes: its
-// generator parameters (counterfactual.PaperParams), ECCCo+'s PCA size, REVISE's VAE architecture and
+// generator parameters (its row of catalogue.Datasets), ECCCo+'s PCA size, REVISE's VAE architecture and
 // training, and the SGLD sampler of the unfaithfulness metric and of ECCCo-L1 (10 chains per class).
 // ImageTemplate replaces it for a schema of image pixels (data.Schema.Image).
 const CustomTemplate = "german-credit"
@@ -102,6 +103,7 @@ type Custom struct {
 	prepared  map[string]bool
 	evaluator *metrics.Evaluator
 	template  string            // CustomTemplate or ImageTemplate
+	paper     catalogue.Dataset // the template's paper settings
 	samples   map[int][]float32 // the unfaithfulness metric's SGLD samples of each class drawn so far
 	graphs    *models.Graphs    // the sampler's graph, shared by the classes' draws
 }
@@ -137,14 +139,15 @@ func OpenCustom(table *data.Table, clf models.Classifier, o CustomOptions) (*Cus
 	if s.Image != nil {
 		template = ImageTemplate
 	}
-	p, err := counterfactual.PaperParams(template)
+	paper, err := catalogue.Lookup(template)
 	if err != nil {
 		return nil, err
 	}
+	p := paper.GeneratorParams()
 	if o.Params != nil {
 		p = *o.Params
 	}
-	c := &Custom{Table: table, Model: clf, backend: b, opts: o, params: p, groups: s.OneHotGroups(), prepared: map[string]bool{},
+	c := &Custom{Table: table, Model: clf, backend: b, opts: o, params: p, paper: paper, groups: s.OneHotGroups(), prepared: map[string]bool{},
 		template: template, samples: map[int][]float32{}, graphs: &models.Graphs{}}
 	c.std = data.FitStandardizer(ds)
 	if s.Image != nil {
@@ -368,7 +371,7 @@ func (c *Custom) ingredients(ctx context.Context, gens []Generator) (counterfact
 	}
 	if slices.Contains(missing, "REVISE") && c.vae == nil {
 		c.logf("training REVISE's VAE on %d rows", c.train.N())
-		spec, err := vae.PaperSpec(c.template, c.train.D())
+		spec, err := c.paper.VAESpec(c.train.D())
 		if err != nil {
 			return counterfactual.Ingredients{}, err
 		}
@@ -376,10 +379,7 @@ func (c *Custom) ingredients(ctx context.Context, gens []Generator) (counterfact
 		if err != nil {
 			return counterfactual.Ingredients{}, err
 		}
-		to, err := vae.PaperTrainOptions(c.template)
-		if err != nil {
-			return counterfactual.Ingredients{}, err
-		}
+		to := c.paper.VAETrainOptions()
 		to.Seed = SeedFor(c.opts.Seed, "custom", "vae-train")
 		if _, err := vae.Train(ctx, c.backend, v, c.train, to); err != nil {
 			return counterfactual.Ingredients{}, fmt.Errorf("training REVISE's VAE: %w", err)
@@ -400,7 +400,12 @@ func (c *Custom) ingredients(ctx context.Context, gens []Generator) (counterfact
 		latent = c.vae
 	}
 	c.logf("preparing the generators' ingredients (%s)", strings.Join(all, ", "))
-	in, err := counterfactual.PaperIngredients(ctx, c.backend, c.scaled, c.template, c.train, latent, SeedFor(c.opts.Seed, "custom", "ingredients"), all...)
+	sampler, err := c.paper.SampleOptions(c.train, false)
+	if err != nil {
+		return counterfactual.Ingredients{}, err
+	}
+	in, err := counterfactual.PaperIngredientsWith(ctx, c.backend, c.scaled, c.template, c.train, latent, SeedFor(c.opts.Seed, "custom", "ingredients"),
+		counterfactual.IngredientOptions{Latent: c.paper.LatentDim(), Sampler: &sampler}, all...)
 	if err != nil {
 		return counterfactual.Ingredients{}, err
 	}
@@ -441,7 +446,7 @@ func (c *Custom) classSamples(ctx context.Context, targets []int) ([][]float32, 
 		}
 	}
 	if len(missing) > 0 {
-		so, err := energy.TargetSampleOptions(c.template, c.train, false)
+		so, err := c.paper.SampleOptions(c.train, false)
 		if err != nil {
 			return nil, err
 		}

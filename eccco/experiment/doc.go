@@ -39,8 +39,9 @@
 //	xs, _ := e.Explain(ctx, models.KindJEM, 20, gens...)
 //	fmt.Println(experiment.SummaryTable(xs))
 //
-// PaperSettings gathers every per-data-set choice of the paper (architecture, training, JEM, generator
-// parameters, latent size, VAE, runs) in one place.
+// Every per-data-set choice of the paper (architecture, training, JEM, generator parameters, latent size,
+// VAE, runs) is a row of catalogue.Datasets, which Open reads and translates into the lower packages'
+// options.
 //
 // Everything is deterministic for a seed (SeedFor derives the seed of each random step from the
 // experiment's seed and what the step is for). An Experiment compiles each model's graphs (predictions,

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/eccco-go/eccco-go/eccco/catalogue"
 	"github.com/eccco-go/eccco-go/eccco/counterfactual"
 	"github.com/eccco-go/eccco-go/eccco/experiment"
 	"github.com/eccco-go/eccco-go/eccco/models"
@@ -136,11 +137,12 @@ func ExampleSummaryTable() {
 // an ablation or a λ sweep; Describe is the stable definition that the benchmark records with its
 // results; Build makes a generator of one's own from the run's ingredients.
 func ExampleGenerator() {
-	base, err := counterfactual.PaperParams("moons")
+	moons, err := catalogue.Lookup("moons")
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
+	base := moons.GeneratorParams()
 	strong := experiment.Generator{Name: "ECCCo λE=1", Paper: "ECCCo", Set: map[string]float64{"energy": 1, "step": 0.1}}
 	p, err := strong.Params(base)
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	"slices"
 
 	"github.com/eccco-go/eccco-go/eccco/backend"
+	"github.com/eccco-go/eccco-go/eccco/catalogue"
 	"github.com/eccco-go/eccco-go/eccco/counterfactual"
 	"github.com/eccco-go/eccco-go/eccco/data"
 	"github.com/eccco-go/eccco-go/eccco/metrics"
@@ -118,6 +119,7 @@ func DefaultModelsDir() string {
 // nothing. An Experiment is not safe for concurrent use.
 type Experiment struct {
 	dataset  string
+	paper    catalogue.Dataset // the data set's paper settings
 	opts     Options
 	settings Settings
 	split    *data.Split
@@ -161,7 +163,8 @@ func Open(dataset string, opts Options) (*Experiment, error) {
 	if _, err := data.Lookup(dataset); err != nil {
 		return nil, err
 	}
-	if _, err := counterfactual.PaperParams(dataset); err != nil {
+	paper, err := catalogue.Lookup(dataset)
+	if err != nil {
 		return nil, err
 	}
 	b := opts.Backend
@@ -182,7 +185,7 @@ func Open(dataset string, opts Options) (*Experiment, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Experiment{dataset: dataset, opts: opts, settings: settings, split: split, backend: b,
+	return &Experiment{dataset: dataset, paper: paper, opts: opts, settings: settings, split: split, backend: b,
 		models: map[models.Kind]*models.Model{}, runs: map[runKey]*Run{}, graphs: &models.Graphs{},
 		classes: &metrics.ClassRows{}}, nil
 }
@@ -214,8 +217,7 @@ func (e *Experiment) Options() Options { return e.opts }
 
 // Params are the paper's generator hyper-parameters for the data set (table_gen_params.tex).
 func (e *Experiment) Params() counterfactual.Params {
-	p, _ := counterfactual.PaperParams(e.dataset) // checked by Open
-	return p
+	return e.paper.GeneratorParams()
 }
 
 // splitDescription records how the training rows were chosen, for provenance.

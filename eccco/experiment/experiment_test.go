@@ -214,27 +214,6 @@ func TestGeneratorsAreValues(t *testing.T) {
 	}
 }
 
-// Every data set has all its paper settings; spot checks against the paper's tables (table_params.tex,
-// table_gen_params.tex, the protocol).
-func TestPaperSettings(t *testing.T) {
-	for _, name := range []string{"linearly-separable", "moons", "circles", "california-housing", "gmsc", "german-credit", "mnist", "fashion-mnist"} {
-		s, err := PaperSettings(name)
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		if s.String() == "" || s.Models.Epochs <= 0 || s.Generators.StepSize <= 0 || s.LatentDim <= 0 {
-			t.Errorf("%s: incomplete settings %+v", name, s)
-		}
-	}
-	moons, _ := PaperSettings("moons")
-	german, _ := PaperSettings("german-credit")
-	mnist, _ := PaperSettings("mnist")
-	if moons.Models.Epochs != 500 || german.Generators.Ridge != 0.5 || mnist.Runs != 10 || moons.Runs != 50 || mnist.LatentDim != 28 {
-		t.Errorf("moons epochs %d (500), German ridge %g (0.5), MNIST runs %d (10), moons runs %d (50), MNIST latent %d (28)",
-			moons.Models.Epochs, german.Generators.Ridge, mnist.Runs, moons.Runs, mnist.LatentDim)
-	}
-}
-
 // Sampling per counterfactual changes only the unfaithfulness column (every other metric and the
 // counterfactuals themselves are the same), gives finite values near the per-run ones (both measure the
 // distance to samples of the same model), and is deterministic.

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/eccco-go/eccco-go/eccco/backend"
+	"github.com/eccco-go/eccco-go/eccco/catalogue"
 	"github.com/eccco-go/eccco-go/eccco/conformal"
 	"github.com/eccco-go/eccco-go/eccco/counterfactual"
 	"github.com/eccco-go/eccco-go/eccco/data"
@@ -28,10 +29,11 @@ func TestUnfaithfulnessAgainstOwnSamples(t *testing.T) {
 	own := &energy.TargetSamples{Samples: [][]float32{{0, 0}, {1, 1}}, D: 2}
 	cal := &conformal.Calibrated{QHat: 0.1, Opts: conformal.DefaultOptions()}
 	in := sf(AuthorsCode, nil).Ingredients(counterfactual.Ingredients{Calibrated: cal, Samples: own})
-	p, err := counterfactual.PaperParams("moons")
+	moons, err := catalogue.Lookup("moons")
 	if err != nil {
 		t.Fatal(err)
 	}
+	p := moons.GeneratorParams()
 	for _, name := range counterfactual.GeneratorNames() {
 		if name == "ECCCo+" || name == "REVISE" {
 			continue
@@ -364,10 +366,11 @@ func sf(m Mode, d *data.Dataset) Settings {
 // MNIST weights (λ_cost 0.01, λ_setsize 0.1, λ_energy 0.3) the authors'-code mode moves λ_cost to 0.1 for
 // the first three and ECCCo-L1's λ_energy to 0.2, and nothing else, nowhere else.
 func TestAuthorsVisionLambda(t *testing.T) {
-	table, err := counterfactual.PaperParams("mnist")
+	mnist, err := catalogue.Lookup("mnist")
 	if err != nil {
 		t.Fatal(err)
 	}
+	table := mnist.GeneratorParams()
 	if table.Cost != 0.01 || table.SetSize != 0.1 || table.Energy != 0.3 {
 		t.Fatalf("the table's MNIST weights %+v, want 0.01, 0.1, 0.3", table)
 	}

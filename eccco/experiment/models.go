@@ -45,10 +45,7 @@ func (e *Experiment) CheckKind(kind models.Kind) error {
 // ModelTraining is what training a model of a kind uses in this experiment: the paper's settings with the
 // experiment's overrides.
 func (e *Experiment) ModelTraining(kind models.Kind) (models.Training, error) {
-	s, err := models.PaperSettings(e.dataset)
-	if err != nil {
-		return models.Training{}, err
-	}
+	s := e.paper.Model
 	t := models.Training{Epochs: s.Epochs, BatchSize: s.BatchSize, LearningRate: s.LearningRate, Objective: e.settings.Objective(kind)}
 	o := e.opts.Training
 	switch {
@@ -251,7 +248,7 @@ func (e *Experiment) plan(kind models.Kind) (models.Provenance, models.Spec, err
 	if err != nil {
 		return models.Provenance{}, models.Spec{}, err
 	}
-	spec, err := models.SpecFor(kind, e.dataset, e.split.Train.D(), e.split.Train.K())
+	spec, err := e.paper.ModelSpec(kind, e.split.Train.D(), e.split.Train.K())
 	if err != nil {
 		return prov, spec, err
 	}
@@ -329,7 +326,7 @@ func (e *Experiment) TrainModel(ctx context.Context, kind models.Kind) (*Trained
 	}
 	var hist *models.History
 	if kind == models.KindJEM || kind == models.KindJEMEnsemble {
-		jo, err := energy.PaperJEMOptions(e.dataset, e.split.Train, e.opts.Seed)
+		jo, err := e.paper.JEMOptions(e.split.Train, e.opts.Seed)
 		if err != nil {
 			return nil, err
 		}
@@ -436,7 +433,7 @@ func (e *Experiment) UseModel(dir string) (*models.Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	spec, err := models.SpecFor(kind, e.dataset, e.split.Train.D(), e.split.Train.K())
+	spec, err := e.paper.ModelSpec(kind, e.split.Train.D(), e.split.Train.K())
 	if err != nil {
 		return nil, err
 	}

@@ -308,10 +308,8 @@ func (e *Experiment) RunFor(ctx context.Context, kind models.Kind, run int, f *F
 		switch name {
 		case "ECCCo+":
 			if e.pca == nil {
-				k, err := counterfactual.LatentDim(e.dataset)
-				if err != nil {
-					return nil, err
-				}
+				k := e.paper.LatentDim()
+				var err error
 				if e.pca, err = counterfactual.FitPCA(train, min(k, train.D())); err != nil {
 					return nil, err
 				}
@@ -356,8 +354,13 @@ func (e *Experiment) RunFor(ctx context.Context, kind models.Kind, run int, f *F
 	if err != nil {
 		return nil, err
 	}
+	sampler, err := e.paper.SampleOptions(train, false)
+	if err != nil {
+		return nil, err
+	}
 	in, err := counterfactual.PaperIngredientsWith(ctx, e.backend, m, e.dataset, train, latent, ingredientSeed,
-		counterfactual.IngredientOptions{Calibration: cal, CalibrationScores: e.authorsScores(kind), Graphs: e.graphs}, names...)
+		counterfactual.IngredientOptions{Calibration: cal, CalibrationScores: e.authorsScores(kind), Graphs: e.graphs,
+			Latent: e.paper.LatentDim(), Sampler: &sampler}, names...)
 	if err != nil {
 		return nil, fmt.Errorf("preparing run %d of the %s %s: %w", run, e.dataset, kind, err)
 	}
@@ -389,7 +392,7 @@ func (e *Experiment) RunFor(ctx context.Context, kind models.Kind, run int, f *F
 		}
 	}
 	// The unfaithfulness samples, drawn on first use.
-	opts, err := settings.SampleOptions(e.dataset, train)
+	opts, err := settings.SampleOptions(e.paper, train)
 	if err != nil {
 		return nil, err
 	}

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/eccco-go/eccco-go/eccco/catalogue"
 	"github.com/eccco-go/eccco-go/eccco/conformal"
 	"github.com/eccco-go/eccco-go/eccco/counterfactual"
 	"github.com/eccco-go/eccco-go/eccco/data"
@@ -472,9 +473,9 @@ func (s Settings) L1SampleOptions(train *data.Dataset) (opts energy.ClassOptions
 }
 
 // SampleOptions returns the conditional SGLD sampler behind the unfaithfulness metric for a model trained
-// on train (energy.TargetSampleOptions, with AuthorsSampler).
-func (s Settings) SampleOptions(dataset string, train *data.Dataset) (energy.ClassOptions, error) {
-	return energy.TargetSampleOptions(dataset, train, s.AuthorsSampler)
+// on train (the data set's paper row, catalogue.Dataset.SampleOptions, with AuthorsSampler).
+func (s Settings) SampleOptions(paper catalogue.Dataset, train *data.Dataset) (energy.ClassOptions, error) {
+	return paper.SampleOptions(train, s.AuthorsSampler)
 }
 
 // ClassOptions returns the sampler of one class started from prior: energy.DefaultClassOptions, or
@@ -528,7 +529,7 @@ func (s Settings) OwnSamplesMetrics(o metrics.Options) metrics.Options {
 	return o
 }
 
-// Spec returns a model architecture for data shaped like train: spec as it is (models.SpecFor), or on
+// Spec returns a model architecture for data shaped like train: spec as it is (catalogue.Dataset.ModelSpec), or on
 // images with VisionArchitecture the MLP family with 128 swish units in one hidden layer and LeNet-5 with
 // a same-padded second convolution (models.LeNet5Same).
 func (s Settings) Spec(spec models.Spec, train *data.Dataset) models.Spec {

@@ -17,10 +17,7 @@ func (e *Experiment) VAEDir() string { return filepath.Join(e.ModelsRoot(), "vae
 
 // vaeProvenance is what the experiment's VAE records.
 func (e *Experiment) vaeProvenance() (models.Provenance, vae.TrainOptions, error) {
-	opts, err := vae.PaperTrainOptions(e.dataset)
-	if err != nil {
-		return models.Provenance{}, opts, err
-	}
+	opts := e.paper.VAETrainOptions()
 	opts.Seed = e.opts.Seed
 	switch t := e.opts.Training; {
 	case t.VAEEpochs > 0:
@@ -48,7 +45,7 @@ func (e *Experiment) VAE(ctx context.Context) (*vae.VAE, error) {
 	if err != nil {
 		return nil, err
 	}
-	spec, err := vae.PaperSpec(e.dataset, e.split.Train.D())
+	spec, err := e.paper.VAESpec(e.split.Train.D())
 	if err != nil {
 		return nil, err
 	}
@@ -108,7 +105,7 @@ func (e *Experiment) TrainVAE(ctx context.Context) (*vae.VAE, error) {
 	if err != nil {
 		return nil, err
 	}
-	spec, err := vae.PaperSpec(e.dataset, e.split.Train.D())
+	spec, err := e.paper.VAESpec(e.split.Train.D())
 	if err != nil {
 		return nil, err
 	}

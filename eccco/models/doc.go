@@ -24,7 +24,7 @@
 // # The paper's models
 //
 // Model is a Classifier built from a Spec: the MLP (Hidden units × Layers, relu or swish; Table 4 of the
-// appendix, table_params.tex, available by data-set name from PaperSettings and SpecFor), the deep
+// appendix, table_params.tex, kept per data set in package catalogue, whose Dataset.ModelSpec builds the Spec), the deep
 // ensemble of Lakshminarayanan et al. (2017) (Members MLPs whose logits are averaged, the convention of the
 // authors' code, where the ensemble's energy is the mean member energy), and LeNet-5 (LeCun et al., 1998)
 // for the image data. Joint Energy Models share the MLP architecture and differ in training (package

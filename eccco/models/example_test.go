@@ -8,13 +8,14 @@ import (
 	"path/filepath"
 
 	"github.com/eccco-go/eccco-go/eccco/backend"
+	"github.com/eccco-go/eccco-go/eccco/catalogue"
 	"github.com/eccco-go/eccco-go/eccco/data"
 	"github.com/eccco-go/eccco-go/eccco/models"
 	. "github.com/gomlx/gomlx/core/graph" //nolint:revive // GoMLX's graph DSL reads best unqualified
 	"github.com/gomlx/gomlx/ml/model"
 )
 
-// The paper's workflow for one model: SpecFor gives the architecture of Table 4 of the appendix for a
+// The paper's workflow for one model: the catalogue's row gives the architecture of Table 4 of the appendix for a
 // data set (moons: 3 hidden layers of 32 relu units), New initialises it from a seed, Train fits it by
 // minibatch Adam and Evaluate reports the scores of Table 5. The paper trains the moons MLP for 500
 // epochs; 10 are enough here.
@@ -29,7 +30,12 @@ func ExampleTrain() {
 		fmt.Println(err)
 		return
 	}
-	spec, err := models.SpecFor(models.KindMLP, "moons", split.Train.D(), split.Train.K())
+	paper, err := catalogue.Lookup("moons")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	spec, err := paper.ModelSpec(models.KindMLP, split.Train.D(), split.Train.K())
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -41,7 +47,7 @@ func ExampleTrain() {
 		fmt.Println(err)
 		return
 	}
-	settings, _ := models.PaperSettings("moons")
+	settings := paper.Model
 	hist, err := models.Train(context.Background(), b, m, split.Train,
 		models.TrainOptions{Epochs: 10, BatchSize: settings.BatchSize, Seed: 42})
 	if err != nil {
@@ -170,7 +176,7 @@ func ExampleModel_Save() {
 // Kinds lists the paper's model families; Title is each one's name in the paper's tables.
 func ExampleKinds() {
 	for _, k := range models.Kinds() {
-		s, _ := models.PaperSettings("linearly-separable")
+		s := catalogue.Datasets[0].Model // linearly-separable
 		fmt.Printf("%-12s %-13s ensemble: %-5v", k, k.Title(), k.IsEnsemble())
 		if k.IsEnsemble() {
 			fmt.Printf(" (%d members)", s.EnsembleSize)

@@ -1,10 +1,5 @@
 package models
 
-import (
-	"fmt"
-	"slices"
-)
-
 // Settings are the paper's architecture and training choices for one data set (Table "Parameter choices
 // for our experiments", table_params.tex in the paper's appendix).
 type Settings struct {
@@ -16,46 +11,6 @@ type Settings struct {
 	BatchSize    int    // minibatch size
 	// LearningRate is Adam's step size; the authors used Flux's default, 1e-3.
 	LearningRate float64
-}
-
-var paperSettings = map[string]Settings{
-	"linearly-separable": {Hidden: 16, Layers: 3, Activation: "swish", EnsembleSize: 5, Epochs: 100, BatchSize: 100, LearningRate: 1e-3},
-	"moons":              {Hidden: 32, Layers: 3, Activation: "relu", EnsembleSize: 5, Epochs: 500, BatchSize: 128, LearningRate: 1e-3},
-	"circles":            {Hidden: 32, Layers: 3, Activation: "swish", EnsembleSize: 5, Epochs: 100, BatchSize: 100, LearningRate: 1e-3},
-	"california-housing": {Hidden: 32, Layers: 3, Activation: "relu", EnsembleSize: 5, Epochs: 100, BatchSize: 128, LearningRate: 1e-3},
-	"gmsc":               {Hidden: 32, Layers: 3, Activation: "relu", EnsembleSize: 5, Epochs: 100, BatchSize: 128, LearningRate: 1e-3},
-	"german-credit":      {Hidden: 32, Layers: 3, Activation: "relu", EnsembleSize: 5, Epochs: 100, BatchSize: 80, LearningRate: 1e-3},
-	"mnist":              {Hidden: 32, Layers: 1, Activation: "relu", EnsembleSize: 5, Epochs: 100, BatchSize: 128, LearningRate: 1e-3},
-	"fashion-mnist":      {Hidden: 32, Layers: 2, Activation: "relu", EnsembleSize: 5, Epochs: 100, BatchSize: 128, LearningRate: 1e-3},
-}
-
-// PaperSettings returns the paper's settings for a data set by name.
-func PaperSettings(dataset string) (Settings, error) {
-	s, ok := paperSettings[dataset]
-	if !ok {
-		names := make([]string, 0, len(paperSettings))
-		for n := range paperSettings {
-			names = append(names, n)
-		}
-		slices.Sort(names)
-		return Settings{}, fmt.Errorf("no paper settings for data set %q (known: %v)", dataset, names)
-	}
-	return s, nil
-}
-
-// SpecFor builds the Spec of a model of the given kind for a data set with d features and k classes, using
-// the data set's paper settings.
-func SpecFor(kind Kind, dataset string, d, k int) (Spec, error) {
-	s, err := PaperSettings(dataset)
-	if err != nil {
-		return Spec{}, err
-	}
-	spec := Spec{Kind: kind, NumFeatures: d, NumClasses: k, Hidden: s.Hidden, Layers: s.Layers,
-		Activation: s.Activation, Members: 1, Dataset: dataset}
-	if kind.IsEnsemble() {
-		spec.Members = s.EnsembleSize
-	}
-	return spec, spec.Validate()
 }
 
 // PublishedPerformance holds the paper's test-set scores of one model (Table "Various standard performance

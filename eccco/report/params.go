@@ -6,12 +6,10 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/eccco-go/eccco-go/eccco/counterfactual"
+	"github.com/eccco-go/eccco-go/eccco/catalogue"
 	"github.com/eccco-go/eccco-go/eccco/data"
-	"github.com/eccco-go/eccco-go/eccco/energy"
 	"github.com/eccco-go/eccco-go/eccco/experiment"
 	"github.com/eccco-go/eccco-go/eccco/internal/atomicfile"
-	"github.com/eccco-go/eccco-go/eccco/models"
 )
 
 // ParameterTable is one of the paper's parameter tables, rendered from the values the code uses.
@@ -38,20 +36,13 @@ func ParameterTables() ([]ParameterTable, error) {
 	tg = table{name: "params-generators", caption: "Generator parameters (table\\_gen\\_params.tex). The paper's table heads its columns λ1, λ2, λ3 but lists them in the code's order, cost, set size, energy: its λ2 is the set-size weight and its λ3 the energy weight, the reverse of Eq. 5's λ2 (energy) and λ3 (Ω); the columns here are named by what they weigh.",
 		header: []string{"Dataset", "η", "λ cost", "λ set size", "λ energy", "Ridge"}}
 	for _, name := range data.Names() {
-		s, err := models.PaperSettings(name)
+		row, err := catalogue.Lookup(name)
 		if err != nil {
 			return nil, err
 		}
+		s, j, p := row.Model, row.JEM, row.GeneratorParams()
 		tm.rows = append(tm.rows, []string{name, fmt.Sprint(s.Hidden), fmt.Sprint(s.Layers), s.Activation, fmt.Sprint(s.EnsembleSize), fmt.Sprint(s.Epochs), fmt.Sprint(s.BatchSize)})
-		j, err := energy.PaperJEMSettings(name)
-		if err != nil {
-			return nil, err
-		}
 		te.rows = append(te.rows, []string{name, fmt.Sprint(j.SGLDSteps), fmt.Sprint(j.Samples), fmt.Sprint(j.Lambda)})
-		p, err := counterfactual.PaperParams(name)
-		if err != nil {
-			return nil, err
-		}
 		tg.rows = append(tg.rows, []string{name, fmt.Sprint(p.StepSize), fmt.Sprint(p.Cost), fmt.Sprint(p.SetSize), fmt.Sprint(p.Energy), fmt.Sprint(p.Ridge)})
 	}
 	var out []ParameterTable
@@ -113,10 +104,11 @@ func ModelParametersAsRun(perf []Perf, mode experiment.Mode) (ParameterTable, er
 		if len(rows) == 0 {
 			continue
 		}
-		p, err := models.PaperSettings(name)
+		row, err := catalogue.Lookup(name)
 		if err != nil {
 			return ParameterTable{}, err
 		}
+		p := row.Model
 		info, err := data.Lookup(name)
 		if err != nil {
 			return ParameterTable{}, err

@@ -33,7 +33,7 @@
 // features (Flux's mse with agg = sum), averaged over the minibatch, with unit weight against the KL
 // term; the L2 penalty covers the decoder's weights and biases only. Training: Adam (η = 1e-3),
 // minibatches of 50, 100 epochs (VAEParams defaults); λ = 0.01 by default and 1e-4 for the image VAEs.
-// Sizes (PaperSpec): latent 2 and hidden 32 for the synthetic sets (the library defaults), latent 5 and
+// Sizes (package catalogue, Dataset.VAESpec): latent 2 and hidden 32 for the synthetic sets (the library defaults), latent 5 and
 // hidden 32 for the tabular sets, latent 28 / hidden 50 for MNIST and latent 32 / hidden 64 for
 // Fashion-MNIST (the pretrained "strong" VAEs of the library's dev/artifacts/vision.qmd:49,164, which
 // ECCCo.jl loads). ECCCo+ (counterfactual.FitPCA) uses as many principal components as these latent sizes.
@@ -58,9 +58,9 @@
 //
 // # Using it
 //
-//	spec, _ := vae.PaperSpec("moons", 2)
+//	spec := vae.Spec{NumFeatures: 2, Latent: 2, Hidden: 32, Activation: vae.DefaultActivation} // moons
 //	v, _ := vae.New(backend, spec, seed)
-//	opts, _ := vae.PaperTrainOptions("moons")
+//	opts := vae.TrainOptions{Epochs: vae.DefaultEpochs, L2: vae.DefaultL2}
 //	hist, _ := vae.Train(ctx, backend, v, split.Train, opts)
 //	mse, _ := v.ReconstructionError(backend, split.Test)
 //	_ = v.Save("runs/models/moons/vae")

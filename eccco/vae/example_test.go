@@ -5,11 +5,12 @@ import (
 	"fmt"
 
 	"github.com/eccco-go/eccco-go/eccco/backend"
+	"github.com/eccco-go/eccco-go/eccco/catalogue"
 	"github.com/eccco-go/eccco-go/eccco/data"
 	"github.com/eccco-go/eccco-go/eccco/vae"
 )
 
-// PaperSpec and PaperTrainOptions give the authors' VAE for a data set (moons: latent 2, hidden 32, a
+// The catalogue's row of a data set gives the authors' VAE for a data set (moons: latent 2, hidden 32, a
 // sigmoid encoder; 100 epochs of Adam with L2 0.01 on the decoder). New initialises it from a seed, Train
 // fits it (here 3 epochs instead of 100) and ReconstructionError measures the mean squared error of the
 // reconstructions through the posterior mean.
@@ -24,7 +25,12 @@ func ExampleTrain() {
 		fmt.Println(err)
 		return
 	}
-	spec, err := vae.PaperSpec("moons", split.Train.D())
+	paper, err := catalogue.Lookup("moons")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	spec, err := paper.VAESpec(split.Train.D())
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -36,11 +42,7 @@ func ExampleTrain() {
 		fmt.Println(err)
 		return
 	}
-	opts, err := vae.PaperTrainOptions("moons")
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
+	opts := paper.VAETrainOptions()
 	fmt.Println("paper: epochs", opts.Epochs, "batch", opts.BatchSize, "L2", opts.L2)
 	opts.Epochs, opts.Seed = 3, 42
 	before, err := v.ReconstructionError(b, split.Test)

@@ -41,27 +41,13 @@ type TrainOptions struct {
 	// LearningRate is Adam's step size; 0 means DefaultLearningRate (1e-3).
 	LearningRate float64
 	// L2 is λ of the penalty λ·Σθ² over the decoder's weights and biases; 0 means no penalty (must not be
-	// negative). PaperTrainOptions sets the authors' value.
+	// negative). catalogue.Dataset.VAETrainOptions sets the authors' value.
 	L2 float64
 	// Seed fixes the order of minibatches and the reparameterisation noise. The same seed, data and VAE
 	// give the same weights.
 	Seed uint64
 	// OnEpoch, if set, is called after every epoch (e.g. to advance a progress bar).
 	OnEpoch func(EpochStats)
-}
-
-// PaperTrainOptions returns the authors' training settings for a data set: 100 epochs, batch 50, Adam
-// 1e-3, and λ = 0.01 (the library default, used for the synthetic and tabular sets) or 1e-4 (MNIST and
-// Fashion-MNIST, whose VAEs the authors trained with that value). The seed is 0; set it as needed.
-func PaperTrainOptions(dataset string) (TrainOptions, error) {
-	if _, ok := paperArchs[dataset]; !ok {
-		return TrainOptions{}, fmt.Errorf("no paper VAE settings for data set %q", dataset)
-	}
-	o := TrainOptions{Epochs: DefaultEpochs, BatchSize: DefaultBatchSize, LearningRate: DefaultLearningRate, L2: DefaultL2}
-	if dataset == "mnist" || dataset == "fashion-mnist" {
-		o.L2 = VisionL2
-	}
-	return o, nil
 }
 
 // EpochStats summarises one finished epoch. The terms are those of the training objective, averaged over

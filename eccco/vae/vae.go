@@ -3,7 +3,6 @@ package vae
 import (
 	"fmt"
 	"math"
-	"slices"
 	"strings"
 	"sync"
 
@@ -61,43 +60,9 @@ func parseActivation(name string) (func(*Node) *Node, error) {
 	return nil, fmt.Errorf("vae spec: unknown activation %q (want sigmoid, relu or tanh)", name)
 }
 
-// paperArch holds the latent and hidden sizes of the authors' VAE for one data set.
-type paperArch struct{ latent, hidden int }
-
-// paperArchs are the VAE sizes of the paper's experiments. Synthetic sets use the defaults of
-// CounterfactualExplanations.jl's VAEParams (latent_dim = 2, hidden_dim = 32); the tabular sets latent 5,
-// hidden 32 (the project's notes on the authors' code); MNIST and Fashion-MNIST the pretrained "strong"
-// VAEs of CounterfactualExplanations.jl (dev/artifacts/vision.qmd:49,164: latent 28, hidden 50; latent 32,
-// hidden 64), which ECCCo.jl loads with load_mnist_vae / load_fashion_mnist_vae.
-var paperArchs = map[string]paperArch{
-	"linearly-separable": {2, 32}, "moons": {2, 32}, "circles": {2, 32},
-	"california-housing": {5, 32}, "gmsc": {5, 32}, "german-credit": {5, 32},
-	"mnist": {28, 50}, "fashion-mnist": {32, 64},
-}
-
 // DefaultActivation is the encoder activation of the authors' VAE: Flux's σ (the logistic sigmoid), the
 // default of the Encoder in CounterfactualExplanations.jl (src/generative_models/encoders.jl).
 const DefaultActivation = "sigmoid"
-
-// PaperSpec returns the paper's VAE for a data set with d features: its latent and hidden sizes (see
-// PaperTrainOptions for the training settings) and the sigmoid encoder activation.
-func PaperSpec(dataset string, d int) (Spec, error) {
-	a, ok := paperArchs[dataset]
-	if !ok {
-		return Spec{}, fmt.Errorf("no paper VAE for data set %q (known: %s)", dataset, strings.Join(knownSets(), ", "))
-	}
-	s := Spec{NumFeatures: d, Latent: a.latent, Hidden: a.hidden, Activation: DefaultActivation, Dataset: dataset}
-	return s, s.Validate()
-}
-
-func knownSets() []string {
-	names := make([]string, 0, len(paperArchs))
-	for n := range paperArchs {
-		names = append(names, n)
-	}
-	slices.Sort(names)
-	return names
-}
 
 // VAE is a variational autoencoder defined by a Spec, with weights held in a GoMLX store. Its graph
 // functions (EncodeGraph, Decode) read the weights into whatever graph their input belongs to, so one VAE

@@ -28,6 +28,15 @@ func testBackend(t testing.TB) compute.Backend {
 	return b
 }
 
+// moonsSpec is the paper's VAE for moons with d features (catalogue.Datasets: latent 2, hidden 32, the
+// authors' sigmoid encoder), written out: this package cannot import the catalogue.
+func moonsSpec(d int) Spec {
+	return Spec{NumFeatures: d, Latent: 2, Hidden: 32, Activation: DefaultActivation, Dataset: "moons"}
+}
+
+// moonsTraining is the paper's VAE training for moons (catalogue.Dataset.VAETrainOptions).
+var moonsTraining = TrainOptions{Epochs: DefaultEpochs, BatchSize: DefaultBatchSize, LearningRate: DefaultLearningRate, L2: DefaultL2}
+
 func setVar(t *testing.T, v *VAE, path string, value [][]float32) {
 	t.Helper()
 	variable := v.Store().GetVariable(path)
@@ -229,18 +238,11 @@ func distance(a []float32, b []float64) float64 {
 func reconstructionReport(t *testing.T, train, test *data.Dataset, within float64) (mse, baseline, closerThanMean, closerThanWithin float64) {
 	t.Helper()
 	b := testBackend(t)
-	spec, err := PaperSpec("moons", train.D())
+	v, err := New(b, moonsSpec(train.D()), 1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	v, err := New(b, spec, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	opts, err := PaperTrainOptions("moons")
-	if err != nil {
-		t.Fatal(err)
-	}
+	opts := moonsTraining
 	opts.Seed = 1
 	hist, err := Train(context.Background(), b, v, train, opts)
 	if err != nil {
@@ -335,12 +337,11 @@ func trainSmall(t *testing.T, seed uint64, epochs int) (*VAE, *data.Split) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	spec, _ := PaperSpec("moons", 2)
-	v, err := New(b, spec, seed)
+	v, err := New(b, moonsSpec(2), seed)
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts, _ := PaperTrainOptions("moons")
+	opts := moonsTraining
 	opts.Epochs, opts.Seed = epochs, seed
 	if _, err := Train(context.Background(), b, v, split.Train, opts); err != nil {
 		t.Fatal(err)
@@ -423,12 +424,6 @@ func TestErrors(t *testing.T) {
 			t.Errorf("New(%+v): err = %v, want it to mention %q", c.spec, err, c.want)
 		}
 	}
-	if _, err := PaperSpec("imagenet", 3); err == nil {
-		t.Error("PaperSpec accepted an unknown data set")
-	}
-	if _, err := PaperTrainOptions("imagenet"); err == nil {
-		t.Error("PaperTrainOptions accepted an unknown data set")
-	}
 
 	v, err := New(b, good, 1)
 	if err != nil {
@@ -488,27 +483,6 @@ func TestErrors(t *testing.T) {
 	_ = os.WriteFile(filepath.Join(badSpec, SpecFile), []byte(`{"num_features":2,"latent":0,"hidden":4,"activation":"sigmoid"}`), 0o644)
 	if _, err := Load(b, badSpec); err == nil || !strings.Contains(err.Error(), "Latent") {
 		t.Errorf("Load of an invalid spec: err = %v", err)
-	}
-}
-
-func TestPaperSettings(t *testing.T) {
-	for _, name := range data.Names() {
-		spec, err := PaperSpec(name, 10)
-		if err != nil {
-			t.Errorf("%s: %v", name, err)
-			continue
-		}
-		opts, _ := PaperTrainOptions(name)
-		if opts.Epochs != 100 || opts.BatchSize != 50 || opts.LearningRate != 1e-3 {
-			t.Errorf("%s: training options %+v, want 100 epochs, batch 50, Adam 1e-3", name, opts)
-		}
-		want := map[string][3]int{"mnist": {28, 50}, "fashion-mnist": {32, 64}, "california-housing": {5, 32}, "gmsc": {5, 32}, "german-credit": {5, 32}}[name]
-		if want == [3]int{} {
-			want = [3]int{2, 32}
-		}
-		if spec.Latent != want[0] || spec.Hidden != want[1] || spec.Activation != "sigmoid" {
-			t.Errorf("%s: spec %+v, want latent %d, hidden %d, sigmoid", name, spec, want[0], want[1])
-		}
 	}
 }
 
@@ -587,8 +561,7 @@ func TestTrainingChunksMatchOneStepPerCall(t *testing.T) {
 	}
 	const chunkSize = 10
 	fit := func(perCall int) (*VAE, *History) {
-		spec, _ := PaperSpec("moons", 2)
-		v, err := New(b, spec, 7)
+		v, err := New(b, moonsSpec(2), 7)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -7,7 +7,6 @@ import (
 
 	"github.com/eccco-go/eccco-go/eccco/backend"
 	"github.com/eccco-go/eccco-go/eccco/counterfactual"
-	"github.com/eccco-go/eccco-go/eccco/data"
 	"github.com/eccco-go/eccco-go/eccco/vae"
 )
 
@@ -52,23 +51,6 @@ func TestVAETrainsAndSaves(t *testing.T) {
 	} {
 		if _, _, err := runCLI(t, c.args...); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("eccco %s: err = %v, want it to mention %q", strings.Join(c.args, " "), err, c.want)
-		}
-	}
-}
-
-// The VAE's latent sizes are the ones counterfactual.LatentDim gives ECCCo+'s PCA.
-func TestVAELatentSizesMatchPCA(t *testing.T) {
-	for _, name := range data.Names() {
-		spec, err := vae.PaperSpec(name, 10)
-		if err != nil {
-			t.Fatal(err)
-		}
-		k, err := counterfactual.LatentDim(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if spec.Latent != k {
-			t.Errorf("%s: VAE latent %d, counterfactual.LatentDim %d", name, spec.Latent, k)
 		}
 	}
 }
