@@ -45,6 +45,7 @@ import (
 	"time"
 
 	"github.com/eccco-go/eccco-go/eccco/backend"
+	"github.com/eccco-go/eccco-go/eccco/catalogue"
 	"github.com/eccco-go/eccco-go/eccco/counterfactual"
 	"github.com/eccco-go/eccco-go/eccco/models"
 	"github.com/gomlx/compute"
@@ -173,7 +174,8 @@ func request(bk compute.Backend, m models.Classifier, a arch, b int) (counterfac
 	for i := range req.Targets {
 		req.Targets[i] = (pred[i] + 1) % a.k
 	}
-	return req, counterfactual.Wachter(counterfactual.Params{StepSize: StepSize, Cost: Lambda}), nil
+	g, err := catalogue.ByName(string(catalogue.Wachter), counterfactual.Params{StepSize: StepSize, Cost: Lambda}, counterfactual.Ingredients{})
+	return req, g, err
 }
 
 // clock is what timed measures: elapsed time since the program started (the default) or, with -clock cpu,

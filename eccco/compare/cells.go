@@ -6,7 +6,7 @@ import (
 	"slices"
 
 	"github.com/eccco-go/eccco-go/eccco/benchmark"
-	"github.com/eccco-go/eccco-go/eccco/counterfactual"
+	"github.com/eccco-go/eccco-go/eccco/catalogue"
 	"github.com/eccco-go/eccco-go/eccco/models"
 )
 
@@ -41,11 +41,11 @@ func MetricIndex(name string) int {
 	return len(Metrics)
 }
 
-// GeneratorIndex is a generator's place in the paper's tables (counterfactual.GeneratorNames); others
-// come after all of them.
+// GeneratorIndex is a generator's place in the paper's tables (catalogue.Names); others come after all
+// of them.
 func GeneratorIndex(name string) int {
-	for i, g := range counterfactual.GeneratorNames() {
-		if g == name {
+	for i, g := range catalogue.Names() {
+		if string(g) == name {
 			return i
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/eccco-go/eccco-go/eccco/backend"
+	"github.com/eccco-go/eccco-go/eccco/catalogue"
 	"github.com/eccco-go/eccco-go/eccco/counterfactual"
 	"github.com/eccco-go/eccco-go/eccco/data"
 	"github.com/eccco-go/eccco-go/eccco/energy"
@@ -366,7 +367,11 @@ func (c *Custom) ingredients(ctx context.Context, gens []Generator) (counterfact
 	if c.in != nil && len(missing) == 0 {
 		return *c.in, nil
 	}
-	if slices.Contains(missing, "REVISE") && c.vae == nil {
+	missingNeeds, err := catalogue.NeedsOf(missing...)
+	if err != nil {
+		return counterfactual.Ingredients{}, err
+	}
+	if missingNeeds.VAE && c.vae == nil {
 		c.logf("training REVISE's VAE on %d rows", c.train.N())
 		spec, err := vae.PaperSpec(c.template, c.train.D())
 		if err != nil {
@@ -393,14 +398,18 @@ func (c *Custom) ingredients(ctx context.Context, gens []Generator) (counterfact
 		}
 	}
 	if len(all) == 0 {
-		all = []string{"ECCCo"} // the calibration, which the metrics need
+		all = []string{string(catalogue.ECCCo)} // the calibration, which the metrics need
+	}
+	need, err := catalogue.NeedsOf(all...)
+	if err != nil {
+		return counterfactual.Ingredients{}, err
 	}
 	var latent counterfactual.LatentMap
 	if c.vae != nil {
 		latent = c.vae
 	}
 	c.logf("preparing the generators' ingredients (%s)", strings.Join(all, ", "))
-	in, err := counterfactual.PaperIngredients(ctx, c.backend, c.scaled, c.template, c.train, latent, SeedFor(c.opts.Seed, "custom", "ingredients"), all...)
+	in, err := counterfactual.PaperIngredients(ctx, c.backend, c.scaled, c.template, c.train, latent, SeedFor(c.opts.Seed, "custom", "ingredients"), need)
 	if err != nil {
 		return counterfactual.Ingredients{}, err
 	}
@@ -514,7 +523,7 @@ func (c *Custom) Explain(ctx context.Context, rows []int, target int, gens ...Ge
 		if g.Build != nil {
 			gen, err = g.Build(in, p)
 		} else {
-			gen, err = counterfactual.ByName(base, p, in)
+			gen, err = catalogue.ByName(base, p, in)
 		}
 		if err != nil {
 			return nil, fmt.Errorf("generator %s: %w", g.Name, err)

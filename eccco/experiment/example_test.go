@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/eccco-go/eccco-go/eccco/catalogue"
 	"github.com/eccco-go/eccco-go/eccco/counterfactual"
 	"github.com/eccco-go/eccco-go/eccco/experiment"
 	"github.com/eccco-go/eccco-go/eccco/models"
@@ -155,7 +156,10 @@ func ExampleGenerator() {
 		Name:  "Wachter, energy only",
 		Paper: "ECCCo", // prepare ECCCo's ingredients (the calibration)
 		Build: func(in counterfactual.Ingredients, p counterfactual.Params) (*counterfactual.Generator, error) {
-			g := counterfactual.Wachter(p)
+			g, err := catalogue.ByName("Wachter", p, in)
+			if err != nil {
+				return nil, err
+			}
 			g.Penalties = append(g.Penalties, counterfactual.Penalty{Name: "energy", Weight: p.Energy, Term: counterfactual.EnergyPenalty(p.Ridge)})
 			return g, nil
 		},

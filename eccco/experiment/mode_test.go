@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/eccco-go/eccco-go/eccco/backend"
+	"github.com/eccco-go/eccco-go/eccco/catalogue"
 	"github.com/eccco-go/eccco-go/eccco/conformal"
 	"github.com/eccco-go/eccco-go/eccco/counterfactual"
 	"github.com/eccco-go/eccco-go/eccco/data"
@@ -32,11 +33,11 @@ func TestUnfaithfulnessAgainstOwnSamples(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range counterfactual.GeneratorNames() {
+	for _, name := range catalogue.Strings() {
 		if name == "ECCCo+" || name == "REVISE" {
 			continue
 		}
-		gen, err := counterfactual.ByName(name, p, in)
+		gen, err := catalogue.ByName(name, p, in)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -44,7 +45,7 @@ func TestUnfaithfulnessAgainstOwnSamples(t *testing.T) {
 		if got := sf(AuthorsCode, nil).UnfaithfulnessAgainstOwnSamples(gen); got != wantOwn {
 			t.Errorf("%s in the authors'-code mode: against its own samples = %v, want %v", name, got, wantOwn)
 		}
-		paperGen, err := counterfactual.ByName(name, p, sf(Paper, nil).Ingredients(counterfactual.Ingredients{Calibrated: cal, Samples: own}))
+		paperGen, err := catalogue.ByName(name, p, sf(Paper, nil).Ingredients(counterfactual.Ingredients{Calibrated: cal, Samples: own}))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -76,7 +77,7 @@ func TestAuthorsCodeWachterCostIsPlainL1(t *testing.T) {
 		if in.MADWeights != nil {
 			t.Errorf("%s: MAD weights set", mode)
 		}
-		g, err := counterfactual.ByName("Wachter", counterfactual.Params{StepSize: 0.05, Cost: 0.1}, in)
+		g, err := catalogue.ByName("Wachter", counterfactual.Params{StepSize: 0.05, Cost: 0.1}, in)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -385,7 +386,7 @@ func TestAuthorsVisionLambda(t *testing.T) {
 		"ECCCo-L1": {0.1, 0.2}, "ECCCo-L1 (no CP)": {0.1, 0.2}, "ECCCo-L1 (no EBM)": {0.1, 0.2},
 		"ECCCo": {0.01, 0.3}, "ECCCo+": {0.01, 0.3}, "ECCCo (no CP)": {0.01, 0.3}, "ECCCo (no EBM)": {0.01, 0.3}, "Schut": {0.01, 0.3},
 	}
-	for _, base := range counterfactual.GeneratorNames() {
+	for _, base := range catalogue.Strings() {
 		w, ok := want[base]
 		if !ok {
 			t.Fatalf("no expectation for %s", base)
@@ -395,14 +396,14 @@ func TestAuthorsVisionLambda(t *testing.T) {
 			t.Errorf("authors' MNIST %s: λ_cost %g, λ_energy %g, λ_setsize %g, ridge %g; want %g, %g, 0.1, 0", base, q.Cost, q.Energy, q.SetSize, q.Ridge, w[0], w[1])
 		}
 	}
-	if w := counterfactual.Wachter(img.GeneratorParams("Wachter", table)); w.Penalties[0].Weight != 0.1 {
+	if w := mustBuild(t, catalogue.Wachter, img.GeneratorParams("Wachter", table)); w.Penalties[0].Weight != 0.1 {
 		t.Errorf("authors' MNIST Wachter's cost weighs %g, want 0.1", w.Penalties[0].Weight)
 	}
 	// Tabular sets in the authors'-code mode and images in the paper's keep the table's weights.
 	paperImg, _ := Paper.Settings("mnist")
 	tab, _ := AuthorsCode.Settings("moons")
 	for _, s := range []Settings{paperImg, tab} {
-		for _, base := range counterfactual.GeneratorNames() {
+		for _, base := range catalogue.Strings() {
 			if q := s.GeneratorParams(base, table); q.Cost != 0.01 || q.Energy != 0.3 {
 				t.Errorf("%s (images %t) %s: λ_cost %g, λ_energy %g, want the table's", s.Mode, s.VisionCost != 0, base, q.Cost, q.Energy)
 			}
@@ -451,4 +452,14 @@ func TestAuthorsVisionLambda(t *testing.T) {
 			t.Errorf("authors' MNIST settings and %s: %s", s, raw)
 		}
 	}
+}
+
+// mustBuild builds a paper generator with no ingredients.
+func mustBuild(t *testing.T, name catalogue.Name, p counterfactual.Params) *counterfactual.Generator {
+	t.Helper()
+	g, err := catalogue.ByName(string(name), p, counterfactual.Ingredients{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
 }
