@@ -162,7 +162,7 @@ func Mark(cells []Cell) {
 	for i, c := range cells {
 		higher := metricHigher(c.Metric)
 		cells[i].Stars, cells[i].Bold = 0, false
-		if w, ok := index[cellKey{c.Dataset, c.Subset, c.Model, "Wachter", c.Metric}]; ok && c.Generator != "Wachter" {
+		if w, ok := index[cellKey{c.Dataset, c.Subset, c.Model, string(catalogue.Wachter), c.Metric}]; ok && c.Generator != string(catalogue.Wachter) {
 			wc := cells[w]
 			pooled := math.Sqrt((c.SD*c.SD + wc.SD*wc.SD) / 2)
 			gain := wc.Mean - c.Mean
