@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/eccco-go/eccco-go/eccco/catalogue"
 	"github.com/eccco-go/eccco-go/eccco/counterfactual"
 	"github.com/eccco-go/eccco-go/eccco/experiment"
 	"github.com/eccco-go/eccco-go/eccco/models"
@@ -58,7 +59,7 @@ func VisionGenerators() []experiment.Generator {
 	var out []experiment.Generator
 	for _, g := range experiment.PaperGenerators() {
 		switch g.Name {
-		case "ECCCo", "ECCCo+", "ECCCo-L1", "REVISE", "Schut", "Wachter":
+		case string(catalogue.ECCCo), string(catalogue.ECCCoPlus), string(catalogue.ECCCoL1), string(catalogue.REVISE), string(catalogue.Schut), string(catalogue.Wachter):
 			out = append(out, g)
 		}
 	}
