@@ -39,8 +39,12 @@ type Generator struct {
 	spec    counterfactual.Spec
 }
 
-var (
-	cost, energy, setSize, samples = counterfactual.PenaltyCost, counterfactual.PenaltyEnergy, counterfactual.PenaltySetSize, counterfactual.PenaltySamples
+// The penalties, by short names for the table.
+const (
+	cost    = counterfactual.PenaltyCost
+	energy  = counterfactual.PenaltyEnergy
+	setSize = counterfactual.PenaltySetSize
+	samples = counterfactual.PenaltySamples
 )
 
 // generators are the paper's generators in the order of its tables. The objectives: Wachter et al. (2017)
