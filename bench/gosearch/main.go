@@ -135,7 +135,7 @@ func run(archList, bList string, k int, searcher bool, impl string) error {
 			return fmt.Errorf("-arch: unknown architecture %q (mnist, california)", name)
 		}
 		a := archs[i]
-		row, err := catalogue.Lookup(a.dataset)
+		row, err := catalogue.LookupDataset(a.dataset)
 		if err != nil {
 			return err
 		}
@@ -178,7 +178,8 @@ func request(bk compute.Backend, m models.Classifier, a arch, b int) (counterfac
 	for i := range req.Targets {
 		req.Targets[i] = (pred[i] + 1) % a.k
 	}
-	return req, counterfactual.Wachter(counterfactual.Params{StepSize: StepSize, Cost: Lambda}), nil
+	g, err := catalogue.ByName(string(catalogue.Wachter), counterfactual.Params{StepSize: StepSize, Cost: Lambda}, counterfactual.Ingredients{})
+	return req, g, err
 }
 
 // clock is what timed measures: elapsed time since the program started (the default) or, with -clock cpu,

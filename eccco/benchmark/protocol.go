@@ -38,7 +38,7 @@ type Protocol struct {
 // runs and factuals of the data set's row of catalogue.Datasets (100 factuals per run, 50 runs, 10 for
 // images), seed 42, the paper's equations.
 func PaperProtocol(dataset string) (Protocol, error) {
-	row, err := catalogue.Lookup(dataset)
+	row, err := catalogue.LookupDataset(dataset)
 	if err != nil {
 		return Protocol{}, err
 	}
@@ -59,7 +59,7 @@ func VisionGenerators() []experiment.Generator {
 	var out []experiment.Generator
 	for _, g := range experiment.PaperGenerators() {
 		switch g.Name {
-		case "ECCCo", "ECCCo+", "ECCCo-L1", "REVISE", "Schut", "Wachter":
+		case string(catalogue.ECCCo), string(catalogue.ECCCoPlus), string(catalogue.ECCCoL1), string(catalogue.REVISE), string(catalogue.Schut), string(catalogue.Wachter):
 			out = append(out, g)
 		}
 	}
@@ -85,7 +85,7 @@ func (p Protocol) Validate() error {
 	if err := p.Sampling.Validate(); err != nil {
 		return err
 	}
-	if _, err := catalogue.Lookup(p.Dataset); err != nil {
+	if _, err := catalogue.LookupDataset(p.Dataset); err != nil {
 		return err
 	}
 	seen := map[models.Kind]bool{}

@@ -124,8 +124,8 @@ var Datasets = []Dataset{
 		Inference:  Inference{Chains: 10, Keep: 10}, Runs: 10, Factuals: 100},
 }
 
-// Lookup returns the row of the named data set, or an error that lists the known names.
-func Lookup(name string) (Dataset, error) {
+// LookupDataset returns the row of the named data set, or an error that lists the known names.
+func LookupDataset(name string) (Dataset, error) {
 	for _, d := range Datasets {
 		if d.Name == name {
 			return d, nil

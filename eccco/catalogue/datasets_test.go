@@ -100,14 +100,14 @@ func TestOneRowPerDataSet(t *testing.T) {
 			t.Errorf("row %d is %q, data.Names()[%d] is %q", i, d.Name, i, names[i])
 		}
 	}
-	if _, err := catalogue.Lookup("imagenet"); err == nil {
-		t.Error("Lookup(imagenet) gave a row")
+	if _, err := catalogue.LookupDataset("imagenet"); err == nil {
+		t.Error("LookupDataset(imagenet) gave a row")
 	}
 }
 
 func row(t *testing.T, name string) catalogue.Dataset {
 	t.Helper()
-	d, err := catalogue.Lookup(name)
+	d, err := catalogue.LookupDataset(name)
 	if err != nil {
 		t.Fatal(err)
 	}

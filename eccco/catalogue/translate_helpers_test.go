@@ -10,7 +10,7 @@ import (
 // translate reads a data set's settings through the catalogue's translations.
 func translate(name string) (oldSettings, error) {
 	var s oldSettings
-	d, err := catalogue.Lookup(name)
+	d, err := catalogue.LookupDataset(name)
 	if err != nil {
 		return s, err
 	}
@@ -26,7 +26,7 @@ func translate(name string) (oldSettings, error) {
 }
 
 func jemOptions(name string, train *data.Dataset, seed uint64) (energy.JEMOptions, error) {
-	d, err := catalogue.Lookup(name)
+	d, err := catalogue.LookupDataset(name)
 	if err != nil {
 		return energy.JEMOptions{}, err
 	}

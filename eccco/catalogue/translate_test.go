@@ -153,7 +153,7 @@ func TestSampleOptionsAsBefore(t *testing.T) {
 	chains := map[string][2]int{"linearly-separable": {50, 25}, "moons": {50, 25}, "circles": {50, 25},
 		"california-housing": {10, 10}, "gmsc": {10, 10}, "german-credit": {10, 10}, "mnist": {10, 10}, "fashion-mnist": {10, 10}}
 	for name := range oldTable {
-		d, err := catalogue.Lookup(name)
+		d, err := catalogue.LookupDataset(name)
 		if err != nil {
 			t.Fatal(err)
 		}

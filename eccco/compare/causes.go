@@ -3,6 +3,8 @@ package compare
 import (
 	"math"
 	"sort"
+
+	"github.com/eccco-go/eccco-go/eccco/catalogue"
 )
 
 // Likely causes of the cells outside the paper's tolerance, as far as they are known (paper/differences.md).
@@ -48,13 +50,13 @@ func MissCause(r ComparedCell) string {
 		return CauseCalibration
 	case (r.Model == "JEM" || r.Model == "JEM Ensemble") && r.Metric == "validity" && r.Paper >= validityFloorForJEMs && r.Mean < r.Paper:
 		return CauseJEMValidity
-	case r.Generator == "REVISE" && (r.Dataset == "linearly-separable" || r.Dataset == "circles"):
+	case r.Generator == string(catalogue.REVISE) && (r.Dataset == "linearly-separable" || r.Dataset == "circles"):
 		return CauseREVISECollapse
-	case r.Generator == "REVISE" && (r.Dataset == "mnist" || r.Dataset == "fashion-mnist"):
+	case r.Generator == string(catalogue.REVISE) && (r.Dataset == "mnist" || r.Dataset == "fashion-mnist"):
 		return CauseREVISEImages
 	case r.Metric == "unfaithfulness" && (r.Dataset == "gmsc" && r.Mean > r.Paper || r.Dataset == "german-credit" && r.Mean < r.Paper):
 		return CausePriorBox
-	case (r.Generator == "Wachter" || r.Generator == "ECCCo-L1") && (r.Metric == "cost" || r.Metric == "implausibility") && (r.Dataset == "mnist" || r.Dataset == "fashion-mnist"):
+	case (r.Generator == string(catalogue.Wachter) || r.Generator == string(catalogue.ECCCoL1)) && (r.Metric == "cost" || r.Metric == "implausibility") && (r.Dataset == "mnist" || r.Dataset == "fashion-mnist"):
 		return CauseImageWeights
 	}
 	return CauseUnexplained

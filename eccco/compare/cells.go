@@ -6,7 +6,7 @@ import (
 	"slices"
 
 	"github.com/eccco-go/eccco-go/eccco/benchmark"
-	"github.com/eccco-go/eccco-go/eccco/counterfactual"
+	"github.com/eccco-go/eccco-go/eccco/catalogue"
 	"github.com/eccco-go/eccco-go/eccco/models"
 )
 
@@ -41,11 +41,11 @@ func MetricIndex(name string) int {
 	return len(Metrics)
 }
 
-// GeneratorIndex is a generator's place in the paper's tables (counterfactual.GeneratorNames); others
-// come after all of them.
+// GeneratorIndex is a generator's place in the paper's tables (catalogue.Names); others come after all
+// of them.
 func GeneratorIndex(name string) int {
-	for i, g := range counterfactual.GeneratorNames() {
-		if g == name {
+	for i, g := range catalogue.Names() {
+		if string(g) == name {
 			return i
 		}
 	}
@@ -162,7 +162,7 @@ func Mark(cells []Cell) {
 	for i, c := range cells {
 		higher := metricHigher(c.Metric)
 		cells[i].Stars, cells[i].Bold = 0, false
-		if w, ok := index[cellKey{c.Dataset, c.Subset, c.Model, "Wachter", c.Metric}]; ok && c.Generator != "Wachter" {
+		if w, ok := index[cellKey{c.Dataset, c.Subset, c.Model, string(catalogue.Wachter), c.Metric}]; ok && c.Generator != string(catalogue.Wachter) {
 			wc := cells[w]
 			pooled := math.Sqrt((c.SD*c.SD + wc.SD*wc.SD) / 2)
 			gain := wc.Mean - c.Mean

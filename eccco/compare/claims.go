@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"sort"
+
+	"github.com/eccco-go/eccco-go/eccco/catalogue"
 )
 
 // Claims are the paper's headline claims about ECCCo, checked per data set × model on the "all" subset:
@@ -14,7 +16,10 @@ var Claims = []string{"ECCCo more faithful than Wachter", "ECCCo more faithful t
 	"ECCCo more plausible than Wachter", "ECCCo valid (≥ 0.9)"}
 
 // ClaimNeeds lists, per claim of Claims, the generators whose results it compares.
-var ClaimNeeds = [][]string{{"ECCCo", "Wachter"}, {"ECCCo", "Wachter", "REVISE", "Schut"}, {"ECCCo", "Wachter"}, {"ECCCo"}}
+var ClaimNeeds = [][]catalogue.Name{
+	{catalogue.ECCCo, catalogue.Wachter}, {catalogue.ECCCo, catalogue.Wachter, catalogue.REVISE, catalogue.Schut},
+	{catalogue.ECCCo, catalogue.Wachter}, {catalogue.ECCCo},
+}
 
 // MissingForClaims lists, per claim of Claims, the generators it needs that cells hold no results of
 // (nil where it has them all).
@@ -26,8 +31,8 @@ func MissingForClaims(cells []Cell) [][]string {
 	out := make([][]string, len(Claims))
 	for k, gens := range ClaimNeeds {
 		for _, g := range gens {
-			if !have[g] {
-				out[k] = append(out[k], g)
+			if !have[string(g)] {
+				out[k] = append(out[k], string(g))
 			}
 		}
 	}
@@ -69,8 +74,12 @@ func CheckClaims(cells []Cell, dataset, model string) *ClaimCheck {
 			mean[[2]string{c.Generator, c.Metric}] = c.Mean
 		}
 	}
-	eu, ok1 := mean[[2]string{"ECCCo", "unfaithfulness"}]
-	wu, ok2 := mean[[2]string{"Wachter", "unfaithfulness"}]
+	at := func(g catalogue.Name, metric string) (float64, bool) {
+		v, ok := mean[[2]string{string(g), metric}]
+		return v, ok
+	}
+	eu, ok1 := at(catalogue.ECCCo, "unfaithfulness")
+	wu, ok2 := at(catalogue.Wachter, "unfaithfulness")
 	if !ok1 || !ok2 {
 		return nil
 	}
@@ -86,24 +95,24 @@ func CheckClaims(cells []Cell, dataset, model string) *ClaimCheck {
 	ch.Known[0], ch.Holds[0] = true, ch.UnfaithDiff < 0
 	ch.Known[1], ch.Holds[1] = true, true
 	for _, g := range ClaimNeeds[1] {
-		v, ok := mean[[2]string{g, "unfaithfulness"}]
+		v, ok := at(g, "unfaithfulness")
 		if !ok {
 			ch.Known[1], ch.Holds[1] = false, false // a claim about Schut is not checked without Schut
 			break
 		}
-		if g != "ECCCo" && v <= eu {
+		if g != catalogue.ECCCo && v <= eu {
 			ch.Holds[1] = false
 		}
 	}
-	ei, ok1 := mean[[2]string{"ECCCo", "implausibility"}]
-	wi, ok2 := mean[[2]string{"Wachter", "implausibility"}]
+	ei, ok1 := at(catalogue.ECCCo, "implausibility")
+	wi, ok2 := at(catalogue.Wachter, "implausibility")
 	ch.ImplDiff = math.NaN()
 	if ok1 && ok2 {
 		ch.ImplDiff = ei - wi
 		ch.Known[2], ch.Holds[2] = true, ch.ImplDiff < 0
 	}
 	ch.Validity = math.NaN()
-	if v, ok := mean[[2]string{"ECCCo", "validity"}]; ok {
+	if v, ok := at(catalogue.ECCCo, "validity"); ok {
 		ch.Validity = v
 		ch.Known[3], ch.Holds[3] = true, v >= 0.9
 	}

@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"github.com/eccco-go/eccco-go/eccco/benchmark"
+	"github.com/eccco-go/eccco-go/eccco/catalogue"
 	"github.com/eccco-go/eccco-go/eccco/internal/stats"
 )
 
@@ -105,7 +106,7 @@ func CompareWithBounds(cells []Cell, pub []Published, bounds benchmark.Uncertain
 	spreadKey := func(p Published) [4]string { return [4]string{p.Dataset, p.Subset, p.Model, p.Metric} }
 	lo, hi := map[[4]string]float64{}, map[[4]string]float64{}
 	for _, p := range pub {
-		if !slices.Contains(mainGenerators, p.Generator) || math.IsNaN(p.Mean) {
+		if !slices.Contains(mainGenerators, catalogue.Name(p.Generator)) || math.IsNaN(p.Mean) {
 			continue
 		}
 		k := spreadKey(p)
@@ -149,7 +150,7 @@ func CompareWithBounds(cells []Cell, pub []Published, bounds benchmark.Uncertain
 	sort.Slice(pairs, func(i, j int) bool { return pairs[i][0]+pairs[i][1] < pairs[j][0]+pairs[j][1] })
 	diff := func(src func(key) (float64, bool), d, m, g, metric string) (float64, bool) {
 		a, ok1 := src(key{d, "all", m, g, metric})
-		b, ok2 := src(key{d, "all", m, "Wachter", metric})
+		b, ok2 := src(key{d, "all", m, string(catalogue.Wachter), metric})
 		return a - b, ok1 && ok2
 	}
 	oursOf := func(k key) (float64, bool) { c, ok := ours[k]; return c.Mean, ok && !math.IsNaN(c.Mean) }
@@ -157,13 +158,13 @@ func CompareWithBounds(cells []Cell, pub []Published, bounds benchmark.Uncertain
 	for _, p := range pairs {
 		s := SignAgreement{Dataset: p[0], Model: p[1]}
 		var ok1, ok2 bool
-		s.OursUnfaith, ok1 = diff(oursOf, p[0], p[1], "ECCCo", "unfaithfulness")
-		s.PaperUnfaith, ok2 = diff(pubOf, p[0], p[1], "ECCCo", "unfaithfulness")
+		s.OursUnfaith, ok1 = diff(oursOf, p[0], p[1], string(catalogue.ECCCo), "unfaithfulness")
+		s.PaperUnfaith, ok2 = diff(pubOf, p[0], p[1], string(catalogue.ECCCo), "unfaithfulness")
 		s.UnfaithKnown = ok1 && ok2
 		s.UnfaithTie = s.UnfaithKnown && PrintedZero(s.PaperUnfaith)
 		s.UnfaithAgrees = s.UnfaithKnown && !s.UnfaithTie && sameSign(s.OursUnfaith, s.PaperUnfaith)
-		s.OursImpl, ok1 = diff(oursOf, p[0], p[1], "REVISE", "implausibility")
-		s.PaperImpl, ok2 = diff(pubOf, p[0], p[1], "REVISE", "implausibility")
+		s.OursImpl, ok1 = diff(oursOf, p[0], p[1], string(catalogue.REVISE), "implausibility")
+		s.PaperImpl, ok2 = diff(pubOf, p[0], p[1], string(catalogue.REVISE), "implausibility")
 		s.ImplKnown = ok1 && ok2
 		s.ImplTie = s.ImplKnown && PrintedZero(s.PaperImpl)
 		s.ImplAgrees = s.ImplKnown && !s.ImplTie && sameSign(s.OursImpl, s.PaperImpl)

@@ -4,6 +4,8 @@ import (
 	"math"
 	"slices"
 	"sort"
+
+	"github.com/eccco-go/eccco-go/eccco/catalogue"
 )
 
 // Direction is what a claim says of a difference.
@@ -206,8 +208,8 @@ func roundTo(v float64, d int) float64 {
 	return math.Round(v*p) / p
 }
 
-func (ix *index) has(ds, model, gen, metric string) bool {
-	_, ok := ix.cells[[4]string{ds, model, gen, metric}]
+func (ix *index) has(ds, model string, gen catalogue.Name, metric string) bool {
+	_, ok := ix.cells[[4]string{ds, model, string(gen), metric}]
 	return ok
 }
 

@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/eccco-go/eccco-go/eccco/catalogue"
 	"github.com/eccco-go/eccco-go/eccco/data"
 )
 
@@ -44,20 +45,23 @@ func GridShareCells(dataset, model, generator string, p float64, n int) Cell {
 
 // eccoFamily are the generators the paper calls variations of ECCCo in its main tables (ECCCo-L1, the
 // appendix's discarded variant that penalises the unfaithfulness metric itself, is not one of them).
-var eccoFamily = []string{"ECCCo", "ECCCo+", "ECCCo (no CP)", "ECCCo (no EBM)"}
+var eccoFamily = []catalogue.Name{catalogue.ECCCo, catalogue.ECCCoPlus, catalogue.ECCCoNoCP, catalogue.ECCCoNoEBM}
 
 // mainGenerators are the generators of the paper's main tables.
-var mainGenerators = []string{"ECCCo", "ECCCo+", "ECCCo (no CP)", "ECCCo (no EBM)", "REVISE", "Schut", "Wachter"}
+var mainGenerators = []catalogue.Name{catalogue.ECCCo, catalogue.ECCCoPlus, catalogue.ECCCoNoCP, catalogue.ECCCoNoEBM, catalogue.REVISE, catalogue.Schut, catalogue.Wachter}
+
+// term is one generator's metric on a model.
+func term(model string, g catalogue.Name, metric string) Term { return Term{model, string(g), metric} }
 
 // diff is a − b of one metric on the unit's model.
-func diff(model, a, b, metric string, want Direction) Contrast {
-	return Contrast{Label: a + " − " + b + " " + metric, Want: want,
-		Terms: []Term{{model, a, metric}, {model, b, metric}},
+func diff(model string, a, b catalogue.Name, metric string, want Direction) Contrast {
+	return Contrast{Label: string(a) + " − " + string(b) + " " + metric, Want: want,
+		Terms: []Term{term(model, a, metric), term(model, b, metric)},
 		F:     func(v []float64) float64 { return v[0] - v[1] }}
 }
 
 // needs reports whether ix has metric for every generator on ds × model.
-func needs(ix *index, ds, model, metric string, gens ...string) bool {
+func needs(ix *index, ds, model, metric string, gens ...catalogue.Name) bool {
 	for _, g := range gens {
 		if !ix.has(ds, model, g, metric) {
 			return false
@@ -98,7 +102,7 @@ var PaperClaims = []PaperClaim{
 		Where: "Section 1 (Introduction), the contributions; tested as its central comparison, ECCCo against the baseline",
 		Test:  "ECCCo − Wachter unfaithfulness, per data set × model",
 		Contrasts: func(ix *index, ds, model string) ([]Contrast, bool) {
-			return []Contrast{diff(model, "ECCCo", "Wachter", "unfaithfulness", Below)}, needs(ix, ds, model, "unfaithfulness", "ECCCo", "Wachter")
+			return []Contrast{diff(model, catalogue.ECCCo, catalogue.Wachter, "unfaithfulness", Below)}, needs(ix, ds, model, "unfaithfulness", catalogue.ECCCo, catalogue.Wachter)
 		},
 	},
 	{
@@ -115,12 +119,12 @@ var PaperClaims = []PaperClaim{
 					continue
 				}
 				if slices.Contains(eccoFamily, g) {
-					fam = append(fam, Term{model, g, "unfaithfulness"})
+					fam = append(fam, term(model, g, "unfaithfulness"))
 				} else {
-					oth = append(oth, Term{model, g, "unfaithfulness"})
+					oth = append(oth, term(model, g, "unfaithfulness"))
 				}
 			}
-			if len(fam) == 0 || !ix.has(ds, model, "Wachter", "unfaithfulness") {
+			if len(fam) == 0 || !ix.has(ds, model, catalogue.Wachter, "unfaithfulness") {
 				return nil, false
 			}
 			return []Contrast{{Label: "min(ECCCo family) − min(others) unfaithfulness", Want: Below,
@@ -134,8 +138,8 @@ var PaperClaims = []PaperClaim{
 		Test:   "ECCCo − ECCCo (no CP) and ECCCo − ECCCo (no EBM) unfaithfulness, both",
 		Limits: "Testable only where the ablations were run. In the paper's equations the conformal term Ω is 0 on every binary data set, so ECCCo and ECCCo (no CP) coincide there.",
 		Contrasts: func(ix *index, ds, model string) ([]Contrast, bool) {
-			return []Contrast{diff(model, "ECCCo", "ECCCo (no CP)", "unfaithfulness", Below), diff(model, "ECCCo", "ECCCo (no EBM)", "unfaithfulness", Below)},
-				needs(ix, ds, model, "unfaithfulness", "ECCCo", "ECCCo (no CP)", "ECCCo (no EBM)")
+			return []Contrast{diff(model, catalogue.ECCCo, catalogue.ECCCoNoCP, "unfaithfulness", Below), diff(model, catalogue.ECCCo, catalogue.ECCCoNoEBM, "unfaithfulness", Below)},
+				needs(ix, ds, model, "unfaithfulness", catalogue.ECCCo, catalogue.ECCCoNoCP, catalogue.ECCCoNoEBM)
 		},
 	},
 	{
@@ -147,8 +151,8 @@ var PaperClaims = []PaperClaim{
 		Limits:  "Testable only where the ablations were run; Figure 2 is one factual on one model.",
 		Figures: []string{"fig2-poc", "fig2-poc-authors"},
 		Contrasts: func(ix *index, ds, model string) ([]Contrast, bool) {
-			return []Contrast{diff(model, "ECCCo (no CP)", "Wachter", "unfaithfulness", Below), diff(model, "ECCCo (no CP)", "ECCCo (no EBM)", "unfaithfulness", Below)},
-				needs(ix, ds, model, "unfaithfulness", "Wachter", "ECCCo (no CP)", "ECCCo (no EBM)")
+			return []Contrast{diff(model, catalogue.ECCCoNoCP, catalogue.Wachter, "unfaithfulness", Below), diff(model, catalogue.ECCCoNoCP, catalogue.ECCCoNoEBM, "unfaithfulness", Below)},
+				needs(ix, ds, model, "unfaithfulness", catalogue.Wachter, catalogue.ECCCoNoCP, catalogue.ECCCoNoEBM)
 		},
 	},
 	{
@@ -158,7 +162,7 @@ var PaperClaims = []PaperClaim{
 		Test:   "ECCCo+ − ECCCo unfaithfulness: not materially above zero (its interval's upper end below 5 % of the metric)",
 		Limits: "The paper names exceptions (the MNIST MLP); they count against the claim here.",
 		Contrasts: func(ix *index, ds, model string) ([]Contrast, bool) {
-			return []Contrast{diff(model, "ECCCo+", "ECCCo", "unfaithfulness", NotAbove)}, needs(ix, ds, model, "unfaithfulness", "ECCCo", "ECCCo+")
+			return []Contrast{diff(model, catalogue.ECCCoPlus, catalogue.ECCCo, "unfaithfulness", NotAbove)}, needs(ix, ds, model, "unfaithfulness", catalogue.ECCCo, catalogue.ECCCoPlus)
 		},
 	},
 	{
@@ -170,7 +174,7 @@ var PaperClaims = []PaperClaim{
 			return (model == "JEM Ensemble" && (ds == "california-housing" || ds == "gmsc")) || (model == "LeNet-5" && ds == "mnist")
 		}),
 		Contrasts: func(ix *index, ds, model string) ([]Contrast, bool) {
-			return []Contrast{diff(model, "REVISE", "Wachter", "unfaithfulness", Below)}, needs(ix, ds, model, "unfaithfulness", "REVISE", "Wachter")
+			return []Contrast{diff(model, catalogue.REVISE, catalogue.Wachter, "unfaithfulness", Below)}, needs(ix, ds, model, "unfaithfulness", catalogue.REVISE, catalogue.Wachter)
 		},
 	},
 	{
@@ -182,9 +186,9 @@ var PaperClaims = []PaperClaim{
 			"the midpoint lies above Wachter and the test is weaker.",
 		Contrasts: func(ix *index, ds, model string) ([]Contrast, bool) {
 			return []Contrast{{Label: "ECCCo+ − (Wachter + REVISE) / 2 implausibility", Want: Below,
-					Terms: []Term{{model, "ECCCo+", "implausibility"}, {model, "Wachter", "implausibility"}, {model, "REVISE", "implausibility"}},
+					Terms: []Term{term(model, catalogue.ECCCoPlus, "implausibility"), term(model, catalogue.Wachter, "implausibility"), term(model, catalogue.REVISE, "implausibility")},
 					F:     func(v []float64) float64 { return v[0] - (v[1]+v[2])/2 }}},
-				needs(ix, ds, model, "implausibility", "ECCCo+", "Wachter", "REVISE")
+				needs(ix, ds, model, "implausibility", catalogue.ECCCoPlus, catalogue.Wachter, catalogue.REVISE)
 		},
 	},
 	{
@@ -194,14 +198,14 @@ var PaperClaims = []PaperClaim{
 		Test:  "on MNIST and Fashion-MNIST, ECCCo+ − the least implausibility of the other generators of the main tables but REVISE",
 		Units: pairsWhere(func(ds, _ string) bool { return ds == "mnist" || ds == "fashion-mnist" }),
 		Contrasts: func(ix *index, ds, model string) ([]Contrast, bool) {
-			terms := []Term{{model, "ECCCo+", "implausibility"}}
+			terms := []Term{term(model, catalogue.ECCCoPlus, "implausibility")}
 			for _, g := range mainGenerators {
-				if g != "ECCCo+" && g != "REVISE" && ix.has(ds, model, g, "implausibility") {
-					terms = append(terms, Term{model, g, "implausibility"})
+				if g != catalogue.ECCCoPlus && g != catalogue.REVISE && ix.has(ds, model, g, "implausibility") {
+					terms = append(terms, term(model, g, "implausibility"))
 				}
 			}
 			return []Contrast{{Label: "ECCCo+ − min(others but REVISE) implausibility", Want: Below, Terms: terms, F: minOf(1)}},
-				len(terms) > 1 && ix.has(ds, model, "ECCCo+", "implausibility")
+				len(terms) > 1 && ix.has(ds, model, catalogue.ECCCoPlus, "implausibility")
 		},
 	},
 	{
@@ -215,9 +219,9 @@ var PaperClaims = []PaperClaim{
 		Figures: []string{"mnist-eccco-lenet", "mnist-revise-lenet"},
 		Units:   pairsWhere(func(ds, _ string) bool { return ds == "mnist" }),
 		Contrasts: func(ix *index, ds, model string) ([]Contrast, bool) {
-			c := diff(model, "ECCCo+", "REVISE", NNTargetShare, Above)
+			c := diff(model, catalogue.ECCCoPlus, catalogue.REVISE, NNTargetShare, Above)
 			c.Relative = true
-			return []Contrast{c}, needs(ix, ds, model, NNTargetShare, "ECCCo+", "REVISE")
+			return []Contrast{c}, needs(ix, ds, model, NNTargetShare, catalogue.ECCCoPlus, catalogue.REVISE)
 		},
 	},
 	{
@@ -228,7 +232,7 @@ var PaperClaims = []PaperClaim{
 		Limits: "Where both set sizes are 0 (the binary data sets, whose conformal sets hold one class for nearly every counterfactual), " +
 			"no difference can count.",
 		Contrasts: func(ix *index, ds, model string) ([]Contrast, bool) {
-			return []Contrast{diff(model, "ECCCo", "Wachter", "uncertainty", Below)}, needs(ix, ds, model, "uncertainty", "ECCCo", "Wachter")
+			return []Contrast{diff(model, catalogue.ECCCo, catalogue.Wachter, "uncertainty", Below)}, needs(ix, ds, model, "uncertainty", catalogue.ECCCo, catalogue.Wachter)
 		},
 	},
 	{
@@ -238,7 +242,7 @@ var PaperClaims = []PaperClaim{
 		Test:   "ECCCo − Wachter cost: the more faithful generator farther from the factual than the one that only seeks closeness",
 		Limits: "A correlation over generators is read as one difference, ECCCo against the baseline that minimises the distance alone.",
 		Contrasts: func(ix *index, ds, model string) ([]Contrast, bool) {
-			return []Contrast{diff(model, "ECCCo", "Wachter", "cost", Above)}, needs(ix, ds, model, "cost", "ECCCo", "Wachter")
+			return []Contrast{diff(model, catalogue.ECCCo, catalogue.Wachter, "cost", Above)}, needs(ix, ds, model, "cost", catalogue.ECCCo, catalogue.Wachter)
 		},
 	},
 	{
@@ -253,9 +257,9 @@ var PaperClaims = []PaperClaim{
 		Contrasts: func(ix *index, ds, model string) ([]Contrast, bool) {
 			plain := plainOf[model]
 			return []Contrast{{Label: "gain on " + model + " − gain on " + plain, Want: Above, Relative: true,
-					Terms: []Term{{model, "ECCCo", "implausibility"}, {model, "Wachter", "implausibility"}, {plain, "ECCCo", "implausibility"}, {plain, "Wachter", "implausibility"}},
+					Terms: []Term{term(model, catalogue.ECCCo, "implausibility"), term(model, catalogue.Wachter, "implausibility"), term(plain, catalogue.ECCCo, "implausibility"), term(plain, catalogue.Wachter, "implausibility")},
 					F:     func(v []float64) float64 { return relativeGain(v[0], v[1]) - relativeGain(v[2], v[3]) }}},
-				needs(ix, ds, model, "implausibility", "ECCCo", "Wachter") && needs(ix, ds, plain, "implausibility", "ECCCo", "Wachter")
+				needs(ix, ds, model, "implausibility", catalogue.ECCCo, catalogue.Wachter) && needs(ix, ds, plain, "implausibility", catalogue.ECCCo, catalogue.Wachter)
 		},
 	},
 	{
@@ -268,9 +272,9 @@ var PaperClaims = []PaperClaim{
 		Units: plainUnits,
 		Contrasts: func(ix *index, ds, model string) ([]Contrast, bool) {
 			return []Contrast{{Label: "gain on " + model, Want: NotAbove, Relative: true,
-					Terms: []Term{{model, "ECCCo", "implausibility"}, {model, "Wachter", "implausibility"}},
+					Terms: []Term{term(model, catalogue.ECCCo, "implausibility"), term(model, catalogue.Wachter, "implausibility")},
 					F:     func(v []float64) float64 { return relativeGain(v[0], v[1]) }}},
-				needs(ix, ds, model, "implausibility", "ECCCo", "Wachter")
+				needs(ix, ds, model, "implausibility", catalogue.ECCCo, catalogue.Wachter)
 		},
 	},
 }

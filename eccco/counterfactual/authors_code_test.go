@@ -38,7 +38,7 @@ func TestWachterCostMADWeightedOnlyWhenAsked(t *testing.T) {
 		{"MAD-weighted", weighted, mad},
 		{"authors' runs (plain L1)", Ingredients{}.WithAuthorsCode(), []float32{1, 1}},
 	} {
-		g, err := ByName("Wachter", Params{StepSize: eta, Cost: lam}, c.in)
+		g, err := paperGenerator("Wachter", Params{StepSize: eta, Cost: lam}, c.in)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -85,7 +85,7 @@ func TestAuthorsSetSizeIsGatedAndFollowsTheEmptySetRule(t *testing.T) {
 	params := Params{StepSize: eta, SetSize: lam}
 	search := func(in Ingredients) []float32 {
 		t.Helper()
-		g, err := ByName("ECCCo (no EBM)", params, in)
+		g, err := paperGenerator("ECCCo (no EBM)", params, in)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -181,7 +181,7 @@ func TestAuthorsECCCoL1HalvesTheSampleDistance(t *testing.T) {
 		scale       float64
 	}{{false, 1}, {true, 0.5}} {
 		in := Ingredients{Samples: ts, AuthorsCode: tc.authorsCode, MADWeights: []float32{1, 1}}
-		g, err := ByName("ECCCo-L1 (no CP)", Params{StepSize: eta, Cost: 0.3, Energy: lam}, in)
+		g, err := paperGenerator("ECCCo-L1 (no CP)", Params{StepSize: eta, Cost: 0.3, Energy: lam}, in)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -221,7 +221,7 @@ func TestAuthorsECCCoL1PullsTowardsTheLowestSampleOverTen(t *testing.T) {
 	if lowest.Kept() != 1 || lowest.Chains != 10 || lowest.Samples[1][0] != 1 || lowest.Samples[1][1] != 1 {
 		t.Fatalf("Lowest(1) = %+v", lowest)
 	}
-	g, err := ByName("ECCCo-L1 (no CP)", Params{StepSize: eta, Cost: 0.3, Energy: lam}, Ingredients{Samples: lowest}.WithAuthorsCode())
+	g, err := paperGenerator("ECCCo-L1 (no CP)", Params{StepSize: eta, Cost: 0.3, Energy: lam}, Ingredients{Samples: lowest}.WithAuthorsCode())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -250,7 +250,7 @@ func TestAuthorsECCCoL1PerRowSamples(t *testing.T) {
 	x := []float32{0.2, 0.4, 0.2, 0.4}
 	eta, lam := 0.1, 0.8
 	rows := &energy.TargetSamples{D: 2, Chains: 10, PerRow: true, Samples: [][]float32{{1, 1}, {-1, -1}}}
-	g, err := ByName("ECCCo-L1 (no CP)", Params{StepSize: eta, Cost: 0.3, Energy: lam}, Ingredients{Samples: rows}.WithAuthorsCode())
+	g, err := paperGenerator("ECCCo-L1 (no CP)", Params{StepSize: eta, Cost: 0.3, Energy: lam}, Ingredients{Samples: rows}.WithAuthorsCode())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -269,7 +269,7 @@ func TestAuthorsECCCoL1PerRowSamples(t *testing.T) {
 		}
 	}
 	three := &energy.TargetSamples{D: 2, Chains: 10, PerRow: true, Samples: [][]float32{{1, 1}, {-1, -1}, {0, 0}}}
-	g, err = ByName("ECCCo-L1 (no CP)", Params{StepSize: eta, Cost: 0.3, Energy: lam}, Ingredients{Samples: three}.WithAuthorsCode())
+	g, err = paperGenerator("ECCCo-L1 (no CP)", Params{StepSize: eta, Cost: 0.3, Energy: lam}, Ingredients{Samples: three}.WithAuthorsCode())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -286,7 +286,7 @@ func TestAuthorsECCCoL1NoEBMCarriesAZeroWeightSamplePenalty(t *testing.T) {
 	cal := &conformal.Calibrated{QHat: 0.1, Opts: conformal.DefaultOptions()}
 	p := Params{StepSize: 0.1, Cost: 0.1, SetSize: 0.2, Energy: 0.5}
 	has := func(in Ingredients) (found bool, weight float64) {
-		g, err := ByName("ECCCo-L1 (no EBM)", p, in)
+		g, err := paperGenerator("ECCCo-L1 (no EBM)", p, in)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -135,21 +135,21 @@ func TestResampledWithoutSpreadIsThePlainSearch(t *testing.T) {
 // The authors'-code ingredients resample REVISE's codes; a latent map without a posterior is an error.
 func TestAuthorsREVISEResamples(t *testing.T) {
 	in := Ingredients{VAE: shiftPosterior{d: 2}}.WithAuthorsCode()
-	g, err := ByName("REVISE", Params{StepSize: 0.1}, in)
+	g, err := paperGenerator("REVISE", Params{StepSize: 0.1}, in)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if _, ok := g.Latent.(Resampled); !ok {
 		t.Errorf("authors'-code REVISE searches %T, want Resampled", g.Latent)
 	}
-	g, err = ByName("REVISE", Params{StepSize: 0.1}, Ingredients{VAE: shiftPosterior{d: 2}})
+	g, err = paperGenerator("REVISE", Params{StepSize: 0.1}, Ingredients{VAE: shiftPosterior{d: 2}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if _, ok := g.Latent.(Resampled); ok {
 		t.Error("the paper's REVISE resamples its codes")
 	}
-	_, err = ByName("REVISE", Params{StepSize: 0.1}, Ingredients{VAE: plainLatent{}, ResampleLatent: true})
+	_, err = paperGenerator("REVISE", Params{StepSize: 0.1}, Ingredients{VAE: plainLatent{}, ResampleLatent: true})
 	if err == nil || !strings.Contains(err.Error(), "posterior") {
 		t.Errorf("REVISE resampling a map without a posterior: error %v", err)
 	}
@@ -198,7 +198,7 @@ func TestJSMABoundsBlindWastesStepsOnABound(t *testing.T) {
 		}
 	}
 	in := Ingredients{}.WithAuthorsCode()
-	g, err := ByName("Schut", Params{StepSize: eta}, in)
+	g, err := paperGenerator("Schut", Params{StepSize: eta}, in)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -281,7 +281,7 @@ func TestReencodedFollowsTheClamp(t *testing.T) {
 			z = step(s)
 		}
 	}
-	if g, err := ByName("ECCCo+", Params{StepSize: eta}, Ingredients{Calibrated: &conformal.Calibrated{}, PCA: pca}.WithAuthorsCode()); err != nil {
+	if g, err := paperGenerator("ECCCo+", Params{StepSize: eta}, Ingredients{Calibrated: &conformal.Calibrated{}, PCA: pca}.WithAuthorsCode()); err != nil {
 		t.Fatal(err)
 	} else if _, ok := g.Latent.(Reencoded); !ok {
 		t.Errorf("the authors'-code ECCCo+ searches %T, want Reencoded", g.Latent)

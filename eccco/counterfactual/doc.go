@@ -1,8 +1,9 @@
-// Package counterfactual is eccco-go's search engine and every gradient-based generator of the paper.
+// Package counterfactual is eccco-go's search engine and the terms of the paper's generators.
 //
 // The generators are those of Altmeyer et al., AAAI-24, "Faithful Model Explanations through
 // Energy-Constrained Conformal Counterfactuals": Wachter, Schut, REVISE, ECCCo, ECCCo+, the ablations ECCCo
-// (no CP) and ECCCo (no EBM), and ECCCo-L1.
+// (no CP) and ECCCo (no EBM), and ECCCo-L1. Package catalogue declares each of them once, as a Spec
+// (penalties, latent space, update), which Build turns into a Generator.
 //
 // # One objective, many generators
 //
@@ -19,9 +20,9 @@
 //
 // with E_θ(x|y) = −M_θ(x)[y] the conditional energy (package energy) and Ω the smooth set size of the
 // conformally calibrated model (package conformal). Params hold a data set's η and λ (the paper's, of
-// table_gen_params.tex, are in package catalogue); mind that its λ2 is the set-size weight and λ3 the energy weight (the code's
-// order). ByName builds any generator of GeneratorNames from its Ingredients, which PaperIngredients
-// prepares for a trained model (calibration on half the training split, PCA, SGLD samples per class).
+// table_gen_params.tex, are in package catalogue); mind that its λ2 is the set-size weight and λ3 the
+// energy weight (the code's order). Build makes a generator from its Spec, Params and Ingredients, which
+// PaperIngredients prepares for a trained model (calibration on half the training split, PCA, SGLD samples per class).
 //
 // # The search
 //
@@ -47,7 +48,7 @@
 // generator, with the same results bit for bit (on XLA, compiling is most of a small search's time). Values
 // that change from run to run without changing the graph, such as ECCCo-L1's SGLD samples, are declared by
 // their penalty (Penalty.Inputs) and reach the graph as an input rather than a constant, so that a Searcher
-// also searches with another run's generator (SearchWith; GraphKey says which generators share graphs): the
+// also searches with another run's generator (SearchWith; Spec.GraphKey says which generators share graphs): the
 // benchmark compiles each model's searches once for all its runs.
 //
 // Schut et al.'s generator replaces gradient descent by a greedy JSMA step: only the free feature with the

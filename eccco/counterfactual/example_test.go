@@ -7,7 +7,6 @@ import (
 	"github.com/eccco-go/eccco-go/eccco/backend"
 	"github.com/eccco-go/eccco-go/eccco/catalogue"
 	"github.com/eccco-go/eccco-go/eccco/counterfactual"
-	"github.com/eccco-go/eccco-go/eccco/data"
 	"github.com/eccco-go/eccco-go/eccco/models"
 	. "github.com/gomlx/gomlx/core/graph" //nolint:revive // GoMLX's graph DSL reads best unqualified
 	"github.com/gomlx/gomlx/ml/model"
@@ -22,7 +21,7 @@ func logistic(w []float32, c float64) models.Classifier {
 	}, len(w), 2)
 }
 
-// Wachter et al.'s generator on a logistic regression: the search starts at the factual, which the model
+// Wachter et al.'s generator, declared as a Spec and built by Build, on a logistic regression: the search starts at the factual, which the model
 // puts in class 0, and descends the cross-entropy of the target class 1 plus λ_cost·‖x′ − x‖₁, clamped to
 // the bounds. The Request's Rule says when a row stops: here as soon as p(y⁺|x′) ≥ 0.5
 // (DecisionThreshold); the default, the paper's generator conditions, also waits for a small gradient.
@@ -33,12 +32,17 @@ func ExampleSearch() {
 		return
 	}
 	clf := logistic([]float32{1, 2}, -1) // class 1 where x₁ + 2x₂ > 1
-	moons, err := catalogue.Lookup("moons")
+	moons, err := catalogue.LookupDataset("moons")
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	g := counterfactual.Wachter(moons.GeneratorParams())
+	wachter := counterfactual.Spec{Name: "Wachter", Penalties: []counterfactual.PenaltyKind{counterfactual.PenaltyCost}}
+	g, err := counterfactual.Build(wachter, moons.GeneratorParams(), counterfactual.Ingredients{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
 	fmt.Println(g.Name, "η =", g.StepSize, "λ_cost =", g.Penalties[0].Weight)
 	for _, rule := range []counterfactual.Rule{counterfactual.DecisionThreshold, counterfactual.GeneratorConditions} {
 		res, err := counterfactual.Search(context.Background(), b, clf, g, counterfactual.Request{
@@ -95,7 +99,8 @@ func ExampleGenerator() {
 		Upper:    []float32{3, 3},
 	}
 	energies := map[string]float64{}
-	for _, g := range []*counterfactual.Generator{counterfactual.Wachter(counterfactual.Params{StepSize: 0.05, Cost: 0.1}), custom} {
+	wachter := &counterfactual.Generator{Name: "Wachter", StepSize: 0.05, Penalties: custom.Penalties[:1]}
+	for _, g := range []*counterfactual.Generator{wachter, custom} {
 		res, err := counterfactual.Search(context.Background(), b, clf, g, req)
 		if err != nil {
 			fmt.Println(err)
@@ -119,98 +124,4 @@ func ExampleGenerator() {
 	// Wachter          valid 3 of 3
 	// Wachter + energy valid 3 of 3
 	// lower energy with the energy penalty: true
-}
-
-// The paper's generators are built by name from their parameters and ingredients. PaperIngredients
-// prepares what they need for a trained model: here the moons MLP (trained for 10 epochs instead of the
-// paper's 500), calibrated by split conformal prediction on half of its training split for ECCCo.
-func ExampleByName() {
-	b, err := backend.Shared()
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	split, err := data.Load("moons", data.Options{Seed: 42})
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	moons, err := catalogue.Lookup("moons")
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	spec, _ := moons.ModelSpec(models.KindMLP, split.Train.D(), split.Train.K())
-	m, err := models.New(b, spec, 42)
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	if _, err := models.Train(context.Background(), b, m, split.Train, models.TrainOptions{Epochs: 10, BatchSize: 128, Seed: 42}); err != nil {
-		fmt.Println(err)
-		return
-	}
-	ctx := context.Background()
-	in, err := counterfactual.PaperIngredients(ctx, b, m, "moons", split.Train, nil, 42, "Wachter", "ECCCo")
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	params := moons.GeneratorParams()
-
-	// Five test rows of class 0 that the model predicts as 0, to be moved to class 1.
-	var factuals []float32
-	pred, _ := models.Predict(b, m, split.Test.X)
-	for i := 0; i < split.Test.N() && len(factuals) < 5*2; i++ {
-		if split.Test.Y[i] == 0 && pred[i] == 0 {
-			factuals = append(factuals, split.Test.Row(i)...)
-		}
-	}
-	req := counterfactual.Request{Factuals: factuals, Targets: []int{1, 1, 1, 1, 1}, Lower: split.Lower, Upper: split.Upper}
-	for _, name := range []string{"Wachter", "ECCCo"} {
-		g, err := counterfactual.ByName(name, params, in)
-		if err != nil {
-			fmt.Println(err)
-			return
-		}
-		res, err := counterfactual.Search(ctx, b, m, g, req)
-		if err != nil {
-			fmt.Println(err)
-			return
-		}
-		valid := 0
-		for i := range req.Targets {
-			if res.Valid(i, 0.5) {
-				valid++
-			}
-		}
-		var terms []string
-		for _, p := range g.Penalties {
-			terms = append(terms, p.Name)
-		}
-		fmt.Printf("%-7s penalties %v: valid %d of %d\n", g.Name, terms, valid, len(req.Targets))
-	}
-	// Output:
-	// Wachter penalties [cost]: valid 5 of 5
-	// ECCCo   penalties [cost energy setsize]: valid 5 of 5
-}
-
-// CanonicalName maps the spellings that ByName accepts to the names of the paper's tables;
-// GeneratorNames lists them all.
-func ExampleCanonicalName() {
-	for _, s := range []string{"wachter", "eccco-plus", "no-cp", "ECCCo (no EBM)", "l1"} {
-		name, err := counterfactual.CanonicalName(s)
-		fmt.Printf("%q → %q %v\n", s, name, err)
-	}
-	_, err := counterfactual.CanonicalName("dice")
-	fmt.Println(err != nil)
-	fmt.Println(counterfactual.GeneratorNames())
-	// Output:
-	// "wachter" → "Wachter" <nil>
-	// "eccco-plus" → "ECCCo+" <nil>
-	// "no-cp" → "ECCCo (no CP)" <nil>
-	// "ECCCo (no EBM)" → "ECCCo (no EBM)" <nil>
-	// "l1" → "ECCCo-L1" <nil>
-	// true
-	// [ECCCo ECCCo+ ECCCo (no CP) ECCCo (no EBM) ECCCo-L1 ECCCo-L1 (no CP) ECCCo-L1 (no EBM) REVISE Schut Wachter]
 }

@@ -16,11 +16,11 @@ import (
 // PCA of ECCCo+ with IngredientOptions.Latent components, and SGLD samples of every class for ECCCo-L1
 // drawn by IngredientOptions.Sampler (the paper's inference setting: 50 chains keeping the 25
 // lowest-energy ones for synthetic data, 10 chains all kept otherwise); ECCCo+ and ECCCo-L1 thus need
-// PaperIngredientsWith. vae may be nil (REVISE then cannot be built). When generator names are given,
-// only what those generators need is prepared (the PCA only for ECCCo+, the SGLD samples only for
-// ECCCo-L1).
-func PaperIngredients(ctx context.Context, backend compute.Backend, clf models.Classifier, dataset string, train *data.Dataset, vae LatentMap, seed uint64, generators ...string) (Ingredients, error) {
-	return PaperIngredientsWith(ctx, backend, clf, dataset, train, vae, seed, IngredientOptions{}, generators...)
+// PaperIngredientsWith. vae may be nil (REVISE then cannot be built). Of the PCA and the samples, only
+// those need asks for are prepared (Spec.Needs: the PCA for ECCCo+, the samples for ECCCo-L1 and ECCCo-L1
+// (no CP)); the calibration always is.
+func PaperIngredients(ctx context.Context, backend compute.Backend, clf models.Classifier, dataset string, train *data.Dataset, vae LatentMap, seed uint64, need Needs) (Ingredients, error) {
+	return PaperIngredientsWith(ctx, backend, clf, dataset, train, vae, seed, IngredientOptions{}, need)
 }
 
 // IngredientOptions change how PaperIngredientsWith prepares the ingredients; the zero value is
@@ -51,16 +51,8 @@ type IngredientOptions struct {
 const PaperCalibrationFraction = 0.5
 
 // PaperIngredientsWith is PaperIngredients with options.
-func PaperIngredientsWith(ctx context.Context, backend compute.Backend, clf models.Classifier, dataset string, train *data.Dataset, vae LatentMap, seed uint64, o IngredientOptions, generators ...string) (Ingredients, error) {
-	needSamples, needPCA := len(generators) == 0, len(generators) == 0
-	for _, g := range generators {
-		switch normalise(g) {
-		case "eccco-l1", "ecccol1", "l1", "eccco-l1(nocp)", "eccco-l1-no-cp":
-			needSamples = true
-		case "eccco+", "ecccoplus", "eccco-plus":
-			needPCA = true
-		}
-	}
+func PaperIngredientsWith(ctx context.Context, backend compute.Backend, clf models.Classifier, dataset string, train *data.Dataset, vae LatentMap, seed uint64, o IngredientOptions, need Needs) (Ingredients, error) {
+	needSamples, needPCA := need.Samples, need.PCA
 	var c *conformal.Calibrated
 	if o.CalibrationScores != nil {
 		var err error
@@ -109,7 +101,7 @@ func PaperIngredientsWith(ctx context.Context, backend compute.Backend, clf mode
 	return in, nil
 }
 
-// WithAuthorsCode returns the ingredients switched to the authors' code (see Ingredients.AuthorsCode): ByName
+// WithAuthorsCode returns the ingredients switched to the authors' code (see Ingredients.AuthorsCode): Build
 // then gates Ω below p = 0.5, follows ConformalPrediction.jl's empty-set rule and its ensemble Ω from the
 // mean of the members' probabilities (on a copy of the calibrated classifier: the receiver is not changed), builds the ECCCo-L1 family as ECCCo.jl did, lets Schut choose
 // its feature blind to the bounds (JSMA.BoundsBlind), re-encodes ECCCo+'s clamped counterfactuals

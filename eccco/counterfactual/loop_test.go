@@ -119,13 +119,13 @@ func TestChunksMatchHostLoop(t *testing.T) {
 	decay.DecayRate, decay.DecayEvery = 0.1, 3
 	var gens []*Generator
 	add := func(name string, p Params, in Ingredients) {
-		g, err := ByName(name, p, in)
+		g, err := paperGenerator(name, p, in)
 		if err != nil {
 			t.Fatal(err)
 		}
 		gens = append(gens, g)
 	}
-	for _, name := range GeneratorNames() {
+	for _, name := range paperNames() {
 		add(name, p, in)
 	}
 	for _, name := range []string{"Schut", "REVISE", "ECCCo+", "ECCCo"} {
@@ -136,7 +136,7 @@ func TestChunksMatchHostLoop(t *testing.T) {
 		t.Fatal("the decaying ECCCo is not Stepwise")
 	}
 	if onXLA(b) { // the authors'-code four (JSMA, both re-encoding latent maps, Stepwise) and ECCCo-L1
-		gens = append(gens[len(gens)-5:len(gens)-1], gens[slices.Index(GeneratorNames(), "ECCCo-L1")])
+		gens = append(gens[len(gens)-5:len(gens)-1], gens[slices.Index(paperNames(), "ECCCo-L1")])
 	}
 	fact, targets := factualsFor(t, b, m, split.Test, 30)
 	lo, hi := split.Train.Bounds()

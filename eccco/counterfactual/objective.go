@@ -173,9 +173,14 @@ func SamplesInput(ts *energy.TargetSamples) Input {
 	return Input{Name: "samples", Values: flat, Dims: []int{k, n * d}}
 }
 
-// samplesPenalty is ECCCo-L1's penalty "samples" of weight w: DistanceToSamples with its input.
-func samplesPenalty(w float64, ts *energy.TargetSamples) Penalty {
-	return Penalty{Name: "samples", Weight: w, Term: DistanceToSamples(ts), Inputs: []Input{SamplesInput(ts)}}
+// samplesPenalty is ECCCo-L1's penalty "samples" of weight w with its input: DistanceToSamples, or
+// DistanceToSamplesAuthors when authors is set.
+func samplesPenalty(w float64, ts *energy.TargetSamples, authors bool) Penalty {
+	term := DistanceToSamples(ts)
+	if authors {
+		term = DistanceToSamplesAuthors(ts)
+	}
+	return Penalty{Name: "samples", Weight: w, Term: term, Inputs: []Input{SamplesInput(ts)}}
 }
 
 func distanceToSamples(ts *energy.TargetSamples, scale float64) Term {

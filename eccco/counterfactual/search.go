@@ -330,8 +330,8 @@ func (s *Searcher) Search(ctx context.Context, req Request) (*Result, error) {
 }
 
 // SearchWith is Search with generator g in place of the Searcher's own, reusing the Searcher's compiled
-// graphs: g must be built as the Searcher's generator was (the same constructor, parameters and
-// ingredients: GraphKey says when two are) except for the values of its penalties' Inputs, such as
+// graphs: g must be built as the Searcher's generator was (the same Spec, parameters and ingredients:
+// Spec.GraphKey says when two are) except for the values of its penalties' Inputs, such as
 // ECCCo-L1's SGLD samples of another run, which are fed to the compiled graphs; their names and shapes
 // must match. The results are those of Search with g, bit for bit. A nil g is the Searcher's own.
 func (s *Searcher) SearchWith(ctx context.Context, g *Generator, req Request) (*Result, error) {

@@ -203,10 +203,7 @@ func TestRequestErrors(t *testing.T) {
 			t.Errorf("%s: err = %v, want it to mention %q", c.name, err, c.want)
 		}
 	}
-	if _, err := ByName("frobnicate", Params{StepSize: 0.1}, Ingredients{}); err == nil || !strings.Contains(err.Error(), "unknown generator") {
-		t.Errorf("unknown generator: err = %v", err)
-	}
-	if _, err := ByName("ECCCo", Params{StepSize: 0.1}, Ingredients{}); err == nil || !strings.Contains(err.Error(), "calibrated") {
+	if _, err := paperGenerator("ECCCo", Params{StepSize: 0.1}, Ingredients{}); err == nil || !strings.Contains(err.Error(), "calibrated") {
 		t.Errorf("ECCCo without calibration: err = %v", err)
 	}
 }
@@ -243,8 +240,8 @@ func testGenerators(t testing.TB, b compute.Backend, m models.Classifier, train 
 	t.Helper()
 	p, in := testIngredients(t, b, m, train)
 	var gens []*Generator
-	for _, name := range GeneratorNames() {
-		g, err := ByName(name, p, in)
+	for _, name := range paperNames() {
+		g, err := paperGenerator(name, p, in)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -307,11 +304,11 @@ func TestSearchIsDeterministic(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		in, err := PaperIngredientsWith(context.Background(), b, m, "moons", split.Train, nil, 9, IngredientOptions{Latent: 2, Sampler: sampler})
+		in, err := PaperIngredientsWith(context.Background(), b, m, "moons", split.Train, nil, 9, IngredientOptions{Latent: 2, Sampler: sampler}, Needs{Samples: true, PCA: true})
 		if err != nil {
 			t.Fatal(err)
 		}
-		g, err := ByName("ECCCo-L1", p, in)
+		g, err := paperGenerator("ECCCo-L1", p, in)
 		if err != nil {
 			t.Fatal(err)
 		}

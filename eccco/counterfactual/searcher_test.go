@@ -249,11 +249,11 @@ func TestSearchWithAnotherGeneratorsSamples(t *testing.T) {
 	for _, name := range []string{"ECCCo-L1 (no CP)", "ECCCo-L1 (no EBM)"} {
 		build := func(ts *energy.TargetSamples) (*Generator, any) {
 			in := Ingredients{Samples: ts, Calibrated: &conformal.Calibrated{Clf: clf, QHat: 0.8, Opts: conformal.DefaultOptions()}}.WithAuthorsCode()
-			g, err := ByName(name, p, in)
+			g, err := paperGenerator(name, p, in)
 			if err != nil {
 				t.Fatal(err)
 			}
-			return g, GraphKey(name, p, in)
+			return g, paperSpec(name).GraphKey(p, in)
 		}
 		gA, keyA := build(perClass())
 		gB, keyB := build(perClass())
@@ -323,8 +323,8 @@ func TestSearchWithAnotherGeneratorsSamples(t *testing.T) {
 		return ts
 	}
 	in := func(ts *energy.TargetSamples) Ingredients { return Ingredients{Samples: ts}.WithAuthorsCode() }
-	gA, _ := ByName("ECCCo-L1 (no CP)", p, in(rows()))
-	gB, _ := ByName("ECCCo-L1 (no CP)", p, in(rows()))
+	gA, _ := paperGenerator("ECCCo-L1 (no CP)", p, in(rows()))
+	gB, _ := paperGenerator("ECCCo-L1 (no CP)", p, in(rows()))
 	s, err := NewSearcher(b, clf, gA)
 	if err != nil {
 		t.Fatal(err)

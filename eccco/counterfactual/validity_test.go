@@ -49,18 +49,18 @@ func TestSyntheticValidity(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		in, err := PaperIngredientsWith(context.Background(), b, m, c.dataset, split.Train, nil, 42, IngredientOptions{Latent: row.latent, Sampler: sampler})
+		in, err := PaperIngredientsWith(context.Background(), b, m, c.dataset, split.Train, nil, 42, IngredientOptions{Latent: row.latent, Sampler: sampler}, Needs{Samples: true, PCA: true})
 		if err != nil {
 			t.Fatal(err)
 		}
 		x, targets := randomFactuals(t, b, m, split.Test, 100, 42)
 		lo, hi := split.Train.Bounds()
 		energies := map[string]float64{}
-		for _, name := range GeneratorNames() {
+		for _, name := range paperNames() {
 			if name == "REVISE" {
 				continue
 			}
-			g, err := ByName(name, p, in)
+			g, err := paperGenerator(name, p, in)
 			if err != nil {
 				t.Fatal(err)
 			}

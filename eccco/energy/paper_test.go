@@ -33,7 +33,7 @@ func TestJEMSamplesSitNearTheirClass(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		paper, err := catalogue.Lookup(c.dataset)
+		paper, err := catalogue.LookupDataset(c.dataset)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -107,7 +107,7 @@ func BenchmarkJEMEpoch(b *testing.B) {
 			if err != nil {
 				b.Skipf("%s not available: %v", name, err)
 			}
-			paper, err := catalogue.Lookup(name)
+			paper, err := catalogue.LookupDataset(name)
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -139,7 +139,7 @@ func OpenCustom(table *data.Table, clf models.Classifier, o CustomOptions) (*Cus
 	if s.Image != nil {
 		template = ImageTemplate
 	}
-	paper, err := catalogue.Lookup(template)
+	paper, err := catalogue.LookupDataset(template)
 	if err != nil {
 		return nil, err
 	}
@@ -369,7 +369,11 @@ func (c *Custom) ingredients(ctx context.Context, gens []Generator) (counterfact
 	if c.in != nil && len(missing) == 0 {
 		return *c.in, nil
 	}
-	if slices.Contains(missing, "REVISE") && c.vae == nil {
+	missingNeeds, err := catalogue.NeedsOf(missing...)
+	if err != nil {
+		return counterfactual.Ingredients{}, err
+	}
+	if missingNeeds.VAE && c.vae == nil {
 		c.logf("training REVISE's VAE on %d rows", c.train.N())
 		spec, err := c.paper.VAESpec(c.train.D())
 		if err != nil {
@@ -393,7 +397,11 @@ func (c *Custom) ingredients(ctx context.Context, gens []Generator) (counterfact
 		}
 	}
 	if len(all) == 0 {
-		all = []string{"ECCCo"} // the calibration, which the metrics need
+		all = []string{string(catalogue.ECCCo)} // the calibration, which the metrics need
+	}
+	need, err := catalogue.NeedsOf(all...)
+	if err != nil {
+		return counterfactual.Ingredients{}, err
 	}
 	var latent counterfactual.LatentMap
 	if c.vae != nil {
@@ -405,7 +413,7 @@ func (c *Custom) ingredients(ctx context.Context, gens []Generator) (counterfact
 		return counterfactual.Ingredients{}, err
 	}
 	in, err := counterfactual.PaperIngredientsWith(ctx, c.backend, c.scaled, c.template, c.train, latent, SeedFor(c.opts.Seed, "custom", "ingredients"),
-		counterfactual.IngredientOptions{Latent: c.paper.LatentDim(), Sampler: &sampler}, all...)
+		counterfactual.IngredientOptions{Latent: c.paper.LatentDim(), Sampler: &sampler}, need)
 	if err != nil {
 		return counterfactual.Ingredients{}, err
 	}
@@ -519,7 +527,7 @@ func (c *Custom) Explain(ctx context.Context, rows []int, target int, gens ...Ge
 		if g.Build != nil {
 			gen, err = g.Build(in, p)
 		} else {
-			gen, err = counterfactual.ByName(base, p, in)
+			gen, err = catalogue.ByName(base, p, in)
 		}
 		if err != nil {
 			return nil, fmt.Errorf("generator %s: %w", g.Name, err)

@@ -137,7 +137,7 @@ func ExampleSummaryTable() {
 // an ablation or a λ sweep; Describe is the stable definition that the benchmark records with its
 // results; Build makes a generator of one's own from the run's ingredients.
 func ExampleGenerator() {
-	moons, err := catalogue.Lookup("moons")
+	moons, err := catalogue.LookupDataset("moons")
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -157,7 +157,10 @@ func ExampleGenerator() {
 		Name:  "Wachter, energy only",
 		Paper: "ECCCo", // prepare ECCCo's ingredients (the calibration)
 		Build: func(in counterfactual.Ingredients, p counterfactual.Params) (*counterfactual.Generator, error) {
-			g := counterfactual.Wachter(p)
+			g, err := catalogue.ByName("Wachter", p, in)
+			if err != nil {
+				return nil, err
+			}
 			g.Penalties = append(g.Penalties, counterfactual.Penalty{Name: "energy", Weight: p.Energy, Term: counterfactual.EnergyPenalty(p.Ridge)})
 			return g, nil
 		},

@@ -163,7 +163,7 @@ func Open(dataset string, opts Options) (*Experiment, error) {
 	if _, err := data.Lookup(dataset); err != nil {
 		return nil, err
 	}
-	paper, err := catalogue.Lookup(dataset)
+	paper, err := catalogue.LookupDataset(dataset)
 	if err != nil {
 		return nil, err
 	}

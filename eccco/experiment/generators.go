@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/eccco-go/eccco-go/eccco/catalogue"
 	"github.com/eccco-go/eccco-go/eccco/counterfactual"
 )
 
@@ -20,7 +21,7 @@ import (
 type Generator struct {
 	// Name labels the generator's results; names in a list must differ (case-insensitively).
 	Name string
-	// Paper is the paper generator it derives from (counterfactual.GeneratorNames, any accepted spelling);
+	// Paper is the paper generator it derives from (catalogue.Names, any spelling catalogue.Lookup accepts);
 	// "" means Name.
 	Paper string
 	// Set overrides hyper-parameters of the data set's paper setting (table_gen_params.tex) by key:
@@ -48,7 +49,8 @@ func (g Generator) paper() (string, error) {
 		}
 		name = g.Name
 	}
-	return counterfactual.CanonicalName(name)
+	c, err := catalogue.Canonical(name)
+	return string(c), err
 }
 
 // Params returns p with the generator's overrides applied; unknown keys and negative or non-finite values
@@ -125,7 +127,7 @@ func (g Generator) Validate() error {
 // PaperGenerators returns the paper's generators by their canonical names, in the order of its tables.
 func PaperGenerators() []Generator {
 	var out []Generator
-	for _, n := range counterfactual.GeneratorNames() {
+	for _, n := range catalogue.Strings() {
 		out = append(out, Generator{Name: n})
 	}
 	return out
@@ -137,11 +139,11 @@ func PaperGenerators() []Generator {
 func ParseGenerators(names ...string) ([]Generator, error) {
 	var out []Generator
 	for _, n := range names {
-		c, err := counterfactual.CanonicalName(n)
+		c, err := catalogue.Canonical(n)
 		if err != nil {
 			return nil, fmt.Errorf("%w: %v", ErrInvalid, err)
 		}
-		out = append(out, Generator{Name: c})
+		out = append(out, Generator{Name: string(c)})
 	}
 	return out, CheckGenerators(out)
 }
@@ -166,23 +168,9 @@ func CheckGenerators(gens []Generator) error {
 	return nil
 }
 
-// paramsRead lists the Generator.Set keys each paper generator reads (counterfactual/generator.go: the
-// penalties each constructor builds); the step η is read by all.
-var paramsRead = map[string][]string{
-	"ECCCo":             {"step", "cost", "energy", "setsize", "ridge", "decay-rate", "decay-every"},
-	"ECCCo+":            {"step", "cost", "energy", "setsize", "ridge", "decay-rate", "decay-every"},
-	"ECCCo (no CP)":     {"step", "cost", "energy", "ridge", "decay-rate", "decay-every"},
-	"ECCCo (no EBM)":    {"step", "cost", "setsize"},
-	"ECCCo-L1":          {"step", "cost", "energy", "setsize"},
-	"ECCCo-L1 (no CP)":  {"step", "cost", "energy"},
-	"ECCCo-L1 (no EBM)": {"step", "cost", "setsize"},
-	"REVISE":            {"step", "cost"},
-	"Schut":             {"step"},
-	"Wachter":           {"step", "cost"},
-}
-
 // Reads reports whether the generator has the term (or step) that a Generator.Set key overrides: a
-// paper generator reads the keys of the penalties it builds; a custom one (Build) all of them.
+// paper generator reads the keys of the penalties it builds (catalogue.Generator.Params); a custom one
+// (Build) all of them.
 func (g Generator) Reads(key string) bool {
 	if g.Build != nil {
 		return true
@@ -191,8 +179,11 @@ func (g Generator) Reads(key string) bool {
 	if err != nil {
 		return false
 	}
-	keys, ok := paramsRead[base]
-	return !ok || slices.Contains(keys, key)
+	if base == "" {
+		return true
+	}
+	c, err := catalogue.LookupGenerator(base)
+	return err != nil || c.Reads(key)
 }
 
 // WithOverrides applies "key=value" items (numbers; keys ParamKeys) to every generator that has the

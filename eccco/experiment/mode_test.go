@@ -29,16 +29,16 @@ func TestUnfaithfulnessAgainstOwnSamples(t *testing.T) {
 	own := &energy.TargetSamples{Samples: [][]float32{{0, 0}, {1, 1}}, D: 2}
 	cal := &conformal.Calibrated{QHat: 0.1, Opts: conformal.DefaultOptions()}
 	in := sf(AuthorsCode, nil).Ingredients(counterfactual.Ingredients{Calibrated: cal, Samples: own})
-	moons, err := catalogue.Lookup("moons")
+	moons, err := catalogue.LookupDataset("moons")
 	if err != nil {
 		t.Fatal(err)
 	}
 	p := moons.GeneratorParams()
-	for _, name := range counterfactual.GeneratorNames() {
+	for _, name := range catalogue.Strings() {
 		if name == "ECCCo+" || name == "REVISE" {
 			continue
 		}
-		gen, err := counterfactual.ByName(name, p, in)
+		gen, err := catalogue.ByName(name, p, in)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -46,7 +46,7 @@ func TestUnfaithfulnessAgainstOwnSamples(t *testing.T) {
 		if got := sf(AuthorsCode, nil).UnfaithfulnessAgainstOwnSamples(gen); got != wantOwn {
 			t.Errorf("%s in the authors'-code mode: against its own samples = %v, want %v", name, got, wantOwn)
 		}
-		paperGen, err := counterfactual.ByName(name, p, sf(Paper, nil).Ingredients(counterfactual.Ingredients{Calibrated: cal, Samples: own}))
+		paperGen, err := catalogue.ByName(name, p, sf(Paper, nil).Ingredients(counterfactual.Ingredients{Calibrated: cal, Samples: own}))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -78,7 +78,7 @@ func TestAuthorsCodeWachterCostIsPlainL1(t *testing.T) {
 		if in.MADWeights != nil {
 			t.Errorf("%s: MAD weights set", mode)
 		}
-		g, err := counterfactual.ByName("Wachter", counterfactual.Params{StepSize: 0.05, Cost: 0.1}, in)
+		g, err := catalogue.ByName("Wachter", counterfactual.Params{StepSize: 0.05, Cost: 0.1}, in)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -366,7 +366,7 @@ func sf(m Mode, d *data.Dataset) Settings {
 // MNIST weights (λ_cost 0.01, λ_setsize 0.1, λ_energy 0.3) the authors'-code mode moves λ_cost to 0.1 for
 // the first three and ECCCo-L1's λ_energy to 0.2, and nothing else, nowhere else.
 func TestAuthorsVisionLambda(t *testing.T) {
-	mnist, err := catalogue.Lookup("mnist")
+	mnist, err := catalogue.LookupDataset("mnist")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -388,7 +388,7 @@ func TestAuthorsVisionLambda(t *testing.T) {
 		"ECCCo-L1": {0.1, 0.2}, "ECCCo-L1 (no CP)": {0.1, 0.2}, "ECCCo-L1 (no EBM)": {0.1, 0.2},
 		"ECCCo": {0.01, 0.3}, "ECCCo+": {0.01, 0.3}, "ECCCo (no CP)": {0.01, 0.3}, "ECCCo (no EBM)": {0.01, 0.3}, "Schut": {0.01, 0.3},
 	}
-	for _, base := range counterfactual.GeneratorNames() {
+	for _, base := range catalogue.Strings() {
 		w, ok := want[base]
 		if !ok {
 			t.Fatalf("no expectation for %s", base)
@@ -398,14 +398,14 @@ func TestAuthorsVisionLambda(t *testing.T) {
 			t.Errorf("authors' MNIST %s: λ_cost %g, λ_energy %g, λ_setsize %g, ridge %g; want %g, %g, 0.1, 0", base, q.Cost, q.Energy, q.SetSize, q.Ridge, w[0], w[1])
 		}
 	}
-	if w := counterfactual.Wachter(img.GeneratorParams("Wachter", table)); w.Penalties[0].Weight != 0.1 {
+	if w := mustBuild(t, catalogue.Wachter, img.GeneratorParams("Wachter", table)); w.Penalties[0].Weight != 0.1 {
 		t.Errorf("authors' MNIST Wachter's cost weighs %g, want 0.1", w.Penalties[0].Weight)
 	}
 	// Tabular sets in the authors'-code mode and images in the paper's keep the table's weights.
 	paperImg, _ := Paper.Settings("mnist")
 	tab, _ := AuthorsCode.Settings("moons")
 	for _, s := range []Settings{paperImg, tab} {
-		for _, base := range counterfactual.GeneratorNames() {
+		for _, base := range catalogue.Strings() {
 			if q := s.GeneratorParams(base, table); q.Cost != 0.01 || q.Energy != 0.3 {
 				t.Errorf("%s (images %t) %s: λ_cost %g, λ_energy %g, want the table's", s.Mode, s.VisionCost != 0, base, q.Cost, q.Energy)
 			}
@@ -454,4 +454,14 @@ func TestAuthorsVisionLambda(t *testing.T) {
 			t.Errorf("authors' MNIST settings and %s: %s", s, raw)
 		}
 	}
+}
+
+// mustBuild builds a paper generator with no ingredients.
+func mustBuild(t *testing.T, name catalogue.Name, p counterfactual.Params) *counterfactual.Generator {
+	t.Helper()
+	g, err := catalogue.ByName(string(name), p, counterfactual.Ingredients{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
 }

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/eccco-go/eccco-go/eccco/catalogue"
 	"github.com/eccco-go/eccco-go/eccco/conformal"
 	"github.com/eccco-go/eccco-go/eccco/counterfactual"
 	"github.com/eccco-go/eccco-go/eccco/data"
@@ -300,53 +301,43 @@ func (e *Experiment) RunFor(ctx context.Context, kind models.Kind, run int, f *F
 	}
 	train := e.split.Train
 	r := &Run{Experiment: e, Kind: kind, Index: run, Model: m, Factuals: f}
-	// The names handed to PaperIngredients: ECCCo+'s PCA is fitted once per experiment, REVISE's VAE
-	// loaded or trained once; with no name left the calibration alone is prepared.
-	var names []string
-	var latent counterfactual.LatentMap
-	for _, name := range needs {
-		switch name {
-		case "ECCCo+":
-			if e.pca == nil {
-				k := e.paper.LatentDim()
-				var err error
-				if e.pca, err = counterfactual.FitPCA(train, min(k, train.D())); err != nil {
-					return nil, err
-				}
-			}
-			continue
-		case "REVISE":
-			v, err := e.VAE(ctx)
-			if err != nil {
-				return nil, err
-			}
-			latent = v
-		}
-		names = append(names, name)
-	}
-	// In the authors'-code mode the ECCCo-L1 family's samples come from its own sampler (below), not from
-	// PaperIngredients.
+	// What PaperIngredients prepares: ECCCo+'s PCA is fitted once per experiment, REVISE's VAE loaded or
+	// trained once, and in the authors'-code mode the ECCCo-L1 family's samples come from its own sampler
+	// (below); the calibration is always prepared.
 	settings := e.settings
 	l1Opts, l1Own, err := settings.L1SampleOptions(train)
 	if err != nil {
 		return nil, err
 	}
 	l1Opts.Graphs = e.graphs
+	var need counterfactual.Needs
+	var latent counterfactual.LatentMap
 	needL1 := false
-	if l1Own {
-		kept := names[:0:0]
-		for _, name := range names {
-			switch name {
-			case "ECCCo-L1", "ECCCo-L1 (no CP)", "ECCCo-L1 (no EBM)":
-				needL1 = true
-			default:
-				kept = append(kept, name)
+	for _, name := range needs {
+		g, err := catalogue.LookupGenerator(name)
+		if err != nil {
+			return nil, err
+		}
+		n := g.Needs()
+		if n.PCA && e.pca == nil {
+			k := e.paper.LatentDim()
+			var err error
+			if e.pca, err = counterfactual.FitPCA(train, min(k, train.D())); err != nil {
+				return nil, err
 			}
 		}
-		names = kept
-	}
-	if len(names) == 0 {
-		names = []string{"ECCCo"} // the calibration only
+		if n.VAE && latent == nil {
+			v, err := e.VAE(ctx)
+			if err != nil {
+				return nil, err
+			}
+			latent = v
+		}
+		if l1Own && g.ReadsSamples() {
+			needL1 = true
+			continue
+		}
+		need.Samples = need.Samples || n.Samples
 	}
 	runName := fmt.Sprint(run)
 	ingredientSeed := e.ingredientSeed(kind, run)
@@ -360,7 +351,7 @@ func (e *Experiment) RunFor(ctx context.Context, kind models.Kind, run int, f *F
 	}
 	in, err := counterfactual.PaperIngredientsWith(ctx, e.backend, m, e.dataset, train, latent, ingredientSeed,
 		counterfactual.IngredientOptions{Calibration: cal, CalibrationScores: e.authorsScores(kind), Graphs: e.graphs,
-			Latent: e.paper.LatentDim(), Sampler: &sampler}, names...)
+			Latent: e.paper.LatentDim(), Sampler: &sampler}, need)
 	if err != nil {
 		return nil, fmt.Errorf("preparing run %d of the %s %s: %w", run, e.dataset, kind, err)
 	}
@@ -473,7 +464,7 @@ func paperNeeds(gens []Generator) ([]string, error) {
 		}
 	}
 	out := make([]string, 0, len(set))
-	for _, n := range counterfactual.GeneratorNames() {
+	for _, n := range catalogue.Strings() {
 		if set[n] {
 			out = append(out, n)
 		}
@@ -497,7 +488,7 @@ func (r *Run) Generator(g Generator) (*counterfactual.Generator, error) {
 	if g.Build != nil {
 		gen, err = g.Build(r.Ingredients, p)
 	} else {
-		gen, err = counterfactual.ByName(base, p, r.Ingredients)
+		gen, err = catalogue.ByName(base, p, r.Ingredients)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("generator %s: %w", g.Name, err)
@@ -510,7 +501,7 @@ func (r *Run) Generator(g Generator) (*counterfactual.Generator, error) {
 }
 
 // searcher returns the compiled search of a generator built for this run: the one kept by the experiment
-// for the model and generator when its graphs read nothing that changed since (counterfactual.GraphKey:
+// for the model and generator when its graphs read nothing that changed since (catalogue.GraphKey:
 // on XLA a tabular model's run then compiles nothing new), a fresh one for a custom generator (g.Build),
 // whose ingredients are unknown. done releases it.
 func (r *Run) searcher(g Generator, gen *counterfactual.Generator) (*counterfactual.Searcher, func(), error) {
@@ -523,7 +514,7 @@ func (r *Run) searcher(g Generator, gen *counterfactual.Generator) (*counterfact
 		if err != nil {
 			return nil, nil, err
 		}
-		key = searcherKey{model: r.Model, generator: counterfactual.GraphKey(base, p, r.Ingredients)}
+		key = searcherKey{model: r.Model, generator: catalogue.GraphKey(base, p, r.Ingredients)}
 	}
 	if key == nil || !models.Comparable(key) {
 		graphs = nil

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/eccco-go/eccco-go/eccco/catalogue"
 	"github.com/eccco-go/eccco-go/eccco/counterfactual"
 )
 
@@ -197,7 +198,7 @@ func (o *Overrides) set(k, v string) error {
 				}
 				o.Generator[k] = *f
 				o.GeneratorPairs = append(o.GeneratorPairs, k+"="+v)
-				_, err = Generator{Name: "--set", Paper: "ECCCo", Set: map[string]float64{k: *f}}.Params(counterfactual.Params{StepSize: 1})
+				_, err = Generator{Name: "--set", Paper: string(catalogue.ECCCo), Set: map[string]float64{k: *f}}.Params(counterfactual.Params{StepSize: 1})
 			}
 			break
 		}

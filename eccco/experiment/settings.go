@@ -572,11 +572,12 @@ func (s Settings) GeneratorParams(base string, p counterfactual.Params) counterf
 	if s.EnergyDecayRate > 0 {
 		p.DecayRate, p.DecayEvery = s.EnergyDecayRate, s.EnergyDecayEvery
 	}
-	if s.SchutStep > 0 && base == "Schut" {
+	name := catalogue.Name(base)
+	if s.SchutStep > 0 && name == catalogue.Schut {
 		p.StepSize = s.SchutStep
 	}
-	l1 := strings.HasPrefix(base, "ECCCo-L1")
-	if s.VisionCost > 0 && (l1 || base == "Wachter" || base == "REVISE") {
+	l1 := name == catalogue.ECCCoL1 || name == catalogue.ECCCoL1NoCP || name == catalogue.ECCCoL1NoEBM
+	if s.VisionCost > 0 && (l1 || name == catalogue.Wachter || name == catalogue.REVISE) {
 		p.Cost = s.VisionCost
 	}
 	if s.VisionL1Energy > 0 && l1 {

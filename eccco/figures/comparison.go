@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/eccco-go/eccco-go/eccco/catalogue"
 	"github.com/eccco-go/eccco-go/eccco/compare"
 	"github.com/eccco-go/eccco-go/eccco/data"
 	"github.com/eccco-go/eccco-go/eccco/plot"
@@ -84,8 +85,8 @@ func OursAgainstPublished(rows []compare.ComparedCell, metric, subset string) (p
 // generatorColors are the colours of the generators' families in the comparison figures: ECCCo and its
 // ablations blue, ECCCo+ purple, ECCCo-L1 green, REVISE orange, Schut pink, Wachter grey.
 var generatorColors = map[string]color.Color{
-	"ECCCo": plot.ClassColor(0), "ECCCo+": plot.ClassColor(3), "ECCCo-L1": plot.ClassColor(2),
-	"REVISE": plot.ClassColor(1), "Schut": plot.ClassColor(6), "Wachter": color.NRGBA{0x80, 0x80, 0x80, 0xFF},
+	string(catalogue.ECCCo): plot.ClassColor(0), string(catalogue.ECCCoPlus): plot.ClassColor(3), string(catalogue.ECCCoL1): plot.ClassColor(2),
+	string(catalogue.REVISE): plot.ClassColor(1), string(catalogue.Schut): plot.ClassColor(6), string(catalogue.Wachter): color.NRGBA{0x80, 0x80, 0x80, 0xFF},
 }
 
 // ablations are the suffixes of the ablated generators and their shapes (the full generator a circle).

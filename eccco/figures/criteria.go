@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/eccco-go/eccco-go/eccco/catalogue"
 	"github.com/eccco-go/eccco-go/eccco/plot"
 )
 
@@ -235,8 +236,8 @@ func (s *Synthetic) POCCriteria() []Criterion {
 	}
 	out := []Criterion{ValidCount("every generator's counterfactual is valid", names, p)}
 	end := func(i int) []float32 { return s.Results[i].Result.X[:2] }
-	w, hasW := at["Wachter"]
-	ec, hasE := at["ECCCo"]
+	w, hasW := at[string(catalogue.Wachter)]
+	ec, hasE := at[string(catalogue.ECCCo)]
 	if hasW && hasE {
 		var parts []string
 		for i, n := range names {
@@ -257,14 +258,14 @@ func (s *Synthetic) POCCriteria() []Criterion {
 			Measure: "ECCCo's mean distance to the target class's training data ÷ Wachter's (< 1 holds)", Value: ratio,
 			Detail: "distances: " + strings.Join(parts, ", "), Holds: ratio < 1})
 	}
-	if ne, ok := at["ECCCo (no EBM)"]; ok && hasW {
+	if ne, ok := at[string(catalogue.ECCCoNoEBM)]; ok && hasW {
 		width := s.Grid.X[len(s.Grid.X)-1] - s.Grid.X[0]
 		gap := math.Sqrt(dist2(end(ne), end(w))) / width
 		out = append(out, Criterion{Claim: "ECCCo (no EBM) avoids the region of high predictive uncertainty, unlike Wachter",
 			Measure: "distance between the ends of ECCCo (no EBM) and Wachter ÷ the plane's width (≥ 0.01 holds)", Value: gap,
 			Detail: fmt.Sprintf("largest difference of their objectives' gradients over the plane %.3g; Ω's range over the plane %.3g; %s", fieldGap(s.Panels[ne], s.Panels[w]), s.OmegaRange(), s.omegaCause()), Holds: gap >= minEndGap})
 	}
-	if nc, ok := at["ECCCo (no CP)"]; ok && hasE {
+	if nc, ok := at[string(catalogue.ECCCoNoCP)]; ok && hasE {
 		a, b := s.Results[ec].Result.Iterations[0], s.Results[nc].Result.Iterations[0]
 		out = append(out, Criterion{Claim: "the set-size penalty makes ECCCo converge somewhat faster than ECCCo (no CP)",
 			Measure: "ECCCo's steps − ECCCo (no CP)'s (< 0 holds)", Value: float64(a - b),

@@ -6,6 +6,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/eccco-go/eccco-go/eccco/catalogue"
 	"github.com/eccco-go/eccco-go/eccco/compare"
 	"github.com/eccco-go/eccco-go/eccco/conformal"
 	"github.com/eccco-go/eccco-go/eccco/counterfactual"
@@ -21,7 +22,7 @@ import (
 // class, experiment.TestRowsOf), and hand plain data to the drawing functions of this package.
 
 // POCGenerators are the four generator flavours of Fig. 2 (fig:poc), in its panel order.
-var POCGenerators = []string{"Wachter", "ECCCo (no EBM)", "ECCCo (no CP)", "ECCCo"}
+var POCGenerators = []string{string(catalogue.Wachter), string(catalogue.ECCCoNoEBM), string(catalogue.ECCCoNoCP), string(catalogue.ECCCo)}
 
 // FieldPoints is the number of grid points per axis of the gradient fields.
 const FieldPoints = 20

@@ -24,7 +24,7 @@ func BenchmarkTrainEpoch(b *testing.B) {
 			if err != nil {
 				b.Skipf("%s not available: %v", name, err)
 			}
-			paper, err := catalogue.Lookup(name)
+			paper, err := catalogue.LookupDataset(name)
 			if err != nil {
 				b.Fatal(err)
 			}

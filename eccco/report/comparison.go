@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/eccco-go/eccco-go/eccco/benchmark"
+	"github.com/eccco-go/eccco-go/eccco/catalogue"
 	"github.com/eccco-go/eccco-go/eccco/compare"
 )
 
@@ -282,10 +283,10 @@ func Disagreements(c compare.Comparison) []string {
 	var out []string
 	for _, s := range c.Signs {
 		if s.UnfaithKnown && !s.UnfaithTie && !s.UnfaithAgrees {
-			out = append(out, disagreement(s.Dataset, s.Model, "ECCCo", "faithful", s.OursUnfaith, s.PaperUnfaith))
+			out = append(out, disagreement(s.Dataset, s.Model, string(catalogue.ECCCo), "faithful", s.OursUnfaith, s.PaperUnfaith))
 		}
 		if s.ImplKnown && !s.ImplTie && !s.ImplAgrees {
-			out = append(out, disagreement(s.Dataset, s.Model, "REVISE", "plausible", s.OursImpl, s.PaperImpl))
+			out = append(out, disagreement(s.Dataset, s.Model, string(catalogue.REVISE), "plausible", s.OursImpl, s.PaperImpl))
 		}
 	}
 	return out

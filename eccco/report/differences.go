@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/eccco-go/eccco-go/eccco/catalogue"
 	"github.com/eccco-go/eccco-go/eccco/compare"
 	"github.com/eccco-go/eccco-go/eccco/experiment"
 )
@@ -74,7 +75,7 @@ func switchesByProvenance() map[experiment.Provenance]int {
 func (b *builder) collapseValidity() string {
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, c := range b.in.Results.Cells {
-		if c.Generator == "REVISE" && c.Metric == "validity" && c.Subset == "all" && (c.Dataset == "linearly-separable" || c.Dataset == "circles") {
+		if c.Generator == string(catalogue.REVISE) && c.Metric == "validity" && c.Subset == "all" && (c.Dataset == "linearly-separable" || c.Dataset == "circles") {
 			lo, hi = math.Min(lo, c.Mean), math.Max(hi, c.Mean)
 		}
 	}

@@ -36,7 +36,7 @@ func ParameterTables() ([]ParameterTable, error) {
 	tg = table{name: "params-generators", caption: "Generator parameters (table\\_gen\\_params.tex). The paper's table heads its columns λ1, λ2, λ3 but lists them in the code's order, cost, set size, energy: its λ2 is the set-size weight and its λ3 the energy weight, the reverse of Eq. 5's λ2 (energy) and λ3 (Ω); the columns here are named by what they weigh.",
 		header: []string{"Dataset", "η", "λ cost", "λ set size", "λ energy", "Ridge"}}
 	for _, name := range data.Names() {
-		row, err := catalogue.Lookup(name)
+		row, err := catalogue.LookupDataset(name)
 		if err != nil {
 			return nil, err
 		}
@@ -104,7 +104,7 @@ func ModelParametersAsRun(perf []Perf, mode experiment.Mode) (ParameterTable, er
 		if len(rows) == 0 {
 			continue
 		}
-		row, err := catalogue.Lookup(name)
+		row, err := catalogue.LookupDataset(name)
 		if err != nil {
 			return ParameterTable{}, err
 		}

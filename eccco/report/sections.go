@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/eccco-go/eccco-go/eccco/benchmark"
+	"github.com/eccco-go/eccco-go/eccco/catalogue"
 	"github.com/eccco-go/eccco-go/eccco/compare"
 	"github.com/eccco-go/eccco-go/eccco/data"
 	"github.com/eccco-go/eccco-go/eccco/experiment"
@@ -37,8 +38,8 @@ func (b *builder) claimSources() []compare.ClaimSource {
 	if b.in.FiguresDir != "" && b.in.Banner == "" { // not the quick profile, whose figures use other models
 		if shares, err := figures.GridShares(b.in.FiguresDir); err == nil {
 			for _, g := range shares {
-				main.Cells = append(main.Cells, compare.GridShareCells("mnist", g.Model.Title(), "ECCCo+", g.ECCCoPlus, g.Counterfactual),
-					compare.GridShareCells("mnist", g.Model.Title(), "REVISE", g.REVISE, g.Counterfactual))
+				main.Cells = append(main.Cells, compare.GridShareCells("mnist", g.Model.Title(), string(catalogue.ECCCoPlus), g.ECCCoPlus, g.Counterfactual),
+					compare.GridShareCells("mnist", g.Model.Title(), string(catalogue.REVISE), g.REVISE, g.Counterfactual))
 			}
 		}
 	}

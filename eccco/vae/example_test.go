@@ -25,7 +25,7 @@ func ExampleTrain() {
 		fmt.Println(err)
 		return
 	}
-	paper, err := catalogue.Lookup("moons")
+	paper, err := catalogue.LookupDataset("moons")
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/eccco-go/eccco-go/eccco/catalogue"
 	"github.com/eccco-go/eccco-go/eccco/counterfactual"
 	"github.com/eccco-go/eccco-go/eccco/data"
 	"github.com/eccco-go/eccco-go/eccco/experiment"
@@ -124,7 +125,7 @@ func runExplainONNX(ctx context.Context, args []string, stdout, stderr io.Writer
 	fs := newFlagSet("explain-onnx", "explain-onnx --model PATH.onnx --data PATH.csv --schema PATH.json --generator NAME[,NAME…] [--rows SPEC] [--target CLASS|other] [--out PATH.csv]\n\nYour own ONNX model and CSV; the paper's data sets and models: eccco explain.", stderr)
 	var cf customFlags
 	cf.register(fs)
-	genNames := fs.String("generator", "ECCCo", "generator(s), comma-separated: "+strings.Join(counterfactual.GeneratorNames(), ", "))
+	genNames := fs.String("generator", string(catalogue.ECCCo), "generator(s), comma-separated: "+strings.Join(catalogue.Strings(), ", "))
 	rows := fs.String("rows", "0-9", "the CSV's data rows to explain (0-based): comma-separated indices and A-B ranges")
 	var set setFlag
 	fs.Var(&set, "set", "override a setting, key=value (repeatable; comma lists allowed; a key given twice is an error): "+strings.Join(experiment.SetKeys(experiment.SetSearch, experiment.SetGenerator), ", ")+" ('eccco help set' says what each does)")

@@ -9,7 +9,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/eccco-go/eccco-go/eccco/counterfactual"
+	"github.com/eccco-go/eccco-go/eccco/catalogue"
 	"github.com/eccco-go/eccco-go/eccco/data"
 	"github.com/eccco-go/eccco-go/eccco/experiment"
 	"github.com/eccco-go/eccco-go/eccco/models"
@@ -26,7 +26,7 @@ func runExplain(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	dataset := fs.String("data", "", "data set (see 'eccco data list')")
 	var mf modelFlag
 	registerModel(fs, &mf, models.KindMLP)
-	genNames := fs.String("generator", "ECCCo", "generator(s), comma-separated: "+strings.Join(counterfactual.GeneratorNames(), ", "))
+	genNames := fs.String("generator", string(catalogue.ECCCo), "generator(s), comma-separated: "+strings.Join(catalogue.Strings(), ", "))
 	index := fs.Int("index", -1, "explain this test row (default: the first factual of the run)")
 	n := fs.Int("n", 1, "explain the first N factuals of the run at once (batched) and print their metrics")
 	runIdx := fs.Int("run", 1, "which run's factuals and targets (the benchmark's: the same seed gives the same rows in 'eccco bench')")
