@@ -187,19 +187,10 @@ stop_lab() {
   kill -KILL -- "-$lab_pid" 2>/dev/null || true
 }
 trap stop_lab EXIT
-get() { curl -s -o /dev/null -w '%{http_code}' --max-time 5 "http://127.0.0.1:$port$1"; }
-deadline=$((SECONDS + ${ECCCO_DOCKER_LAB_TIMEOUT:-120}))
-until [ "$(get /api)" = 200 ]; do
-  kill -0 "$lab_pid" 2>/dev/null || { tail -n 30 "$log" >&2; fail "lab exited before answering"; }
-  [ "$SECONDS" -lt "$deadline" ] || { tail -n 30 "$log" >&2; fail "lab did not answer on port $port within ${ECCCO_DOCKER_LAB_TIMEOUT:-120} s"; }
-  sleep 1
-done
-echo "   lab: /api answers after $((SECONDS - lap)) s"
-[ "$(get "/lab?token=$token")" = 200 ] || fail "GET /lab with the token did not answer 200"
-code="$(get /api/kernelspecs)"
-case "$code" in 401|403) ;; *) fail "GET /api/kernelspecs without the token answered $code, not 401/403" ;; esac
-specs="$(curl -s --max-time 5 -H "Authorization: token $token" "http://127.0.0.1:$port/api/kernelspecs")"
-grep -q '"gonb"' <<<"$specs" || fail "the server does not list the gonb kernel: $specs"
+. scripts/lab-probe.sh
+waited="$(lab_wait "$port" "${ECCCO_DOCKER_LAB_TIMEOUT:-120}" 'kill -0 "$lab_pid"' 'tail -n 30 "$log"')"
+echo "   lab: /api answers after $waited s"
+lab_check_token "$port" "$token"
 echo "   lab: /lab answers 200 with JUPYTER_TOKEN, 401/403 without; /api/kernelspecs lists gonb"
 if command -v ss >/dev/null; then
   ss -ltn | grep -Eq "(0\.0\.0\.0|\*|\[::\]):$port " || fail "lab does not listen on all interfaces (ss -ltn)"

@@ -157,22 +157,12 @@ if [ "$lab" = 1 ]; then
   lab_name="eccco-check-lab-$$"
   say "$engine run -d -p 127.0.0.1:$port:8888 -e JUPYTER_TOKEN=… -e ECCCO_QUICK=1 $tag lab"
   "$engine" run -d --name "$lab_name" -p "127.0.0.1:$port:8888" -e JUPYTER_TOKEN="$token" -e ECCCO_QUICK=1 "$tag" lab >/dev/null
-  get() { curl -s -o /dev/null -w '%{http_code}' --max-time 5 "http://127.0.0.1:$port$1"; }
-  deadline=$((SECONDS + ${ECCCO_LAB_TIMEOUT:-180}))
-  until [ "$(get /api)" = 200 ]; do
-    if [ "$("$engine" inspect -f '{{.State.Running}}' "$lab_name")" != true ] || [ "$SECONDS" -ge "$deadline" ]; then
-      "$engine" logs "$lab_name" 2>&1 | tail -n 30 >&2
-      fail "lab did not answer on 127.0.0.1:$port"
-    fi
-    sleep 1
-  done
-  say "lab: /api answers after $((SECONDS - lap)) s"
-  [ "$(get "/lab?token=$token")" = 200 ] || fail "GET /lab with the token did not answer 200"
-  code="$(get /api/kernelspecs)"
-  case "$code" in 401|403) ;; *) fail "GET /api/kernelspecs without the token answered $code, not 401/403" ;; esac
-  specs="$(curl -s --max-time 5 -H "Authorization: token $token" "http://127.0.0.1:$port/api/kernelspecs")"
-  grep -q '"gonb"' <<<"$specs" || fail "the server does not list the gonb kernel: $specs"
-  say "lab: /lab answers 200 with the token, $code without; /api/kernelspecs lists gonb"
+  . scripts/lab-probe.sh
+  waited="$(lab_wait "$port" "${ECCCO_LAB_TIMEOUT:-180}" '[ "$("$engine" inspect -f "{{.State.Running}}" "$lab_name")" = true ]' \
+    '"$engine" logs "$lab_name" 2>&1 | tail -n 30')"
+  say "lab: /api answers after $waited s"
+  lab_check_token "$port" "$token"
+  say "lab: /lab answers 200 with the token, 401/403 without; /api/kernelspecs lists gonb"
   step_done lab-http
 
   chromium="${CHROMIUM:-/usr/bin/chromium}"
