@@ -20,4 +20,17 @@ if [ "${ECCCO_SIMD:-1}" != 0 ]; then
     *) export GOEXPERIMENT="${GOEXPERIMENT:+$GOEXPERIMENT,}simd" ;;
   esac
 fi
+# GODEBUG=asyncpreemptoff=1, with the simd experiment only: its runtime saves and restores the AVX-512
+# registers around each asynchronous preemption (runtime.asyncPreempt, sent to a goroutine busy for 10 ms)
+# and returns with their upper halves dirty, so the standard library's legacy-SSE assembly (math.Exp, …)
+# then pays an AVX-SSE transition on every instruction until something clears them: math.Exp measured
+# 1.5-2.7 µs a call instead of 12 ns on this project's Intel Xeon build machines, and
+# ExampleValidOmegaRange 25-55 s instead of 0.5 s. Goroutines are still preempted at function calls;
+# results are the same either way.
+if [ "${ECCCO_SIMD:-1}" != 0 ]; then
+  case ",${GODEBUG:-}," in
+    *,asyncpreemptoff=*) ;;
+    *) export GODEBUG="${GODEBUG:+$GODEBUG,}asyncpreemptoff=1" ;;
+  esac
+fi
 unset eccco_go_need eccco_go_have

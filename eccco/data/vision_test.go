@@ -12,6 +12,9 @@ import (
 // TestVisionFromRealFiles loads MNIST and Fashion-MNIST from the data directory (DefaultDir(), i.e.
 // $ECCCO_DATA_DIR or the repository's data/cache) when they have been fetched; it skips otherwise.
 func TestVisionFromRealFiles(t *testing.T) {
+	if testing.Short() {
+		t.Skip("hashes and decodes the real MNIST and Fashion-MNIST files (seconds)")
+	}
 	for _, tc := range []struct {
 		name       string
 		testCounts []int // class counts of the official test set

@@ -59,6 +59,9 @@ func meanVar(samples []float32, d, j int) (mean, variance float64) {
 // (1−a)^J; with J = 3000 steps the slowest dimension (a = 0.0025) keeps 2·e^{−7.5} ≈ 0.001 of its initial
 // offset, far inside the tolerance.
 func TestUnbiasedSGLDGaussianKnownAnswer(t *testing.T) {
+	if testing.Short() {
+		t.Skip("3000 SGLD steps on 4000 chains (seconds); TestBiasedSGLDGaussianStationaryLaw checks the sampler's law on 300")
+	}
 	b := testBackend(t)
 	mu, s := []float64{1, -2}, []float64{0.5, 2}
 	const n, d, eps = 4000, 2, 0.02

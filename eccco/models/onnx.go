@@ -142,9 +142,24 @@ func fromONNX(backend compute.Backend, raw []byte, baseDir string) (*ONNX, error
 	return c, nil
 }
 
+// The largest shapes buildONNX accepts, so that a file declaring an absurd one (a fixed batch of 2⁴⁰ rows)
+// is an error rather than an allocation that kills the process: D at most the largest image of a schema
+// (4096 × 4096 pixels), K at most 65,536 classes, a fixed batch of at most 2²⁶ inputs (B·D).
+const (
+	maxONNXFeatures    = 1 << 24
+	maxONNXClasses     = 1 << 16
+	maxONNXBatchInputs = 1 << 26
+)
+
 // buildONNX converts a prepared graph (prepareGraph); chunk > 0 is its input's fixed batch dimension,
 // which Logits then feeds chunk rows at a time.
 func buildONNX(backend compute.Backend, pm *protos.ModelProto, baseDir string, chunk int) (c *ONNX, err error) {
+	// onnx-gomlx's parser panics on some malformed files (a graph input without a type, say): an error here.
+	defer func() {
+		if r := recover(); r != nil {
+			c, err = nil, fmt.Errorf("%w: the converter cannot read this file (a malformed graph): %v", ErrONNX, r)
+		}
+	}()
 	raw, err := proto.Marshal(pm)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrONNX, err)
@@ -168,6 +183,10 @@ func buildONNX(backend compute.Backend, pm *protos.ModelProto, baseDir string, c
 	}
 	if os.Rank() != 2 || os.Dimensions[1] <= 0 {
 		return nil, fmt.Errorf("%w: output %q has shape %s, want [B, K]", ErrONNX, outNames[0], os)
+	}
+	if d, k := is.Dimensions[1], os.Dimensions[1]; d > maxONNXFeatures || k > maxONNXClasses || chunk > maxONNXBatchInputs/d {
+		return nil, fmt.Errorf("%w: input %q has shape %s and output %q %s: beyond what a model is evaluated with (at most %d features, %d classes, %d inputs in a fixed batch)",
+			ErrONNX, inNames[0], is, outNames[0], os, maxONNXFeatures, maxONNXClasses, maxONNXBatchInputs)
 	}
 	c = &ONNX{m: m, store: model.NewStore(), input: inNames[0], logits: outNames[0], d: is.Dimensions[1], k: os.Dimensions[1],
 		inDType: is.DType, chunk: chunk}

@@ -297,6 +297,9 @@ func scaled(ds *data.Dataset, k float32) *data.Dataset {
 // On the same data scaled by 3 (variance ≈ 4.8), where that noise level is small, the same VAE must
 // reconstruct almost exactly: measured MSE 0.07, 1.5 % of the variance, 85 % of rows within 0.5.
 func TestTrainOnMoonsReconstructs(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains two VAEs on moons (seconds)")
+	}
 	split, err := data.Load("moons", data.Options{Seed: 1})
 	if err != nil {
 		t.Fatal(err)

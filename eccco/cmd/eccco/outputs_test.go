@@ -78,6 +78,9 @@ func TestTypedSizesAndInputsRefused(t *testing.T) {
 // `report --out DIR` also rewrote the repository's paper/eccco-go.md (its --markdown default). Now the
 // Markdown goes beside the sources in DIR unless --markdown names it.
 func TestReportOutKeepsTheRepositorysMarkdown(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the whole report from the committed results (seconds; TestReportCommand builds it too)")
+	}
 	repo, err := filepath.Abs(filepath.Join("..", "..", "..", "paper", "eccco-go.md"))
 	if err != nil {
 		t.Fatal(err)

@@ -86,6 +86,9 @@ func TestReportNamesUnavailableDataSets(t *testing.T) {
 	if ok, _ := data.Present("mnist", ""); !ok {
 		t.Skip("MNIST is not available here: the report with every data set present is not checked")
 	}
+	if testing.Short() {
+		t.Skip("the report with every data set present is not built (a second whole report, seconds)")
+	}
 	full := true
 	for _, n := range data.Names() {
 		if ok, _ := data.Present(n, ""); !ok {
