@@ -66,6 +66,7 @@ func commands() []command {
 }
 
 func main() {
+	reexecForSIMD()
 	// Ctrl-C and kill (SIGTERM) end the work in progress the same way: the context is cancelled, a unit
 	// being written is finished and recorded, and the command returns an error.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
