@@ -151,7 +151,7 @@ func TestExplainMatchesBenchmark(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			prep, err := ex.Run(ctx, models.KindMLP, run, p.Factuals, gens...)
+			prep, err := ex.Run(ctx, experiment.RunRequest{Kind: models.KindMLP, Run: run, N: p.Factuals, Generators: gens})
 			if err != nil {
 				t.Fatal(err)
 			}

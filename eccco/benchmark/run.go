@@ -179,7 +179,7 @@ func (r *Runner) Run(ctx context.Context, p Protocol, shard Shard) error {
 // unit explains the factuals of one unit with its generator and scores them.
 func (r *Runner) unit(ctx context.Context, ex *experiment.Experiment, p Protocol, u Unit, tm *Timings) ([]Row, Counterfactuals, error) {
 	t0 := clock.Now()
-	run, err := ex.Run(ctx, u.Model, u.Run, p.Factuals, p.Generators...)
+	run, err := ex.Run(ctx, experiment.RunRequest{Kind: u.Model, Run: u.Run, N: p.Factuals, Generators: p.Generators})
 	tm.add("preparation", clock.Since(t0))
 	if err != nil {
 		return nil, Counterfactuals{}, err

@@ -73,7 +73,7 @@ func ExampleExperiment_Run() {
 		return
 	}
 	eccco := experiment.Generator{Name: "ECCCo"}
-	r, err := e.Run(ctx, models.KindMLP, 2, 5, eccco)
+	r, err := e.Run(ctx, experiment.RunRequest{Kind: models.KindMLP, Run: 2, N: 5, Generators: []experiment.Generator{eccco}})
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -279,7 +279,7 @@ func TestSamplingPerCounterfactualECCCoL1(t *testing.T) {
 	const n = 6
 	prepare := func() (*Run, []*Explanation) {
 		e := quick(t, "moons", dir, func(o *Options) { o.Mode, o.Sampling = AuthorsCode, PerCounterfactual })
-		r, err := e.Run(context.Background(), models.KindMLP, 1, n, gens...)
+		r, err := e.Run(context.Background(), RunRequest{Kind: models.KindMLP, Run: 1, N: n, Generators: gens})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -352,7 +352,7 @@ func TestCalibratedIsTheRunsCalibration(t *testing.T) {
 		}
 		var q []float64
 		for run := 1; run <= 2; run++ {
-			r, err := e.Run(context.Background(), models.KindMLP, run, 4, gens...)
+			r, err := e.Run(context.Background(), RunRequest{Kind: models.KindMLP, Run: run, N: 4, Generators: gens})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -388,7 +388,7 @@ func TestRunsShareCompiledGraphs(t *testing.T) {
 	ctx := context.Background()
 	explain := func(e *Experiment, run int) []*Explanation {
 		t.Helper()
-		r, err := e.Run(ctx, models.KindMLP, run, n, gens...)
+		r, err := e.Run(ctx, RunRequest{Kind: models.KindMLP, Run: run, N: n, Generators: gens})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -216,7 +216,7 @@ func TestAuthorsCodeRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := e.Run(ctx, models.KindMLP, 1, 4, gens...)
+	r, err := e.Run(ctx, RunRequest{Kind: models.KindMLP, Run: 1, N: 4, Generators: gens})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -266,23 +266,45 @@ type runKey struct {
 	factuals string
 }
 
-// Run prepares run r (from 1) of a model with n factuals for the generators gens (it prepares only what
-// they need). Preparing the same run again returns the cached one.
-func (e *Experiment) Run(ctx context.Context, kind models.Kind, run, n int, gens ...Generator) (*Run, error) {
-	if err := CheckGenerators(gens); err != nil {
-		return nil, err
-	}
-	f, err := e.Factuals(ctx, kind, run, n)
-	if err != nil {
-		return nil, err
-	}
-	return e.RunFor(ctx, kind, run, f, gens...)
+// RunRequest names a run to prepare (Experiment.Run): a model, a run number, the generators to prepare
+// it for and its factuals.
+type RunRequest struct {
+	Kind models.Kind
+	// Run is the run's number, from 1.
+	Run int
+	// Generators are those the run is prepared for: it prepares only what they need.
+	Generators []Generator
+	// The factuals are the first of these that is set: Factuals as given (from Experiment.Factuals or
+	// FactualRows); One, a single factual: the first test row labelled One.From that the model also
+	// predicts as that class (TestRowsOf), with target One.To; else N
+	// factuals of the run drawn as the benchmark draws them (Experiment.Factuals).
+	Factuals *Factuals
+	One      *Transition
+	N        int
 }
 
-// RunFor prepares run r of a model for given factuals (from Factuals or FactualRows).
-func (e *Experiment) RunFor(ctx context.Context, kind models.Kind, run int, f *Factuals, gens ...Generator) (*Run, error) {
+// Transition is a single factual's change of class, from its label From to the target To
+// (RunRequest.One): the paper's single-factual figures and the notebooks explain one.
+type Transition struct{ From, To int }
+
+// Run prepares the run a request names for its generators. Preparing the same run again returns the
+// cached one.
+func (e *Experiment) Run(ctx context.Context, req RunRequest) (*Run, error) {
+	gens, kind, run := req.Generators, req.Kind, req.Run
 	if err := CheckGenerators(gens); err != nil {
 		return nil, err
+	}
+	f := req.Factuals
+	if f == nil {
+		var err error
+		if req.One != nil {
+			f, err = e.oneFactual(ctx, kind, run, *req.One)
+		} else {
+			f, err = e.Factuals(ctx, kind, run, req.N)
+		}
+		if err != nil {
+			return nil, err
+		}
 	}
 	if run < 1 || f == nil || f.N() == 0 {
 		return nil, fmt.Errorf("%w: run %d needs factuals", ErrInvalid, run)
@@ -609,7 +631,7 @@ func (r *Run) Explain(ctx context.Context, g Generator) (*Explanation, error) {
 // Explain is the short way: n factuals of run 1 of a model, explained by each generator (all prepared
 // once, each searched as one batch).
 func (e *Experiment) Explain(ctx context.Context, kind models.Kind, n int, gens ...Generator) ([]*Explanation, error) {
-	r, err := e.Run(ctx, kind, 1, n, gens...)
+	r, err := e.Run(ctx, RunRequest{Kind: kind, Run: 1, N: n, Generators: gens})
 	if err != nil {
 		return nil, err
 	}

@@ -86,7 +86,7 @@ func runExplain(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return fmt.Errorf("explain: %w", err)
 	}
-	r, err := e.RunFor(ctx, kind, *runIdx, f, gens...)
+	r, err := e.Run(ctx, experiment.RunRequest{Kind: kind, Run: *runIdx, Factuals: f, Generators: gens})
 	if err != nil {
 		return fmt.Errorf("explain: %w", err)
 	}
