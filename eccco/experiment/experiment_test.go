@@ -190,7 +190,7 @@ func TestGeneratorsAreValues(t *testing.T) {
 			t.Errorf("ParseGenerators(%q): err = %v, want ErrInvalid", bad, err)
 		}
 	}
-	g := Generator{Name: "ECCCo λE=1", Paper: "eccco", Set: map[string]float64{"energy": 1, "cost": 0.5}}
+	g := Generator{Name: "ECCCo λE=1", Paper: "eccco", Set: Tuning{Energy: new(1.0), Cost: new(0.5)}}
 	base, err := Open("moons", Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -207,7 +207,7 @@ func TestGeneratorsAreValues(t *testing.T) {
 	if d := g.Describe(); d != "ECCCo cost=0.5 energy=1" {
 		t.Errorf("Describe() = %q", d)
 	}
-	for _, set := range []map[string]float64{{"lambda": 1}, {"energy": -1}, {"step": 0}} {
+	for _, set := range []Tuning{{Energy: new(-1.0)}, {Step: new(0.0)}, {DecayEvery: new(0)}} {
 		if err := (Generator{Name: "x", Paper: "ECCCo", Set: set}).Validate(); !errors.Is(err, ErrInvalid) {
 			t.Errorf("Set %v: err = %v, want ErrInvalid", set, err)
 		}

@@ -14,8 +14,8 @@ func TestParseSet(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if o.Training.Epochs != 5 || o.Training.LearningRate != 0.01 || o.Sampling != PerCounterfactual || o.Generator["energy"] != 1 ||
-		strings.Join(o.GeneratorPairs, ",") != "energy=1" || o.Settings["energy-decay-rate"] != "0" || o.Sampler.Chains != 8 ||
+	if o.Training.Epochs != 5 || o.Training.LearningRate != 0.01 || o.Sampling != PerCounterfactual || o.Generator.Energy == nil || *o.Generator.Energy != 1 ||
+		o.Generator.Step != nil || o.Settings["energy-decay-rate"] != "0" || o.Sampler.Chains != 8 ||
 		o.Sampler.ClipGrad == nil || *o.Sampler.ClipGrad != 0 {
 		t.Errorf("overrides %+v", o)
 	}

@@ -74,7 +74,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return fmt.Errorf("bench: %w", err)
 	}
 	plan.Seed, plan.Mode, plan.Sampling = opts.Seed, opts.Mode, opts.Sampling
-	plan.Overrides = ef.overrides.GeneratorPairs
+	plan.Overrides = ef.overrides.Generator
 	if *kinds != "" {
 		if plan.Models, err = kindList(*kinds); err != nil {
 			return fmt.Errorf("bench: %w", err)
