@@ -98,11 +98,8 @@ func (r *Runner) Run(ctx context.Context, p Protocol, shard Shard) error {
 		}
 		r.logf("%s %s: %s", p.Dataset, k, ex.ModelDir(k))
 	}
-	source := ""
-	if ex.UsesAuthorsModels() {
-		source = "authors"
-	}
-	if err := r.claim(p, nil, source); err != nil {
+	settings := ex.Settings()
+	if err := r.claim(p, settings, nil); err != nil {
 		return err
 	}
 	fingerprinted := map[string]bool{}
@@ -148,7 +145,7 @@ func (r *Runner) Run(ctx context.Context, p Protocol, shard Shard) error {
 			if err != nil {
 				return err
 			}
-			if err := r.claim(p, map[string]string{string(u.Model): fp}, source); err != nil {
+			if err := r.claim(p, settings, map[string]string{string(u.Model): fp}); err != nil {
 				return err
 			}
 			fingerprinted[string(u.Model)] = true
@@ -259,15 +256,16 @@ func (m *Manifest) fill() {
 	}
 	m.Compat = false
 	if m.Settings == nil {
-		if s, err := manifestSettings(m.Mode, m.Dataset, m.ModelSource); err == nil {
+		if s, err := olderSettings(m.Mode, m.Dataset, m.ModelSource); err == nil {
 			m.Settings = &s
 		}
 	}
 }
 
-// manifestSettings resolves a mode's settings for a data set; the runner's only override is
-// Runner.OwnModels, recorded as the model source ("authors" where the authors' models were explained).
-func manifestSettings(mode, dataset, source string) (experiment.Settings, error) {
+// olderSettings are the settings of a manifest written before they were recorded (fill): its mode's for
+// the data set, with the authors' models where its model source says so ("authors"); such runners had
+// no other override.
+func olderSettings(mode, dataset, source string) (experiment.Settings, error) {
 	m, err := experiment.ParseMode(mode)
 	if err != nil {
 		return experiment.Settings{}, err
@@ -421,20 +419,14 @@ func writeManifest(path string, m Manifest) error {
 	return atomicfile.WriteFile(path, append(content, '\n'), 0o644)
 }
 
-// claim writes the protocol's manifest (with model fingerprints, if given), or checks that the one
-// already there agrees with it and adds what is new.
-func (r *Runner) claim(p Protocol, fingerprints map[string]string, source string) error {
-	settings, err := manifestSettings(p.Mode.String(), p.Dataset, source)
-	if err != nil {
-		return err
-	}
-	for _, k := range slices.Sorted(maps.Keys(r.Set)) {
-		if k == "authors-models" {
-			continue // the model source says it
-		}
-		if err := settings.Set(k, r.Set[k]); err != nil {
-			return err
-		}
+// claim writes the protocol's manifest with the settings its experiment resolved
+// (experiment.Experiment.Settings: the mode's for the data set with Runner.Set and OwnModels applied)
+// and model fingerprints, if given, or checks that the one already there agrees with it and adds what
+// is new. The model source is "authors" where the settings explain the authors' models.
+func (r *Runner) claim(p Protocol, settings experiment.Settings, fingerprints map[string]string) error {
+	source := ""
+	if settings.AuthorsModels {
+		source = "authors"
 	}
 	want := Manifest{ModelSource: source, Protocol: ProtocolVersion, Dataset: p.Dataset, Seed: p.Seed, Factuals: p.Factuals,
 		Mode: p.Mode.String(), Settings: &settings, Generators: map[string]string{}, Models: fingerprints,
