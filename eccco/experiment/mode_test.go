@@ -54,10 +54,10 @@ func TestUnfaithfulnessAgainstOwnSamples(t *testing.T) {
 			t.Errorf("%s in the paper mode: scored against its own samples", name)
 		}
 	}
-	if got := sf(AuthorsCode, nil).OwnSamplesMetrics(metrics.Options{}).UnfaithfulnessDivisor; got != 50 {
+	if got := sf(AuthorsCode, nil).ownSamplesMetrics(metrics.Options{}).UnfaithfulnessDivisor; got != 50 {
 		t.Errorf("authors' code: the own samples' unfaithfulness is divided by %d, want 50", got)
 	}
-	if got := sf(Paper, nil).OwnSamplesMetrics(metrics.Options{}).UnfaithfulnessDivisor; got != 0 {
+	if got := sf(Paper, nil).ownSamplesMetrics(metrics.Options{}).UnfaithfulnessDivisor; got != 0 {
 		t.Errorf("paper: divisor %d, want 0 (the mean)", got)
 	}
 }
@@ -96,26 +96,26 @@ func TestAuthorsCodeWachterCostIsPlainL1(t *testing.T) {
 
 // Each switch of the mode: Schut's stopping rule, the fitting and calibration rows, the ensembles' bags.
 func TestModeSwitches(t *testing.T) {
-	if sf(Paper, nil).SearchRule() != counterfactual.GeneratorConditions || sf(AuthorsCode, nil).SearchRule() != counterfactual.GeneratorConditionsAll {
-		t.Errorf("search rules %v, %v", sf(Paper, nil).SearchRule(), sf(AuthorsCode, nil).SearchRule())
+	if sf(Paper, nil).searchRule() != counterfactual.GeneratorConditions || sf(AuthorsCode, nil).searchRule() != counterfactual.GeneratorConditionsAll {
+		t.Errorf("search rules %v, %v", sf(Paper, nil).searchRule(), sf(AuthorsCode, nil).searchRule())
 	}
 	train := &data.Dataset{FeatureNames: []string{"i"}, ClassNames: []string{"a", "b"}}
 	for i := range 6 {
 		train.X = append(train.X, float32(i))
 		train.Y = append(train.Y, i/4)
 	}
-	fit, cal, err := sf(Paper, nil).FitCalibration(train)
+	fit, cal, err := sf(Paper, nil).fitCalibration(train)
 	if err != nil || fit != train || cal != nil {
 		t.Errorf("paper: fit on %v, calibrate on %v (%v); want the whole split and a random half", fit, cal, err)
 	}
-	fit, cal, err = sf(AuthorsCode, nil).FitCalibration(train)
+	fit, cal, err = sf(AuthorsCode, nil).fitCalibration(train)
 	if err != nil || !slices.Equal(fit.X, []float32{0, 1, 2}) || !slices.Equal(cal.X, []float32{3, 4, 5}) {
 		t.Errorf("authors' code: fit on %v, calibrate on %v (%v); want the halves in file order", fit, cal, err)
 	}
-	if d, _ := sf(Paper, nil).FitDescription(train); d != "" {
+	if d, _ := sf(Paper, nil).fitDescription(train); d != "" {
 		t.Errorf("paper: fit description %q", d)
 	}
-	if d, _ := sf(AuthorsCode, nil).FitDescription(train); !strings.Contains(d, "first 3") {
+	if d, _ := sf(AuthorsCode, nil).fitDescription(train); !strings.Contains(d, "first 3") {
 		t.Errorf("authors' code: fit description %q", d)
 	}
 	if o := sf(AuthorsCode, nil).JEMOptions(energy.JEMOptions{SoftmaxEnergy: true}); !o.FirstLabelEnergy || o.SoftmaxEnergy {
@@ -162,7 +162,7 @@ func TestAuthorsCodeRun(t *testing.T) {
 	dir := t.TempDir()
 	e := quick(t, "linearly-separable", dir, func(o *Options) { o.Mode, o.OwnModels = AuthorsCode, true })
 	train := e.Split().Train
-	fit, err := e.FitRows()
+	fit, err := e.fitRows()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -261,14 +261,14 @@ func TestFitCalibrationHalves(t *testing.T) {
 		}
 		return d
 	}
-	fit, cal, err := sf(AuthorsCode, nil).FitCalibration(mk(true))
+	fit, cal, err := sf(AuthorsCode, nil).fitCalibration(mk(true))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got := fit.ClassCounts(); slices.Contains(got, 0) || fit.N() != 50 || cal.N() != 50 {
 		t.Errorf("images: fitting half has class counts %v (%d rows), calibration %d rows; want every class, 50/50", got, fit.N(), cal.N())
 	}
-	fit, _, err = sf(AuthorsCode, nil).FitCalibration(mk(false))
+	fit, _, err = sf(AuthorsCode, nil).fitCalibration(mk(false))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -277,7 +277,7 @@ func TestFitCalibrationHalves(t *testing.T) {
 			t.Fatalf("tabular: fitting row %d is file row %v, want file order", i, fit.X[i])
 		}
 	}
-	if fit, cal, _ := sf(Paper, nil).FitCalibration(mk(true)); fit.N() != 100 || cal != nil {
+	if fit, cal, _ := sf(Paper, nil).fitCalibration(mk(true)); fit.N() != 100 || cal != nil {
 		t.Errorf("paper mode: fit on %d rows, cal %v; want all 100 and none", fit.N(), cal)
 	}
 }
@@ -306,17 +306,17 @@ func TestAuthorsVisionSwitches(t *testing.T) {
 		t.Errorf("authors' LeNet-5: %+v, want same padding and nothing else", got)
 	}
 	split := &data.Split{Train: img, Lower: []float32{-1, -1}, Upper: []float32{1, 1}}
-	lo, hi := sf(AuthorsCode, img).SearchBounds(split)
+	lo, hi := sf(AuthorsCode, img).searchBounds(split)
 	if !slices.Equal(lo, []float32{-1.02, -1.02}) || !slices.Equal(hi, []float32{1.04, 1.04}) {
 		t.Errorf("authors' vision bounds %v %v, want [-1.02 -1.02] [1.04 1.04]", lo, hi)
 	}
-	lo, hi = sf(Paper, img).SearchBounds(split) // the split's domain, [−1, 1] for images (not the noisy pixels' range)
+	lo, hi = sf(Paper, img).searchBounds(split) // the split's domain, [−1, 1] for images (not the noisy pixels' range)
 	if !slices.Equal(lo, []float32{-1, -1}) || !slices.Equal(hi, []float32{1, 1}) {
 		t.Errorf("paper bounds %v %v, want the split's [-1 -1] [1 1]", lo, hi)
 	}
 	tsplit := data.NewSplit(tab, tab, nil) // tabular: the training rows' per-feature range in both modes
 	for _, m := range Modes() {
-		lo, hi = sf(m, tab).SearchBounds(tsplit)
+		lo, hi = sf(m, tab).searchBounds(tsplit)
 		if !slices.Equal(lo, []float32{-1.02, -0.5}) || !slices.Equal(hi, []float32{0.99, 1.04}) {
 			t.Errorf("%s tabular bounds %v %v, want per-feature [-1.02 -0.5] [0.99 1.04]", m, lo, hi)
 		}

@@ -20,19 +20,19 @@ import (
 	"github.com/gomlx/gomlx/ml/model"
 )
 
-// ModelsRoot is the directory of this experiment's models: ModelsDir/MODE/seed-SEED/DATA. Models of
+// modelsRoot is the directory of this experiment's models: ModelsDir/MODE/seed-SEED/DATA. Models of
 // another mode or seed live elsewhere and are never picked up.
-func (e *Experiment) ModelsRoot() string {
+func (e *Experiment) modelsRoot() string {
 	return filepath.Join(e.opts.ModelsDir, e.opts.Mode.String(), fmt.Sprintf("seed-%d", e.opts.Seed), e.dataset)
 }
 
-// ModelDir is where the model of a kind is saved: ModelsRoot()/KIND.
+// ModelDir is where the model of a kind is saved: ModelsDir/MODE/seed-SEED/DATA/KIND.
 func (e *Experiment) ModelDir(kind models.Kind) string {
-	return filepath.Join(e.ModelsRoot(), string(kind))
+	return filepath.Join(e.modelsRoot(), string(kind))
 }
 
-// CheckKind reports whether the kind can be trained on the data set (LeNet-5 needs images).
-func (e *Experiment) CheckKind(kind models.Kind) error {
+// checkKind reports whether the kind can be trained on the data set (LeNet-5 needs images).
+func (e *Experiment) checkKind(kind models.Kind) error {
 	if _, err := models.ParseKind(string(kind)); err != nil {
 		return fmt.Errorf("%w: %v", ErrInvalid, err)
 	}
@@ -42,9 +42,9 @@ func (e *Experiment) CheckKind(kind models.Kind) error {
 	return nil
 }
 
-// ModelTraining is what training a model of a kind uses in this experiment: the paper's settings with the
+// modelTraining is what training a model of a kind uses in this experiment: the paper's settings with the
 // experiment's overrides.
-func (e *Experiment) ModelTraining(kind models.Kind) (models.Training, error) {
+func (e *Experiment) modelTraining(kind models.Kind) (models.Training, error) {
 	s := e.paper.Model
 	t := models.Training{Epochs: s.Epochs, BatchSize: s.BatchSize, LearningRate: s.LearningRate, Objective: e.settings.Objective(kind)}
 	o := e.opts.Training
@@ -66,11 +66,11 @@ func (e *Experiment) ModelTraining(kind models.Kind) (models.Training, error) {
 // Provenance is what a model of the kind trained by this experiment records, and what a saved model must
 // record to be used by it.
 func (e *Experiment) Provenance(kind models.Kind) (models.Provenance, error) {
-	t, err := e.ModelTraining(kind)
+	t, err := e.modelTraining(kind)
 	if err != nil {
 		return models.Provenance{}, err
 	}
-	fitDesc, err := e.settings.FitDescription(e.split.Train)
+	fitDesc, err := e.settings.fitDescription(e.split.Train)
 	if err != nil {
 		return models.Provenance{}, err
 	}
@@ -78,10 +78,10 @@ func (e *Experiment) Provenance(kind models.Kind) (models.Provenance, error) {
 		Mode: e.opts.Mode.String(), Settings: e.settings.Describe(modelKeys...), Kind: kind, Training: t}, nil
 }
 
-// FitRows are the rows the experiment's models are fitted on: the training split (the paper), or its
-// first half (Settings.FitCalibration).
-func (e *Experiment) FitRows() (*data.Dataset, error) {
-	fit, _, err := e.settings.FitCalibration(e.split.Train)
+// fitRows are the rows the experiment's models are fitted on: the training split (the paper), or its
+// first half (Settings.fitCalibration).
+func (e *Experiment) fitRows() (*data.Dataset, error) {
+	fit, _, err := e.settings.fitCalibration(e.split.Train)
 	return fit, err
 }
 
@@ -177,7 +177,7 @@ func (e *Experiment) UsesAuthorsModels() bool { return e.settings.AuthorsModels 
 
 // authorsModel returns the authors' trained model of a kind, reading their file once for all kinds.
 func (e *Experiment) authorsModel(kind models.Kind) (*models.Model, error) {
-	if err := e.CheckKind(kind); err != nil {
+	if err := e.checkKind(kind); err != nil {
 		return nil, err
 	}
 	if e.authored == nil {
@@ -241,7 +241,7 @@ func (e *Experiment) loadSaved(kind models.Kind) (*models.Model, error) {
 // plan checks that the kind fits the data set and returns the provenance and architecture a model of it has
 // in this experiment.
 func (e *Experiment) plan(kind models.Kind) (models.Provenance, models.Spec, error) {
-	if err := e.CheckKind(kind); err != nil {
+	if err := e.checkKind(kind); err != nil {
 		return models.Provenance{}, models.Spec{}, err
 	}
 	prov, err := e.Provenance(kind)
@@ -313,7 +313,7 @@ func (e *Experiment) TrainModel(ctx context.Context, kind models.Kind) (*Trained
 		return nil, err
 	}
 	t := prov.Training
-	fit, err := e.FitRows()
+	fit, err := e.fitRows()
 	if err != nil {
 		return nil, err
 	}
@@ -385,7 +385,7 @@ func (e *Experiment) Score(m *models.Model, kind models.Kind) (*Performance, err
 	}
 	pub, ok := models.Published(e.dataset, kind)
 	p := m.Provenance()
-	fit, err := e.FitRows()
+	fit, err := e.fitRows()
 	if err != nil {
 		return nil, err
 	}

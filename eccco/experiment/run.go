@@ -202,7 +202,7 @@ type Run struct {
 	// search paths in each Explanation's Result (for figures).
 	MaxIterations int
 	RecordPath    bool
-	// Stop, when set, is the search's convergence rule instead of the mode's (Settings.SearchRule).
+	// Stop, when set, is the search's convergence rule instead of the mode's (its stop-on-all-conditions switch).
 	Stop *counterfactual.Rule
 	// OwnSamples are, in the authors'-code mode, every sample of the ECCCo-L1 family's own sampler (10
 	// per class, lowest energy first; Ingredients.Samples holds the lowest one, which its penalty pulled
@@ -327,7 +327,7 @@ func (e *Experiment) Run(ctx context.Context, req RunRequest) (*Run, error) {
 	// trained once, and in the authors'-code mode the ECCCo-L1 family's samples come from its own sampler
 	// (below); the calibration is always prepared.
 	settings := e.settings
-	l1Opts, l1Own, err := settings.L1SampleOptions(train)
+	l1Opts, l1Own, err := settings.l1SampleOptions(train)
 	if err != nil {
 		return nil, err
 	}
@@ -413,7 +413,7 @@ func (e *Experiment) Run(ctx context.Context, req RunRequest) (*Run, error) {
 	r.Ingredients = in
 	r.sampleOpts, r.sampleSeed = opts, SeedFor(e.opts.Seed, e.dataset, string(kind), "unfaithfulness", runName)
 	r.evaluator = &metrics.Evaluator{Backend: e.backend, Model: m, Calibrated: in.Calibrated, Train: train,
-		Options: settings.MetricsOptions(train), Graphs: e.graphs, Classes: e.classes}
+		Options: settings.metricsOptions(train), Graphs: e.graphs, Classes: e.classes}
 	clear(e.runs) // keep one prepared run: a benchmark walks through many
 	e.runs[key] = r
 	return r, nil
@@ -426,11 +426,11 @@ func (e *Experiment) ingredientSeed(kind models.Kind, run int) uint64 {
 }
 
 // calibrationRows returns the rows run r calibrates a model of the kind on: the mode's fixed calibration
-// half (Settings.FitCalibration) in the authors'-code mode, the same for every run; in the paper mode a random
+// half (Settings.fitCalibration) in the authors'-code mode, the same for every run; in the paper mode a random
 // half of the training split, seeded by the run (what counterfactual.PaperIngredients draws).
 func (e *Experiment) calibrationRows(kind models.Kind, run int) (*data.Dataset, error) {
 	train := e.split.Train
-	_, cal, err := e.settings.FitCalibration(train)
+	_, cal, err := e.settings.fitCalibration(train)
 	if err != nil || cal != nil {
 		return cal, err
 	}
@@ -469,7 +469,7 @@ func (e *Experiment) Calibrated(kind models.Kind, run int) (*conformal.Calibrate
 // FixedCalibration reports whether every run calibrates a model on the same rows (the authors'-code
 // mode), so that Calibrated gives the same q̂ for every run.
 func (e *Experiment) FixedCalibration() bool {
-	_, cal, err := e.settings.FitCalibration(e.split.Train)
+	_, cal, err := e.settings.fitCalibration(e.split.Train)
 	return err == nil && cal != nil
 }
 
@@ -577,7 +577,7 @@ func (r *Run) Explain(ctx context.Context, g Generator) (*Explanation, error) {
 	if r.MaxIterations < 0 {
 		return nil, fmt.Errorf("%w: max iterations %d must not be negative", ErrInvalid, r.MaxIterations)
 	}
-	lo, hi := e.settings.SearchBounds(e.split)
+	lo, hi := e.settings.searchBounds(e.split)
 	start := clock.Now()
 	searcher, done, err := r.searcher(g, gen)
 	if err != nil {
@@ -603,7 +603,7 @@ func (r *Run) Explain(ctx context.Context, g Generator) (*Explanation, error) {
 		// Against each row's own 10 samples (drawn with the run); the run's shared draw is not needed.
 		o := *r.evaluator
 		o.Samples = nil
-		o.Options = e.settings.OwnSamplesMetrics(o.Options)
+		o.Options = e.settings.ownSamplesMetrics(o.Options)
 		ev, each, own = &o, r.ownEach, false
 	} else if e.opts.Sampling == PerCounterfactual && !own {
 		ev = r.evaluator
@@ -616,7 +616,7 @@ func (r *Run) Explain(ctx context.Context, g Generator) (*Explanation, error) {
 	if own {
 		o := *ev
 		o.Samples = r.OwnSamples
-		o.Options = e.settings.OwnSamplesMetrics(o.Options)
+		o.Options = e.settings.ownSamplesMetrics(o.Options)
 		ev = &o
 	}
 	x.Sampling = clock.Since(start)
@@ -651,5 +651,5 @@ func (r *Run) rule() counterfactual.Rule {
 	if r.Stop != nil {
 		return *r.Stop
 	}
-	return r.Experiment.settings.SearchRule()
+	return r.Experiment.settings.searchRule()
 }

@@ -63,7 +63,7 @@ type Overrides struct {
 	Sampling Sampling
 	// MaxIterations bounds each search (0: counterfactual.DefaultMaxIterations; Run.MaxIterations).
 	MaxIterations int
-	// Stop is the search's convergence rule (ParseStop; nil keeps the mode's: Settings.SearchRule).
+	// Stop is the search's convergence rule (ParseStop; nil keeps the mode's).
 	Stop *counterfactual.Rule
 	// Generator overrides the generators' hyper-parameters (Generator.Set; WithOverrides applies it).
 	Generator Tuning
