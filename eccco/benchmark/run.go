@@ -31,10 +31,8 @@ type Runner struct {
 	// model that does not match (another seed, mode, training setting) or cannot be read stops the run: it
 	// is never trained over.
 	ModelsDir string
-	// OwnModels and AuthorsModelsDir are experiment.Options.OwnModels and AuthorsModelsDir: in the
-	// authors'-code mode the authors' trained models are explained where they published them, unless
-	// OwnModels.
-	OwnModels        bool
+	// AuthorsModelsDir is experiment.Options.AuthorsModelsDir: in the authors'-code mode the authors'
+	// trained models are explained where they published them, unless Set says "authors-models": "false".
 	AuthorsModelsDir string
 	// Set overrides switches of the mode's settings by key (experiment.Options.Set, Settings.Set), e.g.
 	// {"target-mix": "", "energy-decay-rate": "0"} for the authors'-code mode without its fitted switches.
@@ -71,7 +69,7 @@ func (r *Runner) logf(format string, args ...any) {
 // Open opens the protocol's data set in the experiment layer with the runner's settings.
 func (r *Runner) Open(p Protocol) (*experiment.Experiment, error) {
 	return experiment.Open(p.Dataset, experiment.Options{Backend: r.Backend, Mode: p.Mode, Sampling: p.Sampling, Seed: p.Seed, DataDir: r.DataDir,
-		ModelsDir: r.ModelsDir, OwnModels: r.OwnModels, AuthorsModelsDir: r.AuthorsModelsDir, Set: r.Set,
+		ModelsDir: r.ModelsDir, AuthorsModelsDir: r.AuthorsModelsDir, Set: r.Set,
 		Training: r.Training, Progress: r.Progress, Log: r.Log})
 }
 
@@ -420,7 +418,7 @@ func writeManifest(path string, m Manifest) error {
 }
 
 // claim writes the protocol's manifest with the settings its experiment resolved
-// (experiment.Experiment.Settings: the mode's for the data set with Runner.Set and OwnModels applied)
+// (experiment.Experiment.Settings: the mode's for the data set with Runner.Set applied)
 // and model fingerprints, if given, or checks that the one already there agrees with it and adds what
 // is new. The model source is "authors" where the settings explain the authors' models.
 func (r *Runner) claim(p Protocol, settings experiment.Settings, fingerprints map[string]string) error {

@@ -346,7 +346,7 @@ func TestCalibratedIsTheRunsCalibration(t *testing.T) {
 	}
 	for _, mode := range []Mode{Paper, AuthorsCode} {
 		// Own models (the authors' moons models need no training and carry their own scores).
-		e := quick(t, "moons", dir, func(o *Options) { o.Mode, o.OwnModels = mode, true })
+		e := quick(t, "moons", dir, func(o *Options) { o.Mode, o.Set = mode, map[string]string{"authors-models": "false"} })
 		if _, err := e.Calibrated(models.KindMLP, 1); !errors.Is(err, models.ErrNoModel) {
 			t.Fatalf("%s: before training: err = %v, want ErrNoModel", mode, err)
 		}
@@ -435,7 +435,7 @@ func TestRunsShareCompiledGraphs(t *testing.T) {
 // theirs, never trained here: their test accuracy is the paper's Table 5 (German Credit's near-chance
 // 0.52 included, which only the authors' models give), and q̂ is the quantile of the calibration scores
 // stored with them (ConformalPrediction.jl's), over their n = 400 calibration rows. The linearly
-// The paper mode keeps eccco's own models, as does Options.OwnModels.
+// The paper mode keeps eccco's own models, as does Set authors-models=false.
 func TestAuthorsModels(t *testing.T) {
 	e, err := Open("german-credit", Options{Mode: AuthorsCode, ModelsDir: t.TempDir()})
 	if errors.Is(err, data.ErrNotAvailable) {
@@ -468,7 +468,7 @@ func TestAuthorsModels(t *testing.T) {
 			t.Errorf("%s q̂ %v over %d rows, want %v over the 400 stored scores", kind, c.QHat, c.NumCalibration, q)
 		}
 	}
-	for _, o := range []Options{{Mode: AuthorsCode, OwnModels: true}, {Mode: Paper}} {
+	for _, o := range []Options{{Mode: AuthorsCode, Set: map[string]string{"authors-models": "false"}}, {Mode: Paper}} {
 		e, err := Open("german-credit", o)
 		if err != nil {
 			t.Fatal(err)

@@ -150,7 +150,7 @@ func TestParseMode(t *testing.T) {
 	}
 }
 
-// In the authors'-code mode a model eccco trains (Options.OwnModels) is fitted on the first half of the training split in file order and
+// In the authors'-code mode a model eccco trains (Set authors-models=false) is fitted on the first half of the training split in file order and
 // says so in its provenance, so that a model trained before that switch is ErrMismatch, not reused; its
 // calibration uses the second half. The ECCCo-L1 family draws its own 10 samples per class, pulls towards
 // the lowest, and ECCCo-L1 (no EBM)'s unfaithfulness is the sum over those 10 divided by 50.
@@ -160,7 +160,7 @@ func TestAuthorsCodeRun(t *testing.T) {
 	}
 	ctx := context.Background()
 	dir := t.TempDir()
-	e := quick(t, "linearly-separable", dir, func(o *Options) { o.Mode, o.OwnModels = AuthorsCode, true })
+	e := quick(t, "linearly-separable", dir, func(o *Options) { o.Mode, o.Set = AuthorsCode, map[string]string{"authors-models": "false"} })
 	train := e.Split().Train
 	fit, err := e.fitRows()
 	if err != nil {
@@ -181,7 +181,7 @@ func TestAuthorsCodeRun(t *testing.T) {
 	old := m.Provenance()
 	old.Split = e.splitDescription()
 	m.SetProvenance(old)
-	stale := quick(t, "linearly-separable", t.TempDir(), func(o *Options) { o.Mode, o.OwnModels = AuthorsCode, true })
+	stale := quick(t, "linearly-separable", t.TempDir(), func(o *Options) { o.Mode, o.Set = AuthorsCode, map[string]string{"authors-models": "false"} })
 	if err := m.Save(stale.ModelDir(models.KindMLP)); err != nil {
 		t.Fatal(err)
 	}

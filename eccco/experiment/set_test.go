@@ -68,7 +68,7 @@ func TestSettings(t *testing.T) {
 	if _, err := Open("moons", Options{Mode: AuthorsCode, Set: map[string]string{"nosuch": "1"}}); !errors.Is(err, ErrInvalid) {
 		t.Errorf("Open with an unknown setting: %v", err)
 	}
-	e, err := Open("moons", Options{Mode: AuthorsCode, Set: map[string]string{"energy-decay-rate": "0"}, OwnModels: true})
+	e, err := Open("moons", Options{Mode: AuthorsCode, Set: map[string]string{"energy-decay-rate": "0", "authors-models": "false"}})
 	if err != nil {
 		t.Fatal(err)
 	}
