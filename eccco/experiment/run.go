@@ -321,15 +321,27 @@ func (e *Experiment) Run(ctx context.Context, req RunRequest) (*Run, error) {
 	if err != nil {
 		return nil, err
 	}
-	train := e.split.Train
 	r := &Run{Experiment: e, Kind: kind, Index: run, Model: m, Factuals: f}
+	if err := e.prepare(ctx, r, needs); err != nil {
+		return nil, err
+	}
+	clear(e.runs) // keep one prepared run: a benchmark walks through many
+	e.runs[key] = r
+	return r, nil
+}
+
+// prepare gives run r what its generators (needs: their canonical names, paperNeeds) need, in the
+// experiment's mode: their ingredients (Run.Ingredients, and in the authors'-code mode the ECCCo-L1
+// family's own samples) and the metrics' evaluator.
+func (e *Experiment) prepare(ctx context.Context, r *Run, needs []string) error {
+	kind, run, m, train := r.Kind, r.Index, r.Model, e.split.Train
 	// What PaperIngredients prepares: ECCCo+'s PCA is fitted once per experiment, REVISE's VAE loaded or
 	// trained once, and in the authors'-code mode the ECCCo-L1 family's samples come from its own sampler
 	// (below); the calibration is always prepared.
 	settings := e.settings
 	l1Opts, l1Own, err := settings.l1SampleOptions(train)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	l1Opts.Graphs = e.graphs
 	var need counterfactual.Needs
@@ -338,20 +350,20 @@ func (e *Experiment) Run(ctx context.Context, req RunRequest) (*Run, error) {
 	for _, name := range needs {
 		g, err := catalogue.LookupGenerator(name)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		n := g.Needs()
 		if n.PCA && e.pca == nil {
 			k := e.paper.LatentDim()
 			var err error
 			if e.pca, err = counterfactual.FitPCA(train, min(k, train.D())); err != nil {
-				return nil, err
+				return err
 			}
 		}
 		if n.VAE && latent == nil {
 			v, err := e.VAE(ctx)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			latent = v
 		}
@@ -365,22 +377,44 @@ func (e *Experiment) Run(ctx context.Context, req RunRequest) (*Run, error) {
 	ingredientSeed := e.ingredientSeed(kind, run)
 	cal, err := e.calibrationRows(kind, run)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	sampler, err := e.paper.SampleOptions(train, false)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	in, err := counterfactual.PaperIngredientsWith(ctx, e.backend, m, e.dataset, train, latent, ingredientSeed,
 		counterfactual.IngredientOptions{Calibration: cal, CalibrationScores: e.authorsScores(kind), Graphs: e.graphs,
 			Latent: e.paper.LatentDim(), Sampler: &sampler}, need)
 	if err != nil {
-		return nil, fmt.Errorf("preparing run %d of the %s %s: %w", run, e.dataset, kind, err)
+		return fmt.Errorf("preparing run %d of the %s %s: %w", run, e.dataset, kind, err)
 	}
 	in.PCA = e.pca
 	in = settings.Ingredients(in)
-	switch {
-	case needL1 && e.opts.Sampling == PerCounterfactual:
+	if needL1 {
+		if in.Samples, err = e.ownL1Samples(ctx, r, l1Opts, ingredientSeed); err != nil {
+			return err
+		}
+	}
+	// The unfaithfulness samples, drawn on first use.
+	opts, err := settings.SampleOptions(e.paper, train)
+	if err != nil {
+		return err
+	}
+	opts.Graphs = e.graphs
+	r.Ingredients = in
+	r.sampleOpts, r.sampleSeed = opts, SeedFor(e.opts.Seed, e.dataset, string(kind), "unfaithfulness", runName)
+	r.evaluator = &metrics.Evaluator{Backend: e.backend, Model: m, Calibrated: in.Calibrated, Train: train,
+		Options: settings.metricsOptions(train), Graphs: e.graphs, Classes: e.classes}
+	return nil
+}
+
+// ownL1Samples draws, in the authors'-code mode, the ECCCo-L1 family's samples from its own sampler
+// (l1Opts, seeded by ingredientSeed) and returns those its penalty pulls towards; r keeps every sample for the
+// family's unfaithfulness (Run.OwnSamples, or each factual's own with PerCounterfactual sampling).
+func (e *Experiment) ownL1Samples(ctx context.Context, r *Run, l1Opts energy.ClassOptions, ingredientSeed uint64) (*energy.TargetSamples, error) {
+	kind, m, f := r.Kind, r.Model, r.Factuals
+	if e.opts.Sampling == PerCounterfactual {
 		// As the authors' code did, a sampler for every counterfactual (ECCCo.jl src/penalties.jl:93-134:
 		// distance_from_energy caches one EnergySampler per counterfactual explanation): 10 chains towards
 		// each factual's target, the penalty towards that row's lowest-energy sample, the metric against
@@ -390,33 +424,20 @@ func (e *Experiment) Run(ctx context.Context, req RunRequest) (*Run, error) {
 			return nil, fmt.Errorf("sampling per counterfactual for the ECCCo-L1 family of the %s %s: %w", e.dataset, kind, err)
 		}
 		rows := &energy.TargetSamples{Samples: each, D: m.NumFeatures(), Chains: l1Opts.Chains, PerRow: true}
-		if in.Samples, err = rows.Lowest(energy.AuthorsL1Lowest); err != nil {
+		lowest, err := rows.Lowest(energy.AuthorsL1Lowest)
+		if err != nil {
 			return nil, err
 		}
 		r.ownEach = each
-	case needL1:
-		// The authors' ECCCo-L1 penalty pulled towards the lowest-energy sample of its own 10 chains; the
-		// metric reused all 10 (energy.AuthorsL1ClassOptions). Drawn once per class and run.
-		if r.OwnSamples, err = energy.SampleTargets(ctx, e.backend, m, l1Opts, ingredientSeed); err != nil {
-			return nil, fmt.Errorf("sampling for the ECCCo-L1 family of the %s %s: %w", e.dataset, kind, err)
-		}
-		if in.Samples, err = r.OwnSamples.Lowest(energy.AuthorsL1Lowest); err != nil {
-			return nil, err
-		}
+		return lowest, nil
 	}
-	// The unfaithfulness samples, drawn on first use.
-	opts, err := settings.SampleOptions(e.paper, train)
-	if err != nil {
-		return nil, err
+	// The authors' ECCCo-L1 penalty pulled towards the lowest-energy sample of its own 10 chains; the
+	// metric reused all 10 (energy.AuthorsL1ClassOptions). Drawn once per class and run.
+	var err error
+	if r.OwnSamples, err = energy.SampleTargets(ctx, e.backend, m, l1Opts, ingredientSeed); err != nil {
+		return nil, fmt.Errorf("sampling for the ECCCo-L1 family of the %s %s: %w", e.dataset, kind, err)
 	}
-	opts.Graphs = e.graphs
-	r.Ingredients = in
-	r.sampleOpts, r.sampleSeed = opts, SeedFor(e.opts.Seed, e.dataset, string(kind), "unfaithfulness", runName)
-	r.evaluator = &metrics.Evaluator{Backend: e.backend, Model: m, Calibrated: in.Calibrated, Train: train,
-		Options: settings.metricsOptions(train), Graphs: e.graphs, Classes: e.classes}
-	clear(e.runs) // keep one prepared run: a benchmark walks through many
-	e.runs[key] = r
-	return r, nil
+	return r.OwnSamples.Lowest(energy.AuthorsL1Lowest)
 }
 
 // ingredientSeed seeds run r's ingredients of a model: its calibration half in the paper mode, ECCCo+'s
