@@ -252,7 +252,7 @@ func (e *Experiment) plan(kind models.Kind) (models.Provenance, models.Spec, err
 	if err != nil {
 		return prov, spec, err
 	}
-	spec = e.settings.Spec(spec, e.split.Train)
+	spec = e.settings.spec(spec, e.split.Train)
 	return prov, spec, spec.Validate()
 }
 
@@ -317,7 +317,7 @@ func (e *Experiment) TrainModel(ctx context.Context, kind models.Kind) (*Trained
 	if err != nil {
 		return nil, err
 	}
-	bagging := e.settings.BaggingFraction(kind)
+	bagging := e.settings.baggingFraction(kind)
 	desc := fmt.Sprintf("%s %s", e.dataset, kind)
 	bar := progress.New(e.opts.Progress, t.Epochs, desc, "epochs")
 	onEpoch := func(s models.EpochStats) {
@@ -332,7 +332,7 @@ func (e *Experiment) TrainModel(ctx context.Context, kind models.Kind) (*Trained
 		}
 		jo.Epochs, jo.BatchSize, jo.LearningRate, jo.OnEpoch = t.Epochs, t.BatchSize, t.LearningRate, onEpoch
 		jo.BaggingFraction = bagging // the prior stays that of the whole training split, as in the authors' code
-		hist, err = energy.TrainJEM(ctx, e.backend, m, fit, e.settings.JEMOptions(jo))
+		hist, err = energy.TrainJEM(ctx, e.backend, m, fit, e.settings.jEMOptions(jo))
 		bar.Finish()
 		if err != nil {
 			return nil, fmt.Errorf("training the %s %s: %w", e.dataset, kind, err)
@@ -437,7 +437,7 @@ func (e *Experiment) UseModel(dir string) (*models.Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	spec = e.settings.Spec(spec, e.split.Train)
+	spec = e.settings.spec(spec, e.split.Train)
 	have := m.Provenance()
 	want.Training = have.Training // the caller chose this model: its training settings are its own
 	if err := checkSaved(dir, "model", want, have, specDiff(spec, m.Spec())); err != nil {

@@ -390,14 +390,14 @@ func (e *Experiment) prepare(ctx context.Context, r *Run, needs []string) error 
 		return fmt.Errorf("preparing run %d of the %s %s: %w", run, e.dataset, kind, err)
 	}
 	in.PCA = e.pca
-	in = settings.Ingredients(in)
+	in = settings.ingredients(in)
 	if needL1 {
 		if in.Samples, err = e.ownL1Samples(ctx, r, l1Opts, ingredientSeed); err != nil {
 			return err
 		}
 	}
 	// The unfaithfulness samples, drawn on first use.
-	opts, err := settings.SampleOptions(e.paper, train)
+	opts, err := settings.sampleOptions(e.paper, train)
 	if err != nil {
 		return err
 	}
@@ -484,7 +484,7 @@ func (e *Experiment) Calibrated(kind models.Kind, run int) (*conformal.Calibrate
 	if err != nil {
 		return nil, fmt.Errorf("calibrating the %s %s: %w", e.dataset, kind, err)
 	}
-	return e.settings.Ingredients(counterfactual.Ingredients{Calibrated: c}).Calibrated, nil
+	return e.settings.ingredients(counterfactual.Ingredients{Calibrated: c}).Calibrated, nil
 }
 
 // FixedCalibration reports whether every run calibrates a model on the same rows (the authors'-code
@@ -523,7 +523,7 @@ func (r *Run) Generator(g Generator) (*counterfactual.Generator, error) {
 	}
 	base, _ := g.paper()
 	e := r.Experiment
-	p, err := g.Params(e.settings.GeneratorParams(base, e.Params()))
+	p, err := g.Params(e.settings.generatorParams(base, e.Params()))
 	if err != nil {
 		return nil, err
 	}
@@ -553,7 +553,7 @@ func (r *Run) searcher(g Generator, gen *counterfactual.Generator) (*counterfact
 	graphs := e.graphs
 	var key any
 	if base, err := g.paper(); err == nil && g.Build == nil {
-		p, err := g.Params(e.settings.GeneratorParams(base, e.Params()))
+		p, err := g.Params(e.settings.generatorParams(base, e.Params()))
 		if err != nil {
 			return nil, nil, err
 		}
@@ -616,7 +616,7 @@ func (r *Run) Explain(ctx context.Context, g Generator) (*Explanation, error) {
 	if r.SkipMetrics {
 		return x, nil
 	}
-	own := e.settings.UnfaithfulnessAgainstOwnSamples(gen) && (r.OwnSamples != nil || r.ownEach != nil)
+	own := e.settings.unfaithfulnessAgainstOwnSamples(gen) && (r.OwnSamples != nil || r.ownEach != nil)
 	var ev *metrics.Evaluator
 	var each [][]float32
 	start = clock.Now()

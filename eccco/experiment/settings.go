@@ -369,7 +369,7 @@ var vaeKeys = []string{"authors-data", "vae-official-training"}
 
 // BaggingFraction is the share of the fitting rows each member of an ensemble of the kind trains on: 0
 // (all of them) for a single model.
-func (s Settings) BaggingFraction(kind models.Kind) float64 {
+func (s Settings) baggingFraction(kind models.Kind) float64 {
 	if kind == models.KindMLPEnsemble || kind == models.KindJEMEnsemble {
 		return s.Bagging
 	}
@@ -380,7 +380,7 @@ func (s Settings) BaggingFraction(kind models.Kind) float64 {
 // the fitting and calibration rows in its split).
 func (s Settings) Objective(kind models.Kind) string {
 	bags := ""
-	if f := s.BaggingFraction(kind); f > 0 {
+	if f := s.baggingFraction(kind); f > 0 {
 		bags = fmt.Sprintf(", members on %g %% bags", 100*f)
 	}
 	switch {
@@ -398,7 +398,7 @@ func (s Settings) Objective(kind models.Kind) string {
 }
 
 // JEMOptions returns o with the JEM training switch (JEMFirstLabel: energy.JEMOptions.WithAuthorsCode).
-func (s Settings) JEMOptions(o energy.JEMOptions) energy.JEMOptions {
+func (s Settings) jEMOptions(o energy.JEMOptions) energy.JEMOptions {
 	if s.JEMFirstLabel {
 		return o.WithAuthorsCode()
 	}
@@ -442,7 +442,7 @@ func (s Settings) fitDescription(train *data.Dataset) (string, error) {
 }
 
 // Ingredients returns the generators' ingredients with AuthorsIngredients applied.
-func (s Settings) Ingredients(in counterfactual.Ingredients) counterfactual.Ingredients {
+func (s Settings) ingredients(in counterfactual.Ingredients) counterfactual.Ingredients {
 	if !s.AuthorsIngredients {
 		return in
 	}
@@ -474,13 +474,13 @@ func (s Settings) l1SampleOptions(train *data.Dataset) (opts energy.ClassOptions
 
 // SampleOptions returns the conditional SGLD sampler behind the unfaithfulness metric for a model trained
 // on train (the data set's paper row, catalogue.Dataset.SampleOptions, with AuthorsSampler).
-func (s Settings) SampleOptions(paper catalogue.Dataset, train *data.Dataset) (energy.ClassOptions, error) {
+func (s Settings) sampleOptions(paper catalogue.Dataset, train *data.Dataset) (energy.ClassOptions, error) {
 	return paper.SampleOptions(train, s.AuthorsSampler)
 }
 
 // ClassOptions returns the sampler of one class started from prior: energy.DefaultClassOptions, or
 // energy.AuthorsClassOptions with AuthorsSampler.
-func (s Settings) ClassOptions(prior energy.Prior) energy.ClassOptions {
+func (s Settings) classOptions(prior energy.Prior) energy.ClassOptions {
 	if s.AuthorsSampler {
 		return energy.AuthorsClassOptions(prior)
 	}
@@ -508,7 +508,7 @@ func (s Settings) metricsOptions(train *data.Dataset) metrics.Options {
 // samples of its own penalty's sampler (all of them, not only the one it pulled towards) rather than an
 // independent draw: with OwnSamplesUnfaithfulness, for every generator with a "samples" penalty, of any
 // weight (ECCCo-L1, its no-CP ablation and ECCCo-L1 (no EBM), whose penalty ran with λ = 0).
-func (s Settings) UnfaithfulnessAgainstOwnSamples(g *counterfactual.Generator) bool {
+func (s Settings) unfaithfulnessAgainstOwnSamples(g *counterfactual.Generator) bool {
 	if !s.OwnSamplesUnfaithfulness {
 		return false
 	}
@@ -532,7 +532,7 @@ func (s Settings) ownSamplesMetrics(o metrics.Options) metrics.Options {
 // Spec returns a model architecture for data shaped like train: spec as it is (catalogue.Dataset.ModelSpec), or on
 // images with VisionArchitecture the MLP family with 128 swish units in one hidden layer and LeNet-5 with
 // a same-padded second convolution (models.LeNet5Same).
-func (s Settings) Spec(spec models.Spec, train *data.Dataset) models.Spec {
+func (s Settings) spec(spec models.Spec, train *data.Dataset) models.Spec {
 	if !s.VisionArchitecture || train.Image == nil {
 		return spec
 	}
@@ -568,7 +568,7 @@ func (s Settings) searchBounds(split *data.Split) (lo, hi []float32) {
 // user's overrides (Generator.Set): ECCCo's energy decay (EnergyDecayRate, EnergyDecayEvery), Schut's
 // step (SchutStep), and the weights of the generators that took the Experiment's Λ on images
 // (VisionCost: Wachter, REVISE and the ECCCo-L1 family; VisionL1Energy: the ECCCo-L1 family).
-func (s Settings) GeneratorParams(base string, p counterfactual.Params) counterfactual.Params {
+func (s Settings) generatorParams(base string, p counterfactual.Params) counterfactual.Params {
 	if s.EnergyDecayRate > 0 {
 		p.DecayRate, p.DecayEvery = s.EnergyDecayRate, s.EnergyDecayEvery
 	}
