@@ -209,9 +209,6 @@ func (e *Experiment) Split() *data.Split { return e.split }
 // Backend runs the experiment's graphs.
 func (e *Experiment) Backend() compute.Backend { return e.backend }
 
-// Options returns the experiment's options with defaults filled in.
-func (e *Experiment) Options() Options { return e.opts }
-
 // Params are the paper's generator hyper-parameters for the data set (table_gen_params.tex).
 func (e *Experiment) Params() counterfactual.Params {
 	return e.paper.GeneratorParams()

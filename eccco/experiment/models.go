@@ -63,9 +63,9 @@ func (e *Experiment) modelTraining(kind models.Kind) (models.Training, error) {
 	return t, nil
 }
 
-// Provenance is what a model of the kind trained by this experiment records, and what a saved model must
+// provenance is what a model of the kind trained by this experiment records, and what a saved model must
 // record to be used by it.
-func (e *Experiment) Provenance(kind models.Kind) (models.Provenance, error) {
+func (e *Experiment) provenance(kind models.Kind) (models.Provenance, error) {
 	t, err := e.modelTraining(kind)
 	if err != nil {
 		return models.Provenance{}, err
@@ -244,7 +244,7 @@ func (e *Experiment) plan(kind models.Kind) (models.Provenance, models.Spec, err
 	if err := e.checkKind(kind); err != nil {
 		return models.Provenance{}, models.Spec{}, err
 	}
-	prov, err := e.Provenance(kind)
+	prov, err := e.provenance(kind)
 	if err != nil {
 		return models.Provenance{}, models.Spec{}, err
 	}
@@ -429,7 +429,7 @@ func (e *Experiment) UseModel(dir string) (*models.Model, error) {
 		return nil, fmt.Errorf("%w: %v", ErrBroken, err)
 	}
 	kind := m.Spec().Kind
-	want, err := e.Provenance(kind)
+	want, err := e.provenance(kind)
 	if err != nil {
 		return nil, err
 	}
