@@ -151,7 +151,7 @@ func TestExplainMatchesBenchmark(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			prep, err := ex.Run(ctx, models.KindMLP, run, p.Factuals, gens...)
+			prep, err := ex.Run(ctx, experiment.RunRequest{Kind: models.KindMLP, Run: run, N: p.Factuals, Generators: gens})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -212,7 +212,7 @@ func TestManifestRefusesOtherModelsAndGenerators(t *testing.T) {
 	}
 	// A generator name with another definition.
 	q := p
-	q.Generators = []experiment.Generator{{Name: "Wachter", Paper: "Wachter", Set: map[string]float64{"cost": 1}}}
+	q.Generators = []experiment.Generator{{Name: "Wachter", Paper: "Wachter", Set: experiment.Tuning{Cost: new(1.0)}}}
 	if err := a.Run(ctx, q, Shard{2, 2}); !errors.Is(err, ErrManifest) {
 		t.Errorf("redefined generator: err = %v, want ErrManifest", err)
 	}

@@ -61,7 +61,13 @@ func (r *Runner) UncertaintyBounds(mode experiment.Mode, seed uint64, runs map[B
 			if m, err := readManifest(r.ManifestPath(k.Dataset)); err == nil {
 				// The models the units were computed with: the authors' where the manifest says so,
 				// else eccco's own (also for manifests written before the authors' models were read).
-				quiet.OwnModels = m.ModelSource != "authors"
+				if m.ModelSource != "authors" {
+					quiet.Set = maps.Clone(r.Set)
+					if quiet.Set == nil {
+						quiet.Set = map[string]string{}
+					}
+					quiet.Set["authors-models"] = "false"
+				}
 			}
 			ex, err = quiet.Open(Protocol{Dataset: k.Dataset, Mode: mode, Seed: seed})
 			if err != nil {

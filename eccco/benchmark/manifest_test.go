@@ -30,7 +30,7 @@ func TestManifestOldAndNew(t *testing.T) {
 	if have.Mode != "authors-code" || have.Settings == nil || !have.Settings.AuthorsModels || have.Settings.TargetMix.String() != "0:47/100" {
 		t.Fatalf("old manifest read as mode %q, settings %+v", have.Mode, have.Settings)
 	}
-	settings, err := manifestSettings("authors-code", "circles", "authors")
+	settings, err := olderSettings("authors-code", "circles", "authors")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +75,15 @@ func TestRunnerSetIsRecordedAndGuarded(t *testing.T) {
 	r := newRunner(t, t.TempDir(), t.TempDir())
 	p := Protocol{Dataset: "circles", Mode: experiment.AuthorsCode, Seed: 42, Factuals: 20}
 	r.Set = map[string]string{"target-mix": "", "energy-decay-rate": "0"}
-	if err := r.claim(p, nil, "authors"); err != nil {
+	claim := func(p Protocol) error {
+		ex, err := r.Open(p)
+		if err != nil {
+			return err
+		}
+		defer ex.Close()
+		return r.claim(p, ex.Settings(), nil)
+	}
+	if err := claim(p); err != nil {
 		t.Fatal(err)
 	}
 	m, err := ReadManifest(r.ManifestPath("circles"))
@@ -86,11 +94,11 @@ func TestRunnerSetIsRecordedAndGuarded(t *testing.T) {
 		t.Fatalf("recorded settings %+v, want the authors' code without the target mix and the decay", m.Settings)
 	}
 	r.Set = nil
-	if err := r.claim(p, nil, "authors"); !errors.Is(err, ErrManifest) {
+	if err := claim(p); !errors.Is(err, ErrManifest) {
 		t.Errorf("resuming with the fitted switches back on: %v, want ErrManifest", err)
 	}
 	r.Set = map[string]string{"no-such-switch": "1"}
-	if err := r.claim(Protocol{Dataset: "moons", Mode: experiment.AuthorsCode, Seed: 42, Factuals: 20}, nil, "authors"); !errors.Is(err, experiment.ErrInvalid) {
+	if err := claim(Protocol{Dataset: "moons", Mode: experiment.AuthorsCode, Seed: 42, Factuals: 20}); !errors.Is(err, experiment.ErrInvalid) {
 		t.Errorf("an unknown switch: %v, want ErrInvalid", err)
 	}
 }

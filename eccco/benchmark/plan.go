@@ -21,9 +21,9 @@ type PlanOptions struct {
 	Models []models.Kind
 	// Generators replaces the paper's generators of every data set (nil keeps them).
 	Generators []experiment.Generator
-	// Overrides are "key=value" items (keys experiment.ParamKeys) applied to every generator
-	// (experiment.WithOverrides); empty keeps the generators as they are.
-	Overrides []string
+	// Overrides are the generators' hyper-parameters applied to every generator that reads them
+	// (experiment.WithOverrides); none keeps the generators as they are.
+	Overrides experiment.Tuning
 	// Runs and Factuals replace the paper's numbers where positive.
 	Runs, Factuals int
 	// Seed, Mode and Sampling are every protocol's.
@@ -63,10 +63,8 @@ func Plan(o PlanOptions) (ps []Protocol, skipped []string, err error) {
 		if o.Generators != nil {
 			p.Generators = o.Generators
 		}
-		if len(o.Overrides) > 0 {
-			if p.Generators, err = experiment.WithOverrides(p.Generators, o.Overrides); err != nil {
-				return nil, skipped, err
-			}
+		if p.Generators, err = experiment.WithOverrides(p.Generators, o.Overrides); err != nil {
+			return nil, skipped, err
 		}
 		if o.Runs > 0 {
 			p.Runs = o.Runs

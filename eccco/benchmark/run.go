@@ -31,10 +31,8 @@ type Runner struct {
 	// model that does not match (another seed, mode, training setting) or cannot be read stops the run: it
 	// is never trained over.
 	ModelsDir string
-	// OwnModels and AuthorsModelsDir are experiment.Options.OwnModels and AuthorsModelsDir: in the
-	// authors'-code mode the authors' trained models are explained where they published them, unless
-	// OwnModels.
-	OwnModels        bool
+	// AuthorsModelsDir is experiment.Options.AuthorsModelsDir: in the authors'-code mode the authors'
+	// trained models are explained where they published them, unless Set says "authors-models": "false".
 	AuthorsModelsDir string
 	// Set overrides switches of the mode's settings by key (experiment.Options.Set, Settings.Set), e.g.
 	// {"target-mix": "", "energy-decay-rate": "0"} for the authors'-code mode without its fitted switches.
@@ -71,7 +69,7 @@ func (r *Runner) logf(format string, args ...any) {
 // Open opens the protocol's data set in the experiment layer with the runner's settings.
 func (r *Runner) Open(p Protocol) (*experiment.Experiment, error) {
 	return experiment.Open(p.Dataset, experiment.Options{Backend: r.Backend, Mode: p.Mode, Sampling: p.Sampling, Seed: p.Seed, DataDir: r.DataDir,
-		ModelsDir: r.ModelsDir, OwnModels: r.OwnModels, AuthorsModelsDir: r.AuthorsModelsDir, Set: r.Set,
+		ModelsDir: r.ModelsDir, AuthorsModelsDir: r.AuthorsModelsDir, Set: r.Set,
 		Training: r.Training, Progress: r.Progress, Log: r.Log})
 }
 
@@ -98,11 +96,8 @@ func (r *Runner) Run(ctx context.Context, p Protocol, shard Shard) error {
 		}
 		r.logf("%s %s: %s", p.Dataset, k, ex.ModelDir(k))
 	}
-	source := ""
-	if ex.UsesAuthorsModels() {
-		source = "authors"
-	}
-	if err := r.claim(p, nil, source); err != nil {
+	settings := ex.Settings()
+	if err := r.claim(p, settings, nil); err != nil {
 		return err
 	}
 	fingerprinted := map[string]bool{}
@@ -148,7 +143,7 @@ func (r *Runner) Run(ctx context.Context, p Protocol, shard Shard) error {
 			if err != nil {
 				return err
 			}
-			if err := r.claim(p, map[string]string{string(u.Model): fp}, source); err != nil {
+			if err := r.claim(p, settings, map[string]string{string(u.Model): fp}); err != nil {
 				return err
 			}
 			fingerprinted[string(u.Model)] = true
@@ -179,7 +174,7 @@ func (r *Runner) Run(ctx context.Context, p Protocol, shard Shard) error {
 // unit explains the factuals of one unit with its generator and scores them.
 func (r *Runner) unit(ctx context.Context, ex *experiment.Experiment, p Protocol, u Unit, tm *Timings) ([]Row, Counterfactuals, error) {
 	t0 := clock.Now()
-	run, err := ex.Run(ctx, u.Model, u.Run, p.Factuals, p.Generators...)
+	run, err := ex.Run(ctx, experiment.RunRequest{Kind: u.Model, Run: u.Run, N: p.Factuals, Generators: p.Generators})
 	tm.add("preparation", clock.Since(t0))
 	if err != nil {
 		return nil, Counterfactuals{}, err
@@ -259,15 +254,16 @@ func (m *Manifest) fill() {
 	}
 	m.Compat = false
 	if m.Settings == nil {
-		if s, err := manifestSettings(m.Mode, m.Dataset, m.ModelSource); err == nil {
+		if s, err := olderSettings(m.Mode, m.Dataset, m.ModelSource); err == nil {
 			m.Settings = &s
 		}
 	}
 }
 
-// manifestSettings resolves a mode's settings for a data set; the runner's only override is
-// Runner.OwnModels, recorded as the model source ("authors" where the authors' models were explained).
-func manifestSettings(mode, dataset, source string) (experiment.Settings, error) {
+// olderSettings are the settings of a manifest written before they were recorded (fill): its mode's for
+// the data set, with the authors' models where its model source says so ("authors"); such runners had
+// no other override.
+func olderSettings(mode, dataset, source string) (experiment.Settings, error) {
 	m, err := experiment.ParseMode(mode)
 	if err != nil {
 		return experiment.Settings{}, err
@@ -421,20 +417,14 @@ func writeManifest(path string, m Manifest) error {
 	return atomicfile.WriteFile(path, append(content, '\n'), 0o644)
 }
 
-// claim writes the protocol's manifest (with model fingerprints, if given), or checks that the one
-// already there agrees with it and adds what is new.
-func (r *Runner) claim(p Protocol, fingerprints map[string]string, source string) error {
-	settings, err := manifestSettings(p.Mode.String(), p.Dataset, source)
-	if err != nil {
-		return err
-	}
-	for _, k := range slices.Sorted(maps.Keys(r.Set)) {
-		if k == "authors-models" {
-			continue // the model source says it
-		}
-		if err := settings.Set(k, r.Set[k]); err != nil {
-			return err
-		}
+// claim writes the protocol's manifest with the settings its experiment resolved
+// (experiment.Experiment.Settings: the mode's for the data set with Runner.Set applied)
+// and model fingerprints, if given, or checks that the one already there agrees with it and adds what
+// is new. The model source is "authors" where the settings explain the authors' models.
+func (r *Runner) claim(p Protocol, settings experiment.Settings, fingerprints map[string]string) error {
+	source := ""
+	if settings.AuthorsModels {
+		source = "authors"
 	}
 	want := Manifest{ModelSource: source, Protocol: ProtocolVersion, Dataset: p.Dataset, Seed: p.Seed, Factuals: p.Factuals,
 		Mode: p.Mode.String(), Settings: &settings, Generators: map[string]string{}, Models: fingerprints,

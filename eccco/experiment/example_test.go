@@ -38,7 +38,7 @@ func ExampleExperiment_Explain() {
 		fmt.Println(err)
 		return
 	}
-	gens = append(gens, experiment.Generator{Name: "ECCCo λE=1", Paper: "ECCCo", Set: map[string]float64{"energy": 1}})
+	gens = append(gens, experiment.Generator{Name: "ECCCo λE=1", Paper: "ECCCo", Set: experiment.Tuning{Energy: new(1.0)}})
 	xs, err := e.Explain(context.Background(), models.KindMLP, 10, gens...)
 	if err != nil {
 		fmt.Println(err)
@@ -73,7 +73,7 @@ func ExampleExperiment_Run() {
 		return
 	}
 	eccco := experiment.Generator{Name: "ECCCo"}
-	r, err := e.Run(ctx, models.KindMLP, 2, 5, eccco)
+	r, err := e.Run(ctx, experiment.RunRequest{Kind: models.KindMLP, Run: 2, N: 5, Generators: []experiment.Generator{eccco}})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -143,7 +143,7 @@ func ExampleGenerator() {
 		return
 	}
 	base := moons.GeneratorParams()
-	strong := experiment.Generator{Name: "ECCCo λE=1", Paper: "ECCCo", Set: map[string]float64{"energy": 1, "step": 0.1}}
+	strong := experiment.Generator{Name: "ECCCo λE=1", Paper: "ECCCo", Set: experiment.Tuning{Energy: new(1.0), Step: new(0.1)}}
 	p, err := strong.Params(base)
 	if err != nil {
 		fmt.Println(err)
@@ -167,7 +167,7 @@ func ExampleGenerator() {
 	}
 	fmt.Println(experiment.CheckGenerators([]experiment.Generator{{Name: "ECCCo"}, strong, mine}))
 
-	_, err = experiment.Generator{Name: "bad", Paper: "ECCCo", Set: map[string]float64{"energy": -1}}.Params(base)
+	_, err = experiment.Generator{Name: "bad", Paper: "ECCCo", Set: experiment.Tuning{Energy: new(-1.0)}}.Params(base)
 	fmt.Println(errors.Is(err, experiment.ErrInvalid))
 	// Output:
 	// λ_energy 0.2 → 1.0, η 0.05 → 0.10

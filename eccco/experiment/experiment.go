@@ -60,9 +60,6 @@ type Options struct {
 	// ModelsDir holds saved models as ModelsDir/MODE/seed-SEED/DATA/KIND (and …/DATA/vae); models that
 	// are missing there are trained with the paper's settings and saved. "" means DefaultModelsDir().
 	ModelsDir string
-	// OwnModels trains eccco's own models even for the data sets whose trained models the authors
-	// published: the same as Set {"authors-models": "false"} (Settings.AuthorsModels).
-	OwnModels bool
 	// AuthorsModelsDir holds the authors' model files (models.AuthorsModelFile), e.g. the models/ folder
 	// of an ECCCo.jl checkout; "" means the copies built into eccco (eccco/models/authors).
 	AuthorsModelsDir string
@@ -212,9 +209,6 @@ func (e *Experiment) Split() *data.Split { return e.split }
 // Backend runs the experiment's graphs.
 func (e *Experiment) Backend() compute.Backend { return e.backend }
 
-// Options returns the experiment's options with defaults filled in.
-func (e *Experiment) Options() Options { return e.opts }
-
 // Params are the paper's generator hyper-parameters for the data set (table_gen_params.tex).
 func (e *Experiment) Params() counterfactual.Params {
 	return e.paper.GeneratorParams()
@@ -234,8 +228,8 @@ func (e *Experiment) logf(format string, args ...any) {
 	}
 }
 
-// resolve returns the settings of the options' mode for a data set with Options.Set and OwnModels
-// applied.
+// resolve returns the settings of the options' mode for a data set with Options.Set applied
+// (Set {"authors-models": "false"} trains eccco's own models even where the authors published theirs).
 func resolve(opts Options, dataset string) (Settings, error) {
 	s, err := opts.Mode.Settings(dataset)
 	if err != nil {
@@ -245,9 +239,6 @@ func resolve(opts Options, dataset string) (Settings, error) {
 		if err := s.Set(k, opts.Set[k]); err != nil {
 			return s, err
 		}
-	}
-	if opts.OwnModels {
-		s.AuthorsModels = false
 	}
 	if s.VisionCost > 0 || s.VisionL1Energy > 0 {
 		if info, err := data.Lookup(dataset); err == nil && info.Kind != data.KindVision {

@@ -190,7 +190,7 @@ func TestGeneratorsAreValues(t *testing.T) {
 			t.Errorf("ParseGenerators(%q): err = %v, want ErrInvalid", bad, err)
 		}
 	}
-	g := Generator{Name: "ECCCo λE=1", Paper: "eccco", Set: map[string]float64{"energy": 1, "cost": 0.5}}
+	g := Generator{Name: "ECCCo λE=1", Paper: "eccco", Set: Tuning{Energy: new(1.0), Cost: new(0.5)}}
 	base, err := Open("moons", Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -207,7 +207,7 @@ func TestGeneratorsAreValues(t *testing.T) {
 	if d := g.Describe(); d != "ECCCo cost=0.5 energy=1" {
 		t.Errorf("Describe() = %q", d)
 	}
-	for _, set := range []map[string]float64{{"lambda": 1}, {"energy": -1}, {"step": 0}} {
+	for _, set := range []Tuning{{Energy: new(-1.0)}, {Step: new(0.0)}, {DecayEvery: new(0)}} {
 		if err := (Generator{Name: "x", Paper: "ECCCo", Set: set}).Validate(); !errors.Is(err, ErrInvalid) {
 			t.Errorf("Set %v: err = %v, want ErrInvalid", set, err)
 		}
@@ -279,7 +279,7 @@ func TestSamplingPerCounterfactualECCCoL1(t *testing.T) {
 	const n = 6
 	prepare := func() (*Run, []*Explanation) {
 		e := quick(t, "moons", dir, func(o *Options) { o.Mode, o.Sampling = AuthorsCode, PerCounterfactual })
-		r, err := e.Run(context.Background(), models.KindMLP, 1, n, gens...)
+		r, err := e.Run(context.Background(), RunRequest{Kind: models.KindMLP, Run: 1, N: n, Generators: gens})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -346,13 +346,13 @@ func TestCalibratedIsTheRunsCalibration(t *testing.T) {
 	}
 	for _, mode := range []Mode{Paper, AuthorsCode} {
 		// Own models (the authors' moons models need no training and carry their own scores).
-		e := quick(t, "moons", dir, func(o *Options) { o.Mode, o.OwnModels = mode, true })
+		e := quick(t, "moons", dir, func(o *Options) { o.Mode, o.Set = mode, map[string]string{"authors-models": "false"} })
 		if _, err := e.Calibrated(models.KindMLP, 1); !errors.Is(err, models.ErrNoModel) {
 			t.Fatalf("%s: before training: err = %v, want ErrNoModel", mode, err)
 		}
 		var q []float64
 		for run := 1; run <= 2; run++ {
-			r, err := e.Run(context.Background(), models.KindMLP, run, 4, gens...)
+			r, err := e.Run(context.Background(), RunRequest{Kind: models.KindMLP, Run: run, N: 4, Generators: gens})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -388,7 +388,7 @@ func TestRunsShareCompiledGraphs(t *testing.T) {
 	ctx := context.Background()
 	explain := func(e *Experiment, run int) []*Explanation {
 		t.Helper()
-		r, err := e.Run(ctx, models.KindMLP, run, n, gens...)
+		r, err := e.Run(ctx, RunRequest{Kind: models.KindMLP, Run: run, N: n, Generators: gens})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -435,7 +435,7 @@ func TestRunsShareCompiledGraphs(t *testing.T) {
 // theirs, never trained here: their test accuracy is the paper's Table 5 (German Credit's near-chance
 // 0.52 included, which only the authors' models give), and q̂ is the quantile of the calibration scores
 // stored with them (ConformalPrediction.jl's), over their n = 400 calibration rows. The linearly
-// The paper mode keeps eccco's own models, as does Options.OwnModels.
+// The paper mode keeps eccco's own models, as does Set authors-models=false.
 func TestAuthorsModels(t *testing.T) {
 	e, err := Open("german-credit", Options{Mode: AuthorsCode, ModelsDir: t.TempDir()})
 	if errors.Is(err, data.ErrNotAvailable) {
@@ -468,7 +468,7 @@ func TestAuthorsModels(t *testing.T) {
 			t.Errorf("%s q̂ %v over %d rows, want %v over the 400 stored scores", kind, c.QHat, c.NumCalibration, q)
 		}
 	}
-	for _, o := range []Options{{Mode: AuthorsCode, OwnModels: true}, {Mode: Paper}} {
+	for _, o := range []Options{{Mode: AuthorsCode, Set: map[string]string{"authors-models": "false"}}, {Mode: Paper}} {
 		e, err := Open("german-credit", o)
 		if err != nil {
 			t.Fatal(err)

@@ -13,7 +13,11 @@ func TestWithOverridesOnlyWhereTheTermIs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := WithOverrides(gens, []string{"energy=5", "cost=0.5"})
+	o, err := ParseSet([]string{"energy=5", "cost=0.5"}, SetGenerator)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := WithOverrides(gens, o.Generator)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -23,10 +27,10 @@ func TestWithOverridesOnlyWhereTheTermIs(t *testing.T) {
 			t.Errorf("generator %d named %q, want %q", i, g.Name, want[i])
 		}
 	}
-	if out[2].Set != nil || out[1].Set["energy"] != 0 || out[1].Set["cost"] != 0.5 {
+	if out[2].Set.Energy != nil || out[2].Set.Cost != nil || out[1].Set.Energy != nil || out[1].Set.Cost == nil || *out[1].Set.Cost != 0.5 {
 		t.Errorf("Schut's set %v, Wachter's %v", out[2].Set, out[1].Set)
 	}
-	if _, err := WithOverrides(gens[1:3], []string{"energy=5"}); !errors.Is(err, ErrInvalid) {
+	if _, err := WithOverrides(gens[1:3], Tuning{Energy: new(5.0)}); !errors.Is(err, ErrInvalid) {
 		t.Errorf("energy for Wachter and Schut only: err = %v, want ErrInvalid", err)
 	}
 }

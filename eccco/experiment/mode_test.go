@@ -28,7 +28,7 @@ import (
 func TestUnfaithfulnessAgainstOwnSamples(t *testing.T) {
 	own := &energy.TargetSamples{Samples: [][]float32{{0, 0}, {1, 1}}, D: 2}
 	cal := &conformal.Calibrated{QHat: 0.1, Opts: conformal.DefaultOptions()}
-	in := sf(AuthorsCode, nil).Ingredients(counterfactual.Ingredients{Calibrated: cal, Samples: own})
+	in := sf(AuthorsCode, nil).ingredients(counterfactual.Ingredients{Calibrated: cal, Samples: own})
 	moons, err := catalogue.LookupDataset("moons")
 	if err != nil {
 		t.Fatal(err)
@@ -43,21 +43,21 @@ func TestUnfaithfulnessAgainstOwnSamples(t *testing.T) {
 			t.Fatal(err)
 		}
 		wantOwn := name == "ECCCo-L1" || name == "ECCCo-L1 (no CP)" || name == "ECCCo-L1 (no EBM)"
-		if got := sf(AuthorsCode, nil).UnfaithfulnessAgainstOwnSamples(gen); got != wantOwn {
+		if got := sf(AuthorsCode, nil).unfaithfulnessAgainstOwnSamples(gen); got != wantOwn {
 			t.Errorf("%s in the authors'-code mode: against its own samples = %v, want %v", name, got, wantOwn)
 		}
-		paperGen, err := catalogue.ByName(name, p, sf(Paper, nil).Ingredients(counterfactual.Ingredients{Calibrated: cal, Samples: own}))
+		paperGen, err := catalogue.ByName(name, p, sf(Paper, nil).ingredients(counterfactual.Ingredients{Calibrated: cal, Samples: own}))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if sf(Paper, nil).UnfaithfulnessAgainstOwnSamples(paperGen) || sf(Paper, nil).UnfaithfulnessAgainstOwnSamples(gen) {
+		if sf(Paper, nil).unfaithfulnessAgainstOwnSamples(paperGen) || sf(Paper, nil).unfaithfulnessAgainstOwnSamples(gen) {
 			t.Errorf("%s in the paper mode: scored against its own samples", name)
 		}
 	}
-	if got := sf(AuthorsCode, nil).OwnSamplesMetrics(metrics.Options{}).UnfaithfulnessDivisor; got != 50 {
+	if got := sf(AuthorsCode, nil).ownSamplesMetrics(metrics.Options{}).UnfaithfulnessDivisor; got != 50 {
 		t.Errorf("authors' code: the own samples' unfaithfulness is divided by %d, want 50", got)
 	}
-	if got := sf(Paper, nil).OwnSamplesMetrics(metrics.Options{}).UnfaithfulnessDivisor; got != 0 {
+	if got := sf(Paper, nil).ownSamplesMetrics(metrics.Options{}).UnfaithfulnessDivisor; got != 0 {
 		t.Errorf("paper: divisor %d, want 0 (the mean)", got)
 	}
 }
@@ -74,7 +74,7 @@ func TestAuthorsCodeWachterCostIsPlainL1(t *testing.T) {
 		return MulScalar(Slice(x, AxisRange(), AxisRange(0, 2)), 0)
 	}, 2, 2)
 	for _, mode := range Modes() {
-		in := sf(mode, nil).Ingredients(counterfactual.Ingredients{})
+		in := sf(mode, nil).ingredients(counterfactual.Ingredients{})
 		if in.MADWeights != nil {
 			t.Errorf("%s: MAD weights set", mode)
 		}
@@ -96,40 +96,40 @@ func TestAuthorsCodeWachterCostIsPlainL1(t *testing.T) {
 
 // Each switch of the mode: Schut's stopping rule, the fitting and calibration rows, the ensembles' bags.
 func TestModeSwitches(t *testing.T) {
-	if sf(Paper, nil).SearchRule() != counterfactual.GeneratorConditions || sf(AuthorsCode, nil).SearchRule() != counterfactual.GeneratorConditionsAll {
-		t.Errorf("search rules %v, %v", sf(Paper, nil).SearchRule(), sf(AuthorsCode, nil).SearchRule())
+	if sf(Paper, nil).searchRule() != counterfactual.GeneratorConditions || sf(AuthorsCode, nil).searchRule() != counterfactual.GeneratorConditionsAll {
+		t.Errorf("search rules %v, %v", sf(Paper, nil).searchRule(), sf(AuthorsCode, nil).searchRule())
 	}
 	train := &data.Dataset{FeatureNames: []string{"i"}, ClassNames: []string{"a", "b"}}
 	for i := range 6 {
 		train.X = append(train.X, float32(i))
 		train.Y = append(train.Y, i/4)
 	}
-	fit, cal, err := sf(Paper, nil).FitCalibration(train)
+	fit, cal, err := sf(Paper, nil).fitCalibration(train)
 	if err != nil || fit != train || cal != nil {
 		t.Errorf("paper: fit on %v, calibrate on %v (%v); want the whole split and a random half", fit, cal, err)
 	}
-	fit, cal, err = sf(AuthorsCode, nil).FitCalibration(train)
+	fit, cal, err = sf(AuthorsCode, nil).fitCalibration(train)
 	if err != nil || !slices.Equal(fit.X, []float32{0, 1, 2}) || !slices.Equal(cal.X, []float32{3, 4, 5}) {
 		t.Errorf("authors' code: fit on %v, calibrate on %v (%v); want the halves in file order", fit, cal, err)
 	}
-	if d, _ := sf(Paper, nil).FitDescription(train); d != "" {
+	if d, _ := sf(Paper, nil).fitDescription(train); d != "" {
 		t.Errorf("paper: fit description %q", d)
 	}
-	if d, _ := sf(AuthorsCode, nil).FitDescription(train); !strings.Contains(d, "first 3") {
+	if d, _ := sf(AuthorsCode, nil).fitDescription(train); !strings.Contains(d, "first 3") {
 		t.Errorf("authors' code: fit description %q", d)
 	}
-	if o := sf(AuthorsCode, nil).JEMOptions(energy.JEMOptions{SoftmaxEnergy: true}); !o.FirstLabelEnergy || o.SoftmaxEnergy {
+	if o := sf(AuthorsCode, nil).jEMOptions(energy.JEMOptions{SoftmaxEnergy: true}); !o.FirstLabelEnergy || o.SoftmaxEnergy {
 		t.Errorf("authors' code JEM training: first label %v, softmax energy %v; want −logit energies of the first label", o.FirstLabelEnergy, o.SoftmaxEnergy)
 	}
-	if o := sf(Paper, nil).JEMOptions(energy.JEMOptions{}); o.FirstLabelEnergy || o.SoftmaxEnergy {
+	if o := sf(Paper, nil).jEMOptions(energy.JEMOptions{}); o.FirstLabelEnergy || o.SoftmaxEnergy {
 		t.Errorf("paper JEM training changed: %+v", o)
 	}
 	for _, k := range []models.Kind{models.KindMLP, models.KindJEM, models.KindMLPEnsemble, models.KindJEMEnsemble} {
 		ens := k == models.KindMLPEnsemble || k == models.KindJEMEnsemble
-		if got := sf(AuthorsCode, nil).BaggingFraction(k); (got == 0.8) != ens {
+		if got := sf(AuthorsCode, nil).baggingFraction(k); (got == 0.8) != ens {
 			t.Errorf("authors' code, %s: bagging fraction %v", k, got)
 		}
-		if got := sf(Paper, nil).BaggingFraction(k); got != 0 {
+		if got := sf(Paper, nil).baggingFraction(k); got != 0 {
 			t.Errorf("paper, %s: bagging fraction %v", k, got)
 		}
 	}
@@ -150,7 +150,7 @@ func TestParseMode(t *testing.T) {
 	}
 }
 
-// In the authors'-code mode a model eccco trains (Options.OwnModels) is fitted on the first half of the training split in file order and
+// In the authors'-code mode a model eccco trains (Set authors-models=false) is fitted on the first half of the training split in file order and
 // says so in its provenance, so that a model trained before that switch is ErrMismatch, not reused; its
 // calibration uses the second half. The ECCCo-L1 family draws its own 10 samples per class, pulls towards
 // the lowest, and ECCCo-L1 (no EBM)'s unfaithfulness is the sum over those 10 divided by 50.
@@ -160,9 +160,9 @@ func TestAuthorsCodeRun(t *testing.T) {
 	}
 	ctx := context.Background()
 	dir := t.TempDir()
-	e := quick(t, "linearly-separable", dir, func(o *Options) { o.Mode, o.OwnModels = AuthorsCode, true })
+	e := quick(t, "linearly-separable", dir, func(o *Options) { o.Mode, o.Set = AuthorsCode, map[string]string{"authors-models": "false"} })
 	train := e.Split().Train
-	fit, err := e.FitRows()
+	fit, err := e.fitRows()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -181,7 +181,7 @@ func TestAuthorsCodeRun(t *testing.T) {
 	old := m.Provenance()
 	old.Split = e.splitDescription()
 	m.SetProvenance(old)
-	stale := quick(t, "linearly-separable", t.TempDir(), func(o *Options) { o.Mode, o.OwnModels = AuthorsCode, true })
+	stale := quick(t, "linearly-separable", t.TempDir(), func(o *Options) { o.Mode, o.Set = AuthorsCode, map[string]string{"authors-models": "false"} })
 	if err := m.Save(stale.ModelDir(models.KindMLP)); err != nil {
 		t.Fatal(err)
 	}
@@ -216,7 +216,7 @@ func TestAuthorsCodeRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := e.Run(ctx, models.KindMLP, 1, 4, gens...)
+	r, err := e.Run(ctx, RunRequest{Kind: models.KindMLP, Run: 1, N: 4, Generators: gens})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -261,14 +261,14 @@ func TestFitCalibrationHalves(t *testing.T) {
 		}
 		return d
 	}
-	fit, cal, err := sf(AuthorsCode, nil).FitCalibration(mk(true))
+	fit, cal, err := sf(AuthorsCode, nil).fitCalibration(mk(true))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got := fit.ClassCounts(); slices.Contains(got, 0) || fit.N() != 50 || cal.N() != 50 {
 		t.Errorf("images: fitting half has class counts %v (%d rows), calibration %d rows; want every class, 50/50", got, fit.N(), cal.N())
 	}
-	fit, _, err = sf(AuthorsCode, nil).FitCalibration(mk(false))
+	fit, _, err = sf(AuthorsCode, nil).fitCalibration(mk(false))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -277,7 +277,7 @@ func TestFitCalibrationHalves(t *testing.T) {
 			t.Fatalf("tabular: fitting row %d is file row %v, want file order", i, fit.X[i])
 		}
 	}
-	if fit, cal, _ := sf(Paper, nil).FitCalibration(mk(true)); fit.N() != 100 || cal != nil {
+	if fit, cal, _ := sf(Paper, nil).fitCalibration(mk(true)); fit.N() != 100 || cal != nil {
 		t.Errorf("paper mode: fit on %d rows, cal %v; want all 100 and none", fit.N(), cal)
 	}
 }
@@ -290,39 +290,39 @@ func TestAuthorsVisionSwitches(t *testing.T) {
 		FeatureNames: []string{"a", "b"}, ClassNames: []string{"0", "1"}, Image: &data.ImageShape{Height: 1, Width: 2, Channels: 1}}
 	tab := &data.Dataset{Name: "tab", X: img.X, Y: img.Y, FeatureNames: img.FeatureNames, ClassNames: img.ClassNames}
 	mlp := models.Spec{Kind: models.KindJEMEnsemble, NumFeatures: 2, NumClasses: 2, Hidden: 32, Layers: 1, Activation: "relu", Members: 5}
-	if got := sf(AuthorsCode, img).Spec(mlp, img); got.Hidden != 128 || got.Layers != 1 || got.Activation != "swish" || got.Members != 5 {
+	if got := sf(AuthorsCode, img).spec(mlp, img); got.Hidden != 128 || got.Layers != 1 || got.Activation != "swish" || got.Members != 5 {
 		t.Errorf("authors' vision JEM ensemble: %+v, want 128 × 1 swish, 5 members", got)
 	}
 	for _, c := range []struct {
 		m Mode
 		d *data.Dataset
 	}{{Paper, img}, {AuthorsCode, tab}} {
-		if got := sf(c.m, c.d).Spec(mlp, c.d); got != mlp {
+		if got := sf(c.m, c.d).spec(mlp, c.d); got != mlp {
 			t.Errorf("%s on %s changed the spec: %+v", c.m, c.d.Name, got)
 		}
 	}
 	lenet := models.Spec{Kind: models.KindLeNet, NumFeatures: 784, NumClasses: 10, Members: 1}
-	if got := sf(AuthorsCode, img).Spec(lenet, img); got.Conv2Padding != models.PaddingSame || got.Hidden != 0 {
+	if got := sf(AuthorsCode, img).spec(lenet, img); got.Conv2Padding != models.PaddingSame || got.Hidden != 0 {
 		t.Errorf("authors' LeNet-5: %+v, want same padding and nothing else", got)
 	}
 	split := &data.Split{Train: img, Lower: []float32{-1, -1}, Upper: []float32{1, 1}}
-	lo, hi := sf(AuthorsCode, img).SearchBounds(split)
+	lo, hi := sf(AuthorsCode, img).searchBounds(split)
 	if !slices.Equal(lo, []float32{-1.02, -1.02}) || !slices.Equal(hi, []float32{1.04, 1.04}) {
 		t.Errorf("authors' vision bounds %v %v, want [-1.02 -1.02] [1.04 1.04]", lo, hi)
 	}
-	lo, hi = sf(Paper, img).SearchBounds(split) // the split's domain, [−1, 1] for images (not the noisy pixels' range)
+	lo, hi = sf(Paper, img).searchBounds(split) // the split's domain, [−1, 1] for images (not the noisy pixels' range)
 	if !slices.Equal(lo, []float32{-1, -1}) || !slices.Equal(hi, []float32{1, 1}) {
 		t.Errorf("paper bounds %v %v, want the split's [-1 -1] [1 1]", lo, hi)
 	}
 	tsplit := data.NewSplit(tab, tab, nil) // tabular: the training rows' per-feature range in both modes
 	for _, m := range Modes() {
-		lo, hi = sf(m, tab).SearchBounds(tsplit)
+		lo, hi = sf(m, tab).searchBounds(tsplit)
 		if !slices.Equal(lo, []float32{-1.02, -0.5}) || !slices.Equal(hi, []float32{0.99, 1.04}) {
 			t.Errorf("%s tabular bounds %v %v, want per-feature [-1.02 -0.5] [0.99 1.04]", m, lo, hi)
 		}
 	}
 	p := counterfactual.Params{StepSize: 0.05}
-	if got := sf(AuthorsCode, img).GeneratorParams("Schut", p).StepSize; got != 0.1 {
+	if got := sf(AuthorsCode, img).generatorParams("Schut", p).StepSize; got != 0.1 {
 		t.Errorf("authors' vision Schut η = %g, want 0.1", got)
 	}
 	for _, c := range []struct {
@@ -330,15 +330,15 @@ func TestAuthorsVisionSwitches(t *testing.T) {
 		base string
 		d    *data.Dataset
 	}{{Paper, "Schut", img}, {AuthorsCode, "Schut", tab}, {AuthorsCode, "Wachter", img}} {
-		if got := sf(c.m, c.d).GeneratorParams(c.base, p).StepSize; got != 0.05 {
+		if got := sf(c.m, c.d).generatorParams(c.base, p).StepSize; got != 0.05 {
 			t.Errorf("%s %s on %s: η = %g, want 0.05", c.m, c.base, c.d.Name, got)
 		}
 	}
 	// ECCCo's energy decays as exp(−0.01·t) in the authors'-code mode only.
-	if q := sf(AuthorsCode, tab).GeneratorParams("ECCCo", p); q.DecayRate != 0.01 || q.DecayEvery != 1 {
+	if q := sf(AuthorsCode, tab).generatorParams("ECCCo", p); q.DecayRate != 0.01 || q.DecayEvery != 1 {
 		t.Errorf("authors' ECCCo decay (%g, %d), want (0.01, 1)", q.DecayRate, q.DecayEvery)
 	}
-	if q := sf(Paper, tab).GeneratorParams("ECCCo", p); q.DecayRate != 0 {
+	if q := sf(Paper, tab).generatorParams("ECCCo", p); q.DecayRate != 0 {
 		t.Errorf("the paper's ECCCo decays its energy at rate %g", q.DecayRate)
 	}
 	// The authors' image VAEs were CE.jl's pretrained ones, trained on the whole official training file.
@@ -393,12 +393,12 @@ func TestAuthorsVisionLambda(t *testing.T) {
 		if !ok {
 			t.Fatalf("no expectation for %s", base)
 		}
-		q := img.GeneratorParams(base, table)
+		q := img.generatorParams(base, table)
 		if q.Cost != w[0] || q.Energy != w[1] || q.SetSize != 0.1 || q.Ridge != 0 {
 			t.Errorf("authors' MNIST %s: λ_cost %g, λ_energy %g, λ_setsize %g, ridge %g; want %g, %g, 0.1, 0", base, q.Cost, q.Energy, q.SetSize, q.Ridge, w[0], w[1])
 		}
 	}
-	if w := mustBuild(t, catalogue.Wachter, img.GeneratorParams("Wachter", table)); w.Penalties[0].Weight != 0.1 {
+	if w := mustBuild(t, catalogue.Wachter, img.generatorParams("Wachter", table)); w.Penalties[0].Weight != 0.1 {
 		t.Errorf("authors' MNIST Wachter's cost weighs %g, want 0.1", w.Penalties[0].Weight)
 	}
 	// Tabular sets in the authors'-code mode and images in the paper's keep the table's weights.
@@ -406,7 +406,7 @@ func TestAuthorsVisionLambda(t *testing.T) {
 	tab, _ := AuthorsCode.Settings("moons")
 	for _, s := range []Settings{paperImg, tab} {
 		for _, base := range catalogue.Strings() {
-			if q := s.GeneratorParams(base, table); q.Cost != 0.01 || q.Energy != 0.3 {
+			if q := s.generatorParams(base, table); q.Cost != 0.01 || q.Energy != 0.3 {
 				t.Errorf("%s (images %t) %s: λ_cost %g, λ_energy %g, want the table's", s.Mode, s.VisionCost != 0, base, q.Cost, q.Energy)
 			}
 		}
@@ -420,7 +420,7 @@ func TestAuthorsVisionLambda(t *testing.T) {
 	if err := off.Set("vision-l1-energy", "0"); err != nil {
 		t.Fatal(err)
 	}
-	if q := off.GeneratorParams("ECCCo-L1", table); q.Cost != 0.01 || q.Energy != 0.3 {
+	if q := off.generatorParams("ECCCo-L1", table); q.Cost != 0.01 || q.Energy != 0.3 {
 		t.Errorf("switched off: ECCCo-L1 λ_cost %g, λ_energy %g, want 0.01, 0.3", q.Cost, q.Energy)
 	}
 	for _, v := range []string{"-0.1", "NaN", "+Inf"} {

@@ -20,19 +20,19 @@ import (
 	"github.com/gomlx/gomlx/ml/model"
 )
 
-// ModelsRoot is the directory of this experiment's models: ModelsDir/MODE/seed-SEED/DATA. Models of
+// modelsRoot is the directory of this experiment's models: ModelsDir/MODE/seed-SEED/DATA. Models of
 // another mode or seed live elsewhere and are never picked up.
-func (e *Experiment) ModelsRoot() string {
+func (e *Experiment) modelsRoot() string {
 	return filepath.Join(e.opts.ModelsDir, e.opts.Mode.String(), fmt.Sprintf("seed-%d", e.opts.Seed), e.dataset)
 }
 
-// ModelDir is where the model of a kind is saved: ModelsRoot()/KIND.
+// ModelDir is where the model of a kind is saved: ModelsDir/MODE/seed-SEED/DATA/KIND.
 func (e *Experiment) ModelDir(kind models.Kind) string {
-	return filepath.Join(e.ModelsRoot(), string(kind))
+	return filepath.Join(e.modelsRoot(), string(kind))
 }
 
-// CheckKind reports whether the kind can be trained on the data set (LeNet-5 needs images).
-func (e *Experiment) CheckKind(kind models.Kind) error {
+// checkKind reports whether the kind can be trained on the data set (LeNet-5 needs images).
+func (e *Experiment) checkKind(kind models.Kind) error {
 	if _, err := models.ParseKind(string(kind)); err != nil {
 		return fmt.Errorf("%w: %v", ErrInvalid, err)
 	}
@@ -42,9 +42,9 @@ func (e *Experiment) CheckKind(kind models.Kind) error {
 	return nil
 }
 
-// ModelTraining is what training a model of a kind uses in this experiment: the paper's settings with the
+// modelTraining is what training a model of a kind uses in this experiment: the paper's settings with the
 // experiment's overrides.
-func (e *Experiment) ModelTraining(kind models.Kind) (models.Training, error) {
+func (e *Experiment) modelTraining(kind models.Kind) (models.Training, error) {
 	s := e.paper.Model
 	t := models.Training{Epochs: s.Epochs, BatchSize: s.BatchSize, LearningRate: s.LearningRate, Objective: e.settings.Objective(kind)}
 	o := e.opts.Training
@@ -63,14 +63,14 @@ func (e *Experiment) ModelTraining(kind models.Kind) (models.Training, error) {
 	return t, nil
 }
 
-// Provenance is what a model of the kind trained by this experiment records, and what a saved model must
+// provenance is what a model of the kind trained by this experiment records, and what a saved model must
 // record to be used by it.
-func (e *Experiment) Provenance(kind models.Kind) (models.Provenance, error) {
-	t, err := e.ModelTraining(kind)
+func (e *Experiment) provenance(kind models.Kind) (models.Provenance, error) {
+	t, err := e.modelTraining(kind)
 	if err != nil {
 		return models.Provenance{}, err
 	}
-	fitDesc, err := e.settings.FitDescription(e.split.Train)
+	fitDesc, err := e.settings.fitDescription(e.split.Train)
 	if err != nil {
 		return models.Provenance{}, err
 	}
@@ -78,10 +78,10 @@ func (e *Experiment) Provenance(kind models.Kind) (models.Provenance, error) {
 		Mode: e.opts.Mode.String(), Settings: e.settings.Describe(modelKeys...), Kind: kind, Training: t}, nil
 }
 
-// FitRows are the rows the experiment's models are fitted on: the training split (the paper), or its
-// first half (Settings.FitCalibration).
-func (e *Experiment) FitRows() (*data.Dataset, error) {
-	fit, _, err := e.settings.FitCalibration(e.split.Train)
+// fitRows are the rows the experiment's models are fitted on: the training split (the paper), or its
+// first half (Settings.fitCalibration).
+func (e *Experiment) fitRows() (*data.Dataset, error) {
+	fit, _, err := e.settings.fitCalibration(e.split.Train)
 	return fit, err
 }
 
@@ -177,7 +177,7 @@ func (e *Experiment) UsesAuthorsModels() bool { return e.settings.AuthorsModels 
 
 // authorsModel returns the authors' trained model of a kind, reading their file once for all kinds.
 func (e *Experiment) authorsModel(kind models.Kind) (*models.Model, error) {
-	if err := e.CheckKind(kind); err != nil {
+	if err := e.checkKind(kind); err != nil {
 		return nil, err
 	}
 	if e.authored == nil {
@@ -241,10 +241,10 @@ func (e *Experiment) loadSaved(kind models.Kind) (*models.Model, error) {
 // plan checks that the kind fits the data set and returns the provenance and architecture a model of it has
 // in this experiment.
 func (e *Experiment) plan(kind models.Kind) (models.Provenance, models.Spec, error) {
-	if err := e.CheckKind(kind); err != nil {
+	if err := e.checkKind(kind); err != nil {
 		return models.Provenance{}, models.Spec{}, err
 	}
-	prov, err := e.Provenance(kind)
+	prov, err := e.provenance(kind)
 	if err != nil {
 		return models.Provenance{}, models.Spec{}, err
 	}
@@ -252,7 +252,7 @@ func (e *Experiment) plan(kind models.Kind) (models.Provenance, models.Spec, err
 	if err != nil {
 		return prov, spec, err
 	}
-	spec = e.settings.Spec(spec, e.split.Train)
+	spec = e.settings.spec(spec, e.split.Train)
 	return prov, spec, spec.Validate()
 }
 
@@ -313,11 +313,11 @@ func (e *Experiment) TrainModel(ctx context.Context, kind models.Kind) (*Trained
 		return nil, err
 	}
 	t := prov.Training
-	fit, err := e.FitRows()
+	fit, err := e.fitRows()
 	if err != nil {
 		return nil, err
 	}
-	bagging := e.settings.BaggingFraction(kind)
+	bagging := e.settings.baggingFraction(kind)
 	desc := fmt.Sprintf("%s %s", e.dataset, kind)
 	bar := progress.New(e.opts.Progress, t.Epochs, desc, "epochs")
 	onEpoch := func(s models.EpochStats) {
@@ -332,7 +332,7 @@ func (e *Experiment) TrainModel(ctx context.Context, kind models.Kind) (*Trained
 		}
 		jo.Epochs, jo.BatchSize, jo.LearningRate, jo.OnEpoch = t.Epochs, t.BatchSize, t.LearningRate, onEpoch
 		jo.BaggingFraction = bagging // the prior stays that of the whole training split, as in the authors' code
-		hist, err = energy.TrainJEM(ctx, e.backend, m, fit, e.settings.JEMOptions(jo))
+		hist, err = energy.TrainJEM(ctx, e.backend, m, fit, e.settings.jEMOptions(jo))
 		bar.Finish()
 		if err != nil {
 			return nil, fmt.Errorf("training the %s %s: %w", e.dataset, kind, err)
@@ -385,7 +385,7 @@ func (e *Experiment) Score(m *models.Model, kind models.Kind) (*Performance, err
 	}
 	pub, ok := models.Published(e.dataset, kind)
 	p := m.Provenance()
-	fit, err := e.FitRows()
+	fit, err := e.fitRows()
 	if err != nil {
 		return nil, err
 	}
@@ -429,7 +429,7 @@ func (e *Experiment) UseModel(dir string) (*models.Model, error) {
 		return nil, fmt.Errorf("%w: %v", ErrBroken, err)
 	}
 	kind := m.Spec().Kind
-	want, err := e.Provenance(kind)
+	want, err := e.provenance(kind)
 	if err != nil {
 		return nil, err
 	}
@@ -437,7 +437,7 @@ func (e *Experiment) UseModel(dir string) (*models.Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	spec = e.settings.Spec(spec, e.split.Train)
+	spec = e.settings.spec(spec, e.split.Train)
 	have := m.Provenance()
 	want.Training = have.Training // the caller chose this model: its training settings are its own
 	if err := checkSaved(dir, "model", want, have, specDiff(spec, m.Spec())); err != nil {

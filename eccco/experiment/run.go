@@ -202,7 +202,7 @@ type Run struct {
 	// search paths in each Explanation's Result (for figures).
 	MaxIterations int
 	RecordPath    bool
-	// Stop, when set, is the search's convergence rule instead of the mode's (Settings.SearchRule).
+	// Stop, when set, is the search's convergence rule instead of the mode's (its stop-on-all-conditions switch).
 	Stop *counterfactual.Rule
 	// OwnSamples are, in the authors'-code mode, every sample of the ECCCo-L1 family's own sampler (10
 	// per class, lowest energy first; Ingredients.Samples holds the lowest one, which its penalty pulled
@@ -266,23 +266,45 @@ type runKey struct {
 	factuals string
 }
 
-// Run prepares run r (from 1) of a model with n factuals for the generators gens (it prepares only what
-// they need). Preparing the same run again returns the cached one.
-func (e *Experiment) Run(ctx context.Context, kind models.Kind, run, n int, gens ...Generator) (*Run, error) {
-	if err := CheckGenerators(gens); err != nil {
-		return nil, err
-	}
-	f, err := e.Factuals(ctx, kind, run, n)
-	if err != nil {
-		return nil, err
-	}
-	return e.RunFor(ctx, kind, run, f, gens...)
+// RunRequest names a run to prepare (Experiment.Run): a model, a run number, the generators to prepare
+// it for and its factuals.
+type RunRequest struct {
+	Kind models.Kind
+	// Run is the run's number, from 1.
+	Run int
+	// Generators are those the run is prepared for: it prepares only what they need.
+	Generators []Generator
+	// The factuals are the first of these that is set: Factuals as given (from Experiment.Factuals or
+	// FactualRows); One, a single factual: the first test row labelled One.From that the model also
+	// predicts as that class (TestRowsOf), with target One.To; else N
+	// factuals of the run drawn as the benchmark draws them (Experiment.Factuals).
+	Factuals *Factuals
+	One      *Transition
+	N        int
 }
 
-// RunFor prepares run r of a model for given factuals (from Factuals or FactualRows).
-func (e *Experiment) RunFor(ctx context.Context, kind models.Kind, run int, f *Factuals, gens ...Generator) (*Run, error) {
+// Transition is a single factual's change of class, from its label From to the target To
+// (RunRequest.One): the paper's single-factual figures and the notebooks explain one.
+type Transition struct{ From, To int }
+
+// Run prepares the run a request names for its generators. Preparing the same run again returns the
+// cached one.
+func (e *Experiment) Run(ctx context.Context, req RunRequest) (*Run, error) {
+	gens, kind, run := req.Generators, req.Kind, req.Run
 	if err := CheckGenerators(gens); err != nil {
 		return nil, err
+	}
+	f := req.Factuals
+	if f == nil {
+		var err error
+		if req.One != nil {
+			f, err = e.oneFactual(ctx, kind, run, *req.One)
+		} else {
+			f, err = e.Factuals(ctx, kind, run, req.N)
+		}
+		if err != nil {
+			return nil, err
+		}
 	}
 	if run < 1 || f == nil || f.N() == 0 {
 		return nil, fmt.Errorf("%w: run %d needs factuals", ErrInvalid, run)
@@ -299,15 +321,27 @@ func (e *Experiment) RunFor(ctx context.Context, kind models.Kind, run int, f *F
 	if err != nil {
 		return nil, err
 	}
-	train := e.split.Train
 	r := &Run{Experiment: e, Kind: kind, Index: run, Model: m, Factuals: f}
+	if err := e.prepare(ctx, r, needs); err != nil {
+		return nil, err
+	}
+	clear(e.runs) // keep one prepared run: a benchmark walks through many
+	e.runs[key] = r
+	return r, nil
+}
+
+// prepare gives run r what its generators (needs: their canonical names, paperNeeds) need, in the
+// experiment's mode: their ingredients (Run.Ingredients, and in the authors'-code mode the ECCCo-L1
+// family's own samples) and the metrics' evaluator.
+func (e *Experiment) prepare(ctx context.Context, r *Run, needs []string) error {
+	kind, run, m, train := r.Kind, r.Index, r.Model, e.split.Train
 	// What PaperIngredients prepares: ECCCo+'s PCA is fitted once per experiment, REVISE's VAE loaded or
 	// trained once, and in the authors'-code mode the ECCCo-L1 family's samples come from its own sampler
 	// (below); the calibration is always prepared.
 	settings := e.settings
-	l1Opts, l1Own, err := settings.L1SampleOptions(train)
+	l1Opts, l1Own, err := settings.l1SampleOptions(train)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	l1Opts.Graphs = e.graphs
 	var need counterfactual.Needs
@@ -316,20 +350,20 @@ func (e *Experiment) RunFor(ctx context.Context, kind models.Kind, run int, f *F
 	for _, name := range needs {
 		g, err := catalogue.LookupGenerator(name)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		n := g.Needs()
 		if n.PCA && e.pca == nil {
 			k := e.paper.LatentDim()
 			var err error
 			if e.pca, err = counterfactual.FitPCA(train, min(k, train.D())); err != nil {
-				return nil, err
+				return err
 			}
 		}
 		if n.VAE && latent == nil {
 			v, err := e.VAE(ctx)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			latent = v
 		}
@@ -343,22 +377,44 @@ func (e *Experiment) RunFor(ctx context.Context, kind models.Kind, run int, f *F
 	ingredientSeed := e.ingredientSeed(kind, run)
 	cal, err := e.calibrationRows(kind, run)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	sampler, err := e.paper.SampleOptions(train, false)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	in, err := counterfactual.PaperIngredientsWith(ctx, e.backend, m, e.dataset, train, latent, ingredientSeed,
 		counterfactual.IngredientOptions{Calibration: cal, CalibrationScores: e.authorsScores(kind), Graphs: e.graphs,
 			Latent: e.paper.LatentDim(), Sampler: &sampler}, need)
 	if err != nil {
-		return nil, fmt.Errorf("preparing run %d of the %s %s: %w", run, e.dataset, kind, err)
+		return fmt.Errorf("preparing run %d of the %s %s: %w", run, e.dataset, kind, err)
 	}
 	in.PCA = e.pca
-	in = settings.Ingredients(in)
-	switch {
-	case needL1 && e.opts.Sampling == PerCounterfactual:
+	in = settings.ingredients(in)
+	if needL1 {
+		if in.Samples, err = e.ownL1Samples(ctx, r, l1Opts, ingredientSeed); err != nil {
+			return err
+		}
+	}
+	// The unfaithfulness samples, drawn on first use.
+	opts, err := settings.sampleOptions(e.paper, train)
+	if err != nil {
+		return err
+	}
+	opts.Graphs = e.graphs
+	r.Ingredients = in
+	r.sampleOpts, r.sampleSeed = opts, SeedFor(e.opts.Seed, e.dataset, string(kind), "unfaithfulness", runName)
+	r.evaluator = &metrics.Evaluator{Backend: e.backend, Model: m, Calibrated: in.Calibrated, Train: train,
+		Options: settings.metricsOptions(train), Graphs: e.graphs, Classes: e.classes}
+	return nil
+}
+
+// ownL1Samples draws, in the authors'-code mode, the ECCCo-L1 family's samples from its own sampler
+// (l1Opts, seeded by ingredientSeed) and returns those its penalty pulls towards; r keeps every sample for the
+// family's unfaithfulness (Run.OwnSamples, or each factual's own with PerCounterfactual sampling).
+func (e *Experiment) ownL1Samples(ctx context.Context, r *Run, l1Opts energy.ClassOptions, ingredientSeed uint64) (*energy.TargetSamples, error) {
+	kind, m, f := r.Kind, r.Model, r.Factuals
+	if e.opts.Sampling == PerCounterfactual {
 		// As the authors' code did, a sampler for every counterfactual (ECCCo.jl src/penalties.jl:93-134:
 		// distance_from_energy caches one EnergySampler per counterfactual explanation): 10 chains towards
 		// each factual's target, the penalty towards that row's lowest-energy sample, the metric against
@@ -368,33 +424,20 @@ func (e *Experiment) RunFor(ctx context.Context, kind models.Kind, run int, f *F
 			return nil, fmt.Errorf("sampling per counterfactual for the ECCCo-L1 family of the %s %s: %w", e.dataset, kind, err)
 		}
 		rows := &energy.TargetSamples{Samples: each, D: m.NumFeatures(), Chains: l1Opts.Chains, PerRow: true}
-		if in.Samples, err = rows.Lowest(energy.AuthorsL1Lowest); err != nil {
+		lowest, err := rows.Lowest(energy.AuthorsL1Lowest)
+		if err != nil {
 			return nil, err
 		}
 		r.ownEach = each
-	case needL1:
-		// The authors' ECCCo-L1 penalty pulled towards the lowest-energy sample of its own 10 chains; the
-		// metric reused all 10 (energy.AuthorsL1ClassOptions). Drawn once per class and run.
-		if r.OwnSamples, err = energy.SampleTargets(ctx, e.backend, m, l1Opts, ingredientSeed); err != nil {
-			return nil, fmt.Errorf("sampling for the ECCCo-L1 family of the %s %s: %w", e.dataset, kind, err)
-		}
-		if in.Samples, err = r.OwnSamples.Lowest(energy.AuthorsL1Lowest); err != nil {
-			return nil, err
-		}
+		return lowest, nil
 	}
-	// The unfaithfulness samples, drawn on first use.
-	opts, err := settings.SampleOptions(e.paper, train)
-	if err != nil {
-		return nil, err
+	// The authors' ECCCo-L1 penalty pulled towards the lowest-energy sample of its own 10 chains; the
+	// metric reused all 10 (energy.AuthorsL1ClassOptions). Drawn once per class and run.
+	var err error
+	if r.OwnSamples, err = energy.SampleTargets(ctx, e.backend, m, l1Opts, ingredientSeed); err != nil {
+		return nil, fmt.Errorf("sampling for the ECCCo-L1 family of the %s %s: %w", e.dataset, kind, err)
 	}
-	opts.Graphs = e.graphs
-	r.Ingredients = in
-	r.sampleOpts, r.sampleSeed = opts, SeedFor(e.opts.Seed, e.dataset, string(kind), "unfaithfulness", runName)
-	r.evaluator = &metrics.Evaluator{Backend: e.backend, Model: m, Calibrated: in.Calibrated, Train: train,
-		Options: settings.MetricsOptions(train), Graphs: e.graphs, Classes: e.classes}
-	clear(e.runs) // keep one prepared run: a benchmark walks through many
-	e.runs[key] = r
-	return r, nil
+	return r.OwnSamples.Lowest(energy.AuthorsL1Lowest)
 }
 
 // ingredientSeed seeds run r's ingredients of a model: its calibration half in the paper mode, ECCCo+'s
@@ -404,11 +447,11 @@ func (e *Experiment) ingredientSeed(kind models.Kind, run int) uint64 {
 }
 
 // calibrationRows returns the rows run r calibrates a model of the kind on: the mode's fixed calibration
-// half (Settings.FitCalibration) in the authors'-code mode, the same for every run; in the paper mode a random
+// half (Settings.fitCalibration) in the authors'-code mode, the same for every run; in the paper mode a random
 // half of the training split, seeded by the run (what counterfactual.PaperIngredients draws).
 func (e *Experiment) calibrationRows(kind models.Kind, run int) (*data.Dataset, error) {
 	train := e.split.Train
-	_, cal, err := e.settings.FitCalibration(train)
+	_, cal, err := e.settings.fitCalibration(train)
 	if err != nil || cal != nil {
 		return cal, err
 	}
@@ -441,13 +484,13 @@ func (e *Experiment) Calibrated(kind models.Kind, run int) (*conformal.Calibrate
 	if err != nil {
 		return nil, fmt.Errorf("calibrating the %s %s: %w", e.dataset, kind, err)
 	}
-	return e.settings.Ingredients(counterfactual.Ingredients{Calibrated: c}).Calibrated, nil
+	return e.settings.ingredients(counterfactual.Ingredients{Calibrated: c}).Calibrated, nil
 }
 
 // FixedCalibration reports whether every run calibrates a model on the same rows (the authors'-code
 // mode), so that Calibrated gives the same q̂ for every run.
 func (e *Experiment) FixedCalibration() bool {
-	_, cal, err := e.settings.FitCalibration(e.split.Train)
+	_, cal, err := e.settings.fitCalibration(e.split.Train)
 	return err == nil && cal != nil
 }
 
@@ -480,7 +523,7 @@ func (r *Run) Generator(g Generator) (*counterfactual.Generator, error) {
 	}
 	base, _ := g.paper()
 	e := r.Experiment
-	p, err := g.Params(e.settings.GeneratorParams(base, e.Params()))
+	p, err := g.Params(e.settings.generatorParams(base, e.Params()))
 	if err != nil {
 		return nil, err
 	}
@@ -510,7 +553,7 @@ func (r *Run) searcher(g Generator, gen *counterfactual.Generator) (*counterfact
 	graphs := e.graphs
 	var key any
 	if base, err := g.paper(); err == nil && g.Build == nil {
-		p, err := g.Params(e.settings.GeneratorParams(base, e.Params()))
+		p, err := g.Params(e.settings.generatorParams(base, e.Params()))
 		if err != nil {
 			return nil, nil, err
 		}
@@ -555,7 +598,7 @@ func (r *Run) Explain(ctx context.Context, g Generator) (*Explanation, error) {
 	if r.MaxIterations < 0 {
 		return nil, fmt.Errorf("%w: max iterations %d must not be negative", ErrInvalid, r.MaxIterations)
 	}
-	lo, hi := e.settings.SearchBounds(e.split)
+	lo, hi := e.settings.searchBounds(e.split)
 	start := clock.Now()
 	searcher, done, err := r.searcher(g, gen)
 	if err != nil {
@@ -573,7 +616,7 @@ func (r *Run) Explain(ctx context.Context, g Generator) (*Explanation, error) {
 	if r.SkipMetrics {
 		return x, nil
 	}
-	own := e.settings.UnfaithfulnessAgainstOwnSamples(gen) && (r.OwnSamples != nil || r.ownEach != nil)
+	own := e.settings.unfaithfulnessAgainstOwnSamples(gen) && (r.OwnSamples != nil || r.ownEach != nil)
 	var ev *metrics.Evaluator
 	var each [][]float32
 	start = clock.Now()
@@ -581,7 +624,7 @@ func (r *Run) Explain(ctx context.Context, g Generator) (*Explanation, error) {
 		// Against each row's own 10 samples (drawn with the run); the run's shared draw is not needed.
 		o := *r.evaluator
 		o.Samples = nil
-		o.Options = e.settings.OwnSamplesMetrics(o.Options)
+		o.Options = e.settings.ownSamplesMetrics(o.Options)
 		ev, each, own = &o, r.ownEach, false
 	} else if e.opts.Sampling == PerCounterfactual && !own {
 		ev = r.evaluator
@@ -594,7 +637,7 @@ func (r *Run) Explain(ctx context.Context, g Generator) (*Explanation, error) {
 	if own {
 		o := *ev
 		o.Samples = r.OwnSamples
-		o.Options = e.settings.OwnSamplesMetrics(o.Options)
+		o.Options = e.settings.ownSamplesMetrics(o.Options)
 		ev = &o
 	}
 	x.Sampling = clock.Since(start)
@@ -609,7 +652,7 @@ func (r *Run) Explain(ctx context.Context, g Generator) (*Explanation, error) {
 // Explain is the short way: n factuals of run 1 of a model, explained by each generator (all prepared
 // once, each searched as one batch).
 func (e *Experiment) Explain(ctx context.Context, kind models.Kind, n int, gens ...Generator) ([]*Explanation, error) {
-	r, err := e.Run(ctx, kind, 1, n, gens...)
+	r, err := e.Run(ctx, RunRequest{Kind: kind, Run: 1, N: n, Generators: gens})
 	if err != nil {
 		return nil, err
 	}
@@ -629,5 +672,5 @@ func (r *Run) rule() counterfactual.Rule {
 	if r.Stop != nil {
 		return *r.Stop
 	}
-	return r.Experiment.settings.SearchRule()
+	return r.Experiment.settings.searchRule()
 }

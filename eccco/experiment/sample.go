@@ -49,7 +49,7 @@ func (e *Experiment) ClassOptions() (energy.ClassOptions, error) {
 	if err != nil {
 		return energy.ClassOptions{}, err
 	}
-	return e.settings.ClassOptions(prior), nil
+	return e.settings.classOptions(prior), nil
 }
 
 // Samples are conditional SGLD samples of one class of a model, with what they say about it.

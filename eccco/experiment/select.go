@@ -49,35 +49,12 @@ func (e *Experiment) TestRowsOf(ctx context.Context, kind models.Kind, class, n 
 	return out, nil
 }
 
-// RunOneOf prepares run 1 for one factual: the first test row labelled from that the model also predicts
-// as from (TestRowsOf), with target to, explained by gens (names, any case; ParseGenerators). The paper's
-// single-factual figures and the notebooks use it; the run's paths and metrics are set on it before
-// explaining.
-func (e *Experiment) RunOneOf(ctx context.Context, kind models.Kind, from, to int, gens ...string) (*Run, *Factuals, []Generator, error) {
-	g, err := ParseGenerators(gens...)
+// oneFactual is the factual of RunRequest.One: the first test row labelled t.From that the model also
+// predicts as that class (TestRowsOf), with target t.To.
+func (e *Experiment) oneFactual(ctx context.Context, kind models.Kind, run int, t Transition) (*Factuals, error) {
+	rows, err := e.TestRowsOf(ctx, kind, t.From, 1)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, err
 	}
-	r, f, err := e.RunOne(ctx, kind, from, to, g...)
-	return r, f, g, err
-}
-
-// RunOne is RunOneOf for generators given as values (with their overrides, Generator.Set).
-func (e *Experiment) RunOne(ctx context.Context, kind models.Kind, from, to int, g ...Generator) (*Run, *Factuals, error) {
-	if err := CheckGenerators(g); err != nil {
-		return nil, nil, err
-	}
-	rows, err := e.TestRowsOf(ctx, kind, from, 1)
-	if err != nil {
-		return nil, nil, err
-	}
-	f, err := e.FactualRows(ctx, kind, 1, rows, to)
-	if err != nil {
-		return nil, nil, err
-	}
-	r, err := e.RunFor(ctx, kind, 1, f, g...)
-	if err != nil {
-		return nil, nil, err
-	}
-	return r, f, nil
+	return e.FactualRows(ctx, kind, run, rows, t.To)
 }

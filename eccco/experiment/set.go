@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/eccco-go/eccco-go/eccco/catalogue"
 	"github.com/eccco-go/eccco-go/eccco/counterfactual"
 )
 
@@ -20,7 +19,7 @@ const (
 	SetSampling
 	// SetSearch: max-iter (the search's step limit) and stop (its convergence rule: ParseStop).
 	SetSearch
-	// SetGenerator: the generators' hyper-parameters (ParamKeys; Generator.Set).
+	// SetGenerator: the generators' hyper-parameters (ParamKeys; Tuning).
 	SetGenerator
 	// SetSampler: chains, keep, steps, sgld-step, noise, clip, unbiased (Sampler).
 	SetSampler
@@ -64,12 +63,10 @@ type Overrides struct {
 	Sampling Sampling
 	// MaxIterations bounds each search (0: counterfactual.DefaultMaxIterations; Run.MaxIterations).
 	MaxIterations int
-	// Stop is the search's convergence rule (ParseStop; nil keeps the mode's: Settings.SearchRule).
+	// Stop is the search's convergence rule (ParseStop; nil keeps the mode's).
 	Stop *counterfactual.Rule
-	// Generator holds the generators' hyper-parameters (Generator.Set); GeneratorPairs the same as
-	// "key=value" in the order given, nil when none was.
-	Generator      map[string]float64
-	GeneratorPairs []string
+	// Generator overrides the generators' hyper-parameters (Generator.Set; WithOverrides applies it).
+	Generator Tuning
 	// Sampler overrides the sampler of `eccco sample` (Experiment.Sample).
 	Sampler Sampler
 	// Settings overrides switches of the mode's Settings (Options.Set).
@@ -193,12 +190,7 @@ func (o *Overrides) set(k, v string) error {
 		if slices.Contains(ParamKeys(), k) {
 			var f *float64
 			if f, err = float(); err == nil {
-				if o.Generator == nil {
-					o.Generator = map[string]float64{}
-				}
-				o.Generator[k] = *f
-				o.GeneratorPairs = append(o.GeneratorPairs, k+"="+v)
-				_, err = Generator{Name: "--set", Paper: string(catalogue.ECCCo), Set: map[string]float64{k: *f}}.Params(counterfactual.Params{StepSize: 1})
+				err = o.Generator.set("--set", k, *f, k+"="+v)
 			}
 			break
 		}

@@ -14,8 +14,8 @@ func TestParseSet(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if o.Training.Epochs != 5 || o.Training.LearningRate != 0.01 || o.Sampling != PerCounterfactual || o.Generator["energy"] != 1 ||
-		strings.Join(o.GeneratorPairs, ",") != "energy=1" || o.Settings["energy-decay-rate"] != "0" || o.Sampler.Chains != 8 ||
+	if o.Training.Epochs != 5 || o.Training.LearningRate != 0.01 || o.Sampling != PerCounterfactual || o.Generator.Energy == nil || *o.Generator.Energy != 1 ||
+		o.Generator.Step != nil || o.Settings["energy-decay-rate"] != "0" || o.Sampler.Chains != 8 ||
 		o.Sampler.ClipGrad == nil || *o.Sampler.ClipGrad != 0 {
 		t.Errorf("overrides %+v", o)
 	}
@@ -68,7 +68,7 @@ func TestSettings(t *testing.T) {
 	if _, err := Open("moons", Options{Mode: AuthorsCode, Set: map[string]string{"nosuch": "1"}}); !errors.Is(err, ErrInvalid) {
 		t.Errorf("Open with an unknown setting: %v", err)
 	}
-	e, err := Open("moons", Options{Mode: AuthorsCode, Set: map[string]string{"energy-decay-rate": "0"}, OwnModels: true})
+	e, err := Open("moons", Options{Mode: AuthorsCode, Set: map[string]string{"energy-decay-rate": "0", "authors-models": "false"}})
 	if err != nil {
 		t.Fatal(err)
 	}

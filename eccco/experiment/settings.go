@@ -40,7 +40,7 @@ type Settings struct {
 	// InductiveSplit fits models on the first half of the training split and calibrates them on the
 	// second (conformal.InductiveSplit, ConformalPrediction.jl v0.1.12's train_ratio 0.5,
 	// src/conformal_models/inductive_classification.jl:21,45,91); images are permuted
-	// first (FitCalibration). Without it models fit the whole split and each run calibrates on a seeded
+	// first. Without it models fit the whole split and each run calibrates on a seeded
 	// random half. Replayed.
 	InductiveSplit bool `json:"inductive-split"`
 	// Bagging is the share of the fitting rows each ensemble member trains on (MLJEnsembles' default
@@ -369,7 +369,7 @@ var vaeKeys = []string{"authors-data", "vae-official-training"}
 
 // BaggingFraction is the share of the fitting rows each member of an ensemble of the kind trains on: 0
 // (all of them) for a single model.
-func (s Settings) BaggingFraction(kind models.Kind) float64 {
+func (s Settings) baggingFraction(kind models.Kind) float64 {
 	if kind == models.KindMLPEnsemble || kind == models.KindJEMEnsemble {
 		return s.Bagging
 	}
@@ -377,10 +377,10 @@ func (s Settings) BaggingFraction(kind models.Kind) float64 {
 }
 
 // Objective names how a model of this kind is trained; it is recorded in the model's provenance (with
-// FitDescription in its split).
+// the fitting and calibration rows in its split).
 func (s Settings) Objective(kind models.Kind) string {
 	bags := ""
-	if f := s.BaggingFraction(kind); f > 0 {
+	if f := s.baggingFraction(kind); f > 0 {
 		bags = fmt.Sprintf(", members on %g %% bags", 100*f)
 	}
 	switch {
@@ -398,14 +398,14 @@ func (s Settings) Objective(kind models.Kind) string {
 }
 
 // JEMOptions returns o with the JEM training switch (JEMFirstLabel: energy.JEMOptions.WithAuthorsCode).
-func (s Settings) JEMOptions(o energy.JEMOptions) energy.JEMOptions {
+func (s Settings) jEMOptions(o energy.JEMOptions) energy.JEMOptions {
 	if s.JEMFirstLabel {
 		return o.WithAuthorsCode()
 	}
 	return o
 }
 
-// FitCalibration returns the rows a model is fitted on and the rows it is calibrated on. Without
+// fitCalibration returns the rows a model is fitted on and the rows it is calibrated on. Without
 // InductiveSplit: the whole training split, and cal nil (counterfactual.PaperIngredients calibrates on a
 // seeded random half of it). With it: conformal.InductiveSplit(train, 0.5), the first half of the
 // training split in file order and the second half.
@@ -414,7 +414,7 @@ func (s Settings) JEMOptions(o energy.JEMOptions) energy.JEMOptions {
 // which is not the order of the authors' file, so its first half would hold five of the ten digits; the
 // authors' MNIST models reach the published 0.95 accuracy, so their half held every digit (inferred):
 // images are split after a fixed permutation of the rows (visionOrder).
-func (s Settings) FitCalibration(train *data.Dataset) (fit, cal *data.Dataset, err error) {
+func (s Settings) fitCalibration(train *data.Dataset) (fit, cal *data.Dataset, err error) {
 	if !s.InductiveSplit {
 		return train, nil, nil
 	}
@@ -427,10 +427,10 @@ func (s Settings) FitCalibration(train *data.Dataset) (fit, cal *data.Dataset, e
 // visionOrder seeds the fixed permutation of image training rows before the inductive split.
 const visionOrder = 0x1d5e_a1f0_2c3b_4d5e
 
-// FitDescription is what the model's provenance adds to the split's description: "" without
-// InductiveSplit, else the fitting and calibration rows of FitCalibration.
-func (s Settings) FitDescription(train *data.Dataset) (string, error) {
-	fit, cal, err := s.FitCalibration(train)
+// fitDescription is what the model's provenance adds to the split's description: "" without
+// InductiveSplit, else the fitting and calibration rows of fitCalibration.
+func (s Settings) fitDescription(train *data.Dataset) (string, error) {
+	fit, cal, err := s.fitCalibration(train)
 	if err != nil || cal == nil {
 		return "", err
 	}
@@ -442,26 +442,26 @@ func (s Settings) FitDescription(train *data.Dataset) (string, error) {
 }
 
 // Ingredients returns the generators' ingredients with AuthorsIngredients applied.
-func (s Settings) Ingredients(in counterfactual.Ingredients) counterfactual.Ingredients {
+func (s Settings) ingredients(in counterfactual.Ingredients) counterfactual.Ingredients {
 	if !s.AuthorsIngredients {
 		return in
 	}
 	return in.WithAuthorsCode()
 }
 
-// SearchRule is the stopping rule of the counterfactual search: counterfactual.GeneratorConditions, or
+// searchRule is the stopping rule of the counterfactual search: counterfactual.GeneratorConditions, or
 // counterfactual.GeneratorConditionsAll with StopOnAllConditions.
-func (s Settings) SearchRule() counterfactual.Rule {
+func (s Settings) searchRule() counterfactual.Rule {
 	if s.StopOnAllConditions {
 		return counterfactual.GeneratorConditionsAll
 	}
 	return counterfactual.GeneratorConditions
 }
 
-// L1SampleOptions returns the ECCCo-L1 family's own sampler (L1OwnSampler: energy.AuthorsL1ClassOptions
+// l1SampleOptions returns the ECCCo-L1 family's own sampler (L1OwnSampler: energy.AuthorsL1ClassOptions
 // from energy.ScalarPrior of the training data); ok is false without it, where ECCCo-L1's samples are
 // those of counterfactual.PaperIngredients.
-func (s Settings) L1SampleOptions(train *data.Dataset) (opts energy.ClassOptions, ok bool, err error) {
+func (s Settings) l1SampleOptions(train *data.Dataset) (opts energy.ClassOptions, ok bool, err error) {
 	if !s.L1OwnSampler {
 		return energy.ClassOptions{}, false, nil
 	}
@@ -474,23 +474,23 @@ func (s Settings) L1SampleOptions(train *data.Dataset) (opts energy.ClassOptions
 
 // SampleOptions returns the conditional SGLD sampler behind the unfaithfulness metric for a model trained
 // on train (the data set's paper row, catalogue.Dataset.SampleOptions, with AuthorsSampler).
-func (s Settings) SampleOptions(paper catalogue.Dataset, train *data.Dataset) (energy.ClassOptions, error) {
+func (s Settings) sampleOptions(paper catalogue.Dataset, train *data.Dataset) (energy.ClassOptions, error) {
 	return paper.SampleOptions(train, s.AuthorsSampler)
 }
 
 // ClassOptions returns the sampler of one class started from prior: energy.DefaultClassOptions, or
 // energy.AuthorsClassOptions with AuthorsSampler.
-func (s Settings) ClassOptions(prior energy.Prior) energy.ClassOptions {
+func (s Settings) classOptions(prior energy.Prior) energy.ClassOptions {
 	if s.AuthorsSampler {
 		return energy.AuthorsClassOptions(prior)
 	}
 	return energy.DefaultClassOptions(prior)
 }
 
-// MetricsOptions returns the metrics' options for data shaped like train: metrics.AuthorsOptions with
+// metricsOptions returns the metrics' options for data shaped like train: metrics.AuthorsOptions with
 // AuthorsMetrics, and for images the structural dissimilarity (cropped as scikit-image does, or
 // uncropped with UncroppedSSIM) with its set form for the implausibility (the same values, faster).
-func (s Settings) MetricsOptions(train *data.Dataset) metrics.Options {
+func (s Settings) metricsOptions(train *data.Dataset) metrics.Options {
 	o := metrics.Options{}
 	if s.AuthorsMetrics {
 		o = metrics.AuthorsOptions()
@@ -508,7 +508,7 @@ func (s Settings) MetricsOptions(train *data.Dataset) metrics.Options {
 // samples of its own penalty's sampler (all of them, not only the one it pulled towards) rather than an
 // independent draw: with OwnSamplesUnfaithfulness, for every generator with a "samples" penalty, of any
 // weight (ECCCo-L1, its no-CP ablation and ECCCo-L1 (no EBM), whose penalty ran with λ = 0).
-func (s Settings) UnfaithfulnessAgainstOwnSamples(g *counterfactual.Generator) bool {
+func (s Settings) unfaithfulnessAgainstOwnSamples(g *counterfactual.Generator) bool {
 	if !s.OwnSamplesUnfaithfulness {
 		return false
 	}
@@ -520,9 +520,9 @@ func (s Settings) UnfaithfulnessAgainstOwnSamples(g *counterfactual.Generator) b
 	return false
 }
 
-// OwnSamplesMetrics returns the metrics' options o for a generator scored against its own samples: the
+// ownSamplesMetrics returns the metrics' options o for a generator scored against its own samples: the
 // summed distance divided by OwnSamplesDivisor, where it is positive.
-func (s Settings) OwnSamplesMetrics(o metrics.Options) metrics.Options {
+func (s Settings) ownSamplesMetrics(o metrics.Options) metrics.Options {
 	if s.OwnSamplesDivisor > 0 {
 		o.UnfaithfulnessDivisor = s.OwnSamplesDivisor
 	}
@@ -532,7 +532,7 @@ func (s Settings) OwnSamplesMetrics(o metrics.Options) metrics.Options {
 // Spec returns a model architecture for data shaped like train: spec as it is (catalogue.Dataset.ModelSpec), or on
 // images with VisionArchitecture the MLP family with 128 swish units in one hidden layer and LeNet-5 with
 // a same-padded second convolution (models.LeNet5Same).
-func (s Settings) Spec(spec models.Spec, train *data.Dataset) models.Spec {
+func (s Settings) spec(spec models.Spec, train *data.Dataset) models.Spec {
 	if !s.VisionArchitecture || train.Image == nil {
 		return spec
 	}
@@ -544,11 +544,11 @@ func (s Settings) Spec(spec models.Spec, train *data.Dataset) models.Spec {
 	return spec
 }
 
-// SearchBounds returns the box every counterfactual is clamped to: the split's domain
+// searchBounds returns the box every counterfactual is clamped to: the split's domain
 // (data.Split.Lower/Upper: the training data's per-feature range; [−1, 1] for every pixel of an image),
 // or on images with NoisyImageBounds one range for every pixel, the smallest and largest value of the
 // noisy training images.
-func (s Settings) SearchBounds(split *data.Split) (lo, hi []float32) {
+func (s Settings) searchBounds(split *data.Split) (lo, hi []float32) {
 	lo, hi = slices.Clone(split.Lower), slices.Clone(split.Upper)
 	train := split.Train
 	if !s.NoisyImageBounds || train.Image == nil || len(train.X) == 0 {
@@ -568,7 +568,7 @@ func (s Settings) SearchBounds(split *data.Split) (lo, hi []float32) {
 // user's overrides (Generator.Set): ECCCo's energy decay (EnergyDecayRate, EnergyDecayEvery), Schut's
 // step (SchutStep), and the weights of the generators that took the Experiment's Λ on images
 // (VisionCost: Wachter, REVISE and the ECCCo-L1 family; VisionL1Energy: the ECCCo-L1 family).
-func (s Settings) GeneratorParams(base string, p counterfactual.Params) counterfactual.Params {
+func (s Settings) generatorParams(base string, p counterfactual.Params) counterfactual.Params {
 	if s.EnergyDecayRate > 0 {
 		p.DecayRate, p.DecayEvery = s.EnergyDecayRate, s.EnergyDecayEvery
 	}
@@ -576,7 +576,8 @@ func (s Settings) GeneratorParams(base string, p counterfactual.Params) counterf
 	if s.SchutStep > 0 && name == catalogue.Schut {
 		p.StepSize = s.SchutStep
 	}
-	l1 := name == catalogue.ECCCoL1 || name == catalogue.ECCCoL1NoCP || name == catalogue.ECCCoL1NoEBM
+	g, err := catalogue.LookupGenerator(base)
+	l1 := err == nil && g.ReadsSamples() // the ECCCo-L1 family
 	if s.VisionCost > 0 && (l1 || name == catalogue.Wachter || name == catalogue.REVISE) {
 		p.Cost = s.VisionCost
 	}

@@ -12,8 +12,8 @@ import (
 	"github.com/eccco-go/eccco-go/eccco/vae"
 )
 
-// VAEDir is where REVISE's VAE is saved: ModelsRoot()/vae.
-func (e *Experiment) VAEDir() string { return filepath.Join(e.ModelsRoot(), "vae") }
+// VAEDir is where REVISE's VAE is saved: ModelsDir/MODE/seed-SEED/DATA/vae.
+func (e *Experiment) VAEDir() string { return filepath.Join(e.modelsRoot(), "vae") }
 
 // vaeProvenance is what the experiment's VAE records.
 func (e *Experiment) vaeProvenance() (models.Provenance, vae.TrainOptions, error) {

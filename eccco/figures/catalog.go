@@ -355,7 +355,7 @@ func (s Spec) Write(ctx context.Context, env *Env, dir string) ([]string, []Crit
 // parameters, but Schut's step η = 2, as the paper's figure was drawn by its own notebook, not by the
 // benchmark (ECCCo.jl experiments/notebooks/figures1and3.qmd:41 at 64a9035: GreedyGenerator(η=2.0)).
 func MotivGenerators() []experiment.Generator {
-	return []experiment.Generator{{Name: string(catalogue.Wachter)}, {Name: string(catalogue.Schut), Set: map[string]float64{"step": 2}}, {Name: string(catalogue.REVISE)}}
+	return []experiment.Generator{{Name: string(catalogue.Wachter)}, {Name: string(catalogue.Schut), Set: experiment.Tuning{Step: new(2.0)}}, {Name: string(catalogue.REVISE)}}
 }
 
 // names spells generators' names as the figures' options take them.

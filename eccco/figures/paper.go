@@ -72,10 +72,15 @@ func SyntheticData(ctx context.Context, e *experiment.Experiment, kind models.Ki
 		gens = POCGenerators
 	}
 	const from, to = 1, 0
-	r, f, g, err := e.RunOneOf(ctx, kind, from, to, gens...)
+	g, err := experiment.ParseGenerators(gens...)
 	if err != nil {
 		return nil, err
 	}
+	r, err := e.Run(ctx, experiment.RunRequest{Kind: kind, Run: 1, One: &experiment.Transition{From: from, To: to}, Generators: g})
+	if err != nil {
+		return nil, err
+	}
+	f := r.Factuals
 	r.RecordPath, r.SkipMetrics = true, true
 	xr, yr := plane(e)
 	var pts []float32
@@ -190,10 +195,11 @@ func TransformationOf(ctx context.Context, e *experiment.Experiment, kind models
 	if err != nil {
 		return Made{}, err
 	}
-	r, f, err := e.RunOne(ctx, kind, from, to, g...)
+	r, err := e.Run(ctx, experiment.RunRequest{Kind: kind, Run: 1, One: &experiment.Transition{From: from, To: to}, Generators: g})
 	if err != nil {
 		return Made{}, err
 	}
+	f := r.Factuals
 	gens := make([]string, len(g))
 	for i := range g {
 		gens[i] = g[i].Name
@@ -306,7 +312,7 @@ func CounterfactualGridChecked(ctx context.Context, e *experiment.Experiment, ki
 		return GridMade{}, err
 	}
 	f.Targets = targets
-	r, err := e.RunFor(ctx, kind, 1, f, g...)
+	r, err := e.Run(ctx, experiment.RunRequest{Kind: kind, Run: 1, Factuals: f, Generators: g})
 	if err != nil {
 		return GridMade{}, err
 	}

@@ -62,7 +62,7 @@ func TestSyntheticDataFacts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := e.RunFor(ctx, models.KindJEM, 1, factual, gens...)
+	r, err := e.Run(ctx, experiment.RunRequest{Kind: models.KindJEM, Run: 1, Factuals: factual, Generators: gens})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -30,7 +30,7 @@ func OneFactual(ctx context.Context, e *experiment.Experiment, kind models.Kind,
 // OneFactualOf is OneFactual for generators given as values, with their overrides
 // (experiment.Generator.Set; e.g. figures.MotivGenerators).
 func OneFactualOf(ctx context.Context, e *experiment.Experiment, kind models.Kind, from, to int, g ...experiment.Generator) ([]*experiment.Explanation, error) {
-	r, _, err := e.RunOne(ctx, kind, from, to, g...)
+	r, err := e.Run(ctx, experiment.RunRequest{Kind: kind, Run: 1, One: &experiment.Transition{From: from, To: to}, Generators: g})
 	if err != nil {
 		return nil, err
 	}

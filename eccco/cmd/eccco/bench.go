@@ -74,7 +74,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return fmt.Errorf("bench: %w", err)
 	}
 	plan.Seed, plan.Mode, plan.Sampling = opts.Seed, opts.Mode, opts.Sampling
-	plan.Overrides = ef.overrides.GeneratorPairs
+	plan.Overrides = ef.overrides.Generator
 	if *kinds != "" {
 		if plan.Models, err = kindList(*kinds); err != nil {
 			return fmt.Errorf("bench: %w", err)
@@ -87,7 +87,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return fmt.Errorf("bench: %w", err)
 	}
-	r := &benchmark.Runner{Backend: opts.Backend, ModelsDir: ef.modelsDir, OwnModels: ef.ownModels,
+	r := &benchmark.Runner{Backend: opts.Backend, ModelsDir: ef.modelsDir,
 		AuthorsModelsDir: ef.authorsModels, Set: opts.Set, Training: opts.Training, Out: *out,
 		Log: stderr, Progress: stderr}
 	if *merge != "" {

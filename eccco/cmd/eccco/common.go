@@ -32,9 +32,7 @@ type expFlags struct {
 	groups []experiment.SetGroup
 	// overrides are --set's values, parsed by options.
 	overrides experiment.Overrides
-	// ownModels and authorsModels are --set authors-models=false and --set authors-models-dir=DIR
-	// (experiment.Options.OwnModels, AuthorsModelsDir).
-	ownModels     bool
+	// authorsModels is --set authors-models-dir=DIR (experiment.Options.AuthorsModelsDir).
 	authorsModels string
 	// imageBackend, when set (bench, perf, figures), is the GoMLX backend of the image data sets
 	// (--image-backend); the others run on GOMLX_BACKEND's, or on tabularBackend's (bench:
@@ -145,8 +143,8 @@ func (f *expFlags) options(stderr io.Writer) (experiment.Options, error) {
 		return experiment.Options{}, fmt.Errorf("--set: %w", err)
 	}
 	f.overrides = ov
-	on, given := ov.AuthorsModels() // authors-models-dir with authors-models off is ParseSet's error
-	f.ownModels, f.authorsModels = given && !on, ov.AuthorsModelsDir
+	on, _ := ov.AuthorsModels() // authors-models-dir with authors-models off is ParseSet's error
+	f.authorsModels = ov.AuthorsModelsDir
 	if f.authorsModels != "" && !on && !mode.IsAuthorsCode() {
 		return experiment.Options{}, fmt.Errorf("%w: --set authors-models-dir is read only where the authors' models are explained (--mode authors-code, or --set authors-models=true)", experiment.ErrInvalid)
 	}

@@ -143,10 +143,8 @@ func runExplainONNX(ctx context.Context, args []string, stdout, stderr io.Writer
 	if err != nil {
 		return fmt.Errorf("explain-onnx: --set: %w", err)
 	}
-	if len(ov.GeneratorPairs) > 0 {
-		if gens, err = experiment.WithOverrides(gens, ov.GeneratorPairs); err != nil {
-			return fmt.Errorf("explain-onnx: --set: %w", err)
-		}
+	if gens, err = experiment.WithOverrides(gens, ov.Generator); err != nil {
+		return fmt.Errorf("explain-onnx: --set: %w", err)
 	}
 	cf.maxIter, cf.stop = ov.MaxIterations, ov.Stop
 	e, target, err := cf.open(stderr)

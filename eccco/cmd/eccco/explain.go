@@ -63,10 +63,8 @@ func runExplain(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return fmt.Errorf("explain: %w", err)
 	}
-	if len(ef.overrides.GeneratorPairs) > 0 {
-		if gens, err = experiment.WithOverrides(gens, ef.overrides.GeneratorPairs); err != nil {
-			return fmt.Errorf("explain: --set: %w", err)
-		}
+	if gens, err = experiment.WithOverrides(gens, ef.overrides.Generator); err != nil {
+		return fmt.Errorf("explain: --set: %w", err)
 	}
 	if mf.dir != "" {
 		m, err := mf.model(ctx, e)
@@ -86,7 +84,7 @@ func runExplain(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return fmt.Errorf("explain: %w", err)
 	}
-	r, err := e.RunFor(ctx, kind, *runIdx, f, gens...)
+	r, err := e.Run(ctx, experiment.RunRequest{Kind: kind, Run: *runIdx, Factuals: f, Generators: gens})
 	if err != nil {
 		return fmt.Errorf("explain: %w", err)
 	}
