@@ -1,7 +1,6 @@
 package report
 
 import (
-	"bufio"
 	"encoding/csv"
 	"errors"
 	"fmt"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/eccco-go/eccco-go/eccco/benchmark"
 	"github.com/eccco-go/eccco-go/eccco/compare"
+	"github.com/eccco-go/eccco-go/eccco/reproduce"
 )
 
 // ErrNoResults reports a results directory that holds neither a benchmark's results.csv nor its tables'
@@ -220,41 +220,16 @@ type Stage struct {
 	HasCPU     bool
 }
 
-// ReadStages reads a stage-timing file: tab-separated stage, wall seconds, status and (reproduce.sh since it
-// records them) CPU seconds per line (a header line
-// starting with "stage" is skipped).
+// ReadStages reads reproduce's stage-timing file (reproduce.ReadStagesTSV: stage, wall seconds, outcome
+// and, where recorded, CPU seconds per line); a status is printed as reproduce writes it.
 func ReadStages(path string) ([]Stage, error) {
-	f, err := os.Open(path)
+	lines, err := reproduce.ReadStagesTSV(path)
 	if err != nil {
 		return nil, fmt.Errorf("report: %w", err)
 	}
-	defer f.Close()
-	var out []Stage
-	sc := bufio.NewScanner(f)
-	for n := 1; sc.Scan(); n++ {
-		line := strings.TrimRight(sc.Text(), "\r")
-		if line == "" || (n == 1 && strings.HasPrefix(line, "stage\t")) {
-			continue
-		}
-		fields := strings.Split(line, "\t")
-		if len(fields) != 3 && len(fields) != 4 {
-			return nil, fmt.Errorf("report: %s, line %d: want stage<TAB>seconds<TAB>status<TAB>cpu_seconds, got %q", path, n, line)
-		}
-		secs, err := strconv.ParseFloat(fields[1], 64)
-		if err != nil || secs < 0 {
-			return nil, fmt.Errorf("report: %s, line %d: bad seconds %q", path, n, fields[1])
-		}
-		st := Stage{Name: fields[0], Seconds: secs, Status: fields[2]}
-		if len(fields) == 4 {
-			if st.CPUSeconds, err = strconv.ParseFloat(fields[3], 64); err != nil || st.CPUSeconds < 0 {
-				return nil, fmt.Errorf("report: %s, line %d: bad CPU seconds %q", path, n, fields[3])
-			}
-			st.HasCPU = true
-		}
-		out = append(out, st)
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("report: reading %s: %w", path, err)
+	out := make([]Stage, len(lines))
+	for i, l := range lines {
+		out[i] = Stage{Name: l.Name, Seconds: l.WallSeconds, Status: l.Outcome().String(), CPUSeconds: l.CPUSeconds, HasCPU: l.HasCPU}
 	}
 	return out, nil
 }

@@ -156,14 +156,24 @@ func writeStages(path string, stages []StageResult) error {
 	})
 }
 
-// readStagesTSV reads a stages.tsv (of this package or of the shell reproduce.sh before it).
-func readStagesTSV(path string) ([]StageResult, error) {
+// StageLine is one line of a stages.tsv: the stage's result, and whether the line recorded its CPU time
+// (the shell reproduce.sh before it began CPU accounting wrote three columns).
+type StageLine struct {
+	StageResult
+	HasCPU bool
+}
+
+// ReadStagesTSV reads a stages.tsv, of this package or of the shell reproduce.sh before it: a header
+// line starting with "stage", then per line the stage, its wall seconds, its outcome (ParseOutcome) and,
+// where recorded, its CPU seconds, tab-separated. It is the one reader of the file (eccco report reads
+// its --stages through it).
+func ReadStagesTSV(path string) ([]StageLine, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	var out []StageResult
+	var out []StageLine
 	sc := bufio.NewScanner(f)
 	for n := 1; sc.Scan(); n++ {
 		line := strings.TrimRight(sc.Text(), "\r")
@@ -172,21 +182,22 @@ func readStagesTSV(path string) ([]StageResult, error) {
 		}
 		fields := strings.Split(line, "\t")
 		if len(fields) != 3 && len(fields) != 4 {
-			return nil, fmt.Errorf("%s, line %d: want stage<TAB>seconds<TAB>status<TAB>cpu_seconds", path, n)
+			return nil, fmt.Errorf("%s, line %d: want stage<TAB>seconds<TAB>status<TAB>cpu_seconds, got %q", path, n, line)
 		}
-		r := StageResult{Name: fields[0]}
+		r := StageLine{StageResult: StageResult{Name: fields[0]}}
 		o, err := ParseOutcome(fields[2])
 		if err != nil {
 			return nil, fmt.Errorf("%s, line %d: %w", path, n, err)
 		}
 		r.Status, r.Note = o.Status, o.Note
-		if r.WallSeconds, err = strconv.ParseFloat(fields[1], 64); err != nil {
+		if r.WallSeconds, err = strconv.ParseFloat(fields[1], 64); err != nil || !(r.WallSeconds >= 0) {
 			return nil, fmt.Errorf("%s, line %d: bad seconds %q", path, n, fields[1])
 		}
 		if len(fields) == 4 {
-			if r.CPUSeconds, err = strconv.ParseFloat(fields[3], 64); err != nil {
+			if r.CPUSeconds, err = strconv.ParseFloat(fields[3], 64); err != nil || !(r.CPUSeconds >= 0) {
 				return nil, fmt.Errorf("%s, line %d: bad CPU seconds %q", path, n, fields[3])
 			}
+			r.HasCPU = true
 		}
 		out = append(out, r)
 	}
@@ -201,11 +212,16 @@ func readPrior(out string) (map[string]StageResult, error) {
 		stages = s.Stages
 	} else if !os.IsNotExist(err) {
 		return nil, err
-	} else if stages, err = readStagesTSV(filepath.Join(out, StagesFile)); err != nil {
+	} else {
+		lines, err := ReadStagesTSV(filepath.Join(out, StagesFile))
 		if os.IsNotExist(err) {
 			return nil, nil
+		} else if err != nil {
+			return nil, err
 		}
-		return nil, err
+		for _, l := range lines {
+			stages = append(stages, l.StageResult)
+		}
 	}
 	prior := map[string]StageResult{}
 	for _, s := range stages {
