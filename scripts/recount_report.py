@@ -342,7 +342,8 @@ def check_comparison(d, pub):
         if not po or not oo:
             continue
         q = float(r["qhat_min"])
-        qs = f"{q:.4f}" if r["qhat_min"] == r["qhat_max"] else f"{q:.4f}–{float(r['qhat_max']):.4f}"
+        # One q̂, or the range over the runs read, with their number (comparison.md's calibration table).
+        qs = f"{q:.4f}" if float(r["qhat_min"]) == float(r["qhat_max"]) else f"{q:.4f}–{float(r['qhat_max']):.4f} ({r['runs']} runs)"
         unc = [x for x in rows if x[0][0] == ds and x[0][2] == model and x[0][4] == "uncertainty" and not x[6]]
         want.append(f"| {ds} | {model} | {qs} | {float(r['omega_min']):.2f}–{float(r['omega_max']):.2f} | {min(po):.2f}–{max(po):.2f} | {min(oo):.2f}–{max(oo):.2f} | {sum(x[9] == 'calibration' for x in unc)} of {len(unc)} |")
     # The signs table: ECCCo − Wachter (unfaithfulness) and REVISE − Wachter (implausibility), "all" subset.
