@@ -166,7 +166,9 @@ def rnd(v, d):
 
 
 class Source:
-    def __init__(self, cells, runs=None, decimals=0, only=None):
+    def __init__(self, cells, runs=None, decimals=None, only=None):
+        """decimals, where given, maps a cell to the decimals the paper printed it with (published_decimals):
+        each cell is rounded to them and its sd floored at half the last, as the published tables print."""
         self.cells, self.runs = {}, {}
         pairs = []
         for c in cells:
@@ -174,8 +176,9 @@ class Source:
                 continue
             mean, sd, n = c["mean"], c["sd"], c["runs"]
             if decimals:
-                mean = rnd(mean, decimals)
-                sd = max(rnd(sd, decimals), 0.5 * 10 ** -decimals)
+                dec = decimals(c)
+                mean = rnd(mean, dec)
+                sd = max(rnd(sd, dec), 0.5 * 10 ** -dec)
             if not n:
                 n = PUBLISHED_RUNS.get(c["dataset"], 0)
             self.cells[(c["dataset"], c["model"], c["generator"], c["metric"])] = (mean, sd, n)
@@ -212,8 +215,16 @@ def read_cells(path, published=False):
     with open(path, newline="") as fh:
         for r in csv.DictReader(fh):
             out.append(dict(dataset=r["dataset"], subset=r["subset"], model=r["model"], generator=r["generator"], metric=r["metric"],
-                            mean=float(r["mean"]), sd=float(r["std"]), runs=0 if published else int(r["runs"])))
+                            mean=float(r["mean"]), sd=float(r["std"]), runs=0 if published else int(r["runs"]),
+                            decimals=int(r.get("decimals") or 2) if published else 0))
     return out
+
+
+def published_decimals(pub):
+    """For each cell, the decimals the paper printed it with (the published table's decimals column: 3 for
+    Table 2's cells, 2 for the appendix's and for a cell the paper does not have)."""
+    dec = {(c["dataset"], c["subset"], c["model"], c["generator"], c["metric"]): c["decimals"] for c in pub}
+    return lambda c: dec.get((c["dataset"], c["subset"], c["model"], c["generator"], c["metric"]), 2)
 
 
 def read_runs(path):
@@ -407,11 +418,11 @@ def main():
         return read_cells(os.path.join(p, d, "cells.csv")), read_runs(os.path.join(p, d, "run-means.csv.gz"))
 
     main_cells, main_runs = load("results")
-    sources = [Source(main_cells + grid_cells(a.figures), main_runs), Source(main_cells, None, 2, only)]
+    sources = [Source(main_cells + grid_cells(a.figures), main_runs), Source(main_cells, None, published_decimals(pub), only)]
     for d in ("results-replay-only", "results-seed43", "results-paper-mode"):
         if os.path.isdir(os.path.join(p, d)):
             sources.append(Source(*load(d)))
-    sources.append(Source(pub, None, 2))
+    sources.append(Source(pub, None, published_decimals(pub)))
     names = fj["Sources"]
     problems = []
     if len(names) != len(sources):

@@ -76,26 +76,43 @@ def paper_runs(ds):
     return 10 if ds in ("mnist", "fashion-mnist") else 50
 
 
+def half(dec):
+    """Half the last decimal of a number printed to dec decimals: 0.005 for the appendix's two, 0.0005 for
+    Table 2's three. The tolerance's floor is 3 × half, the published sd's floor half."""
+    return 0.5 * 10 ** -dec
+
+
+def read_published(path):
+    """paper/published-results.csv: (mean, sd, decimals the paper printed the cell with) per cell."""
+    pub = {}
+    with open(path, newline="") as f:
+        for r in csv.DictReader(f):
+            pub[(r["dataset"], r["subset"], r["model"], r["generator"], r["metric"])] = (float(r["mean"]), float(r["std"]), int(r.get("decimals") or 2))
+    return pub
+
+
 def compare(cells, pub, bounds):
-    """One row per cell with a published counterpart: (key, mean, sd, runs, paper, paper_sd, within, strict, z, cause)."""
+    """One row per cell with a published counterpart: (key, mean, sd, runs, paper, paper_sd, within, strict, z, cause,
+    paper_decimals)."""
     rows = []
     for k, (m, s, n) in cells.items():
         if k not in pub:
             continue
-        pm, ps = pub[k]
+        pm, ps, dec = pub[k]
+        h = half(dec)
         d = abs(m - pm)
-        within = d <= max(3 * ps, 0.015) + SLACK
+        within = d <= max(3 * ps, 3 * h) + SLACK
         strict = d <= 3 * ps + SLACK
         z = math.nan
         if n >= 2 and not math.isnan(s):
-            z = (m - pm) / math.sqrt(s * s / n + max(ps, 0.005) ** 2 / paper_runs(k[0]))
+            z = (m - pm) / math.sqrt(s * s / n + max(ps, h) ** 2 / paper_runs(k[0]))
         cause = ""
         if not within:
             ds, sub, model, gen, metric = k
             twin = pub.get((ds, "valid", model, gen, metric))
             b = bounds.get((ds, model))
             impossible = metric == "uncertainty" and b is not None and twin is not None and \
-                (twin[0] < b[0] - 0.005 - SLACK or twin[0] > b[1] + 0.005 + SLACK)
+                (twin[0] < b[0] - half(twin[2]) - SLACK or twin[0] > b[1] + half(twin[2]) + SLACK)
             if not math.isnan(z) and abs(z) <= 3:
                 cause = "chance"
             elif impossible:
@@ -112,7 +129,7 @@ def compare(cells, pub, bounds):
                 cause = "image weights"
             else:
                 cause = "unexplained"
-        rows.append((k, m, s, n, pm, ps, within, strict, z, cause))
+        rows.append((k, m, s, n, pm, ps, within, strict, z, cause, dec))
     return rows
 
 
@@ -120,17 +137,17 @@ MAIN_GENERATORS = ["ECCCo", "ECCCo+", "ECCCo (no CP)", "ECCCo (no EBM)", "REVISE
 
 
 def discriminating(pub):
-    """The published cells whose tolerance max(3 sd, 0.015) is narrower than the spread of the main
+    """The published cells whose tolerance max(3 sd, 3 half(decimals)) is narrower than the spread of the main
     generators' published means for the same data set, subset, model and metric."""
     lo, hi = {}, {}
-    for k, (m, _) in pub.items():
+    for k, (m, _, _) in pub.items():
         if k[3] in MAIN_GENERATORS:
             g = (k[0], k[1], k[2], k[4])
             lo[g], hi[g] = min(lo.get(g, m), m), max(hi.get(g, m), m)
     out = set()
-    for k, (m, sd) in pub.items():
+    for k, (m, sd, dec) in pub.items():
         g = (k[0], k[1], k[2], k[4])
-        if max(3 * sd, 0.015) + SLACK < hi.get(g, 0) - lo.get(g, 0):
+        if max(3 * sd, 3 * half(dec)) + SLACK < hi.get(g, 0) - lo.get(g, 0):
             out.add(k)
     return out
 
@@ -161,8 +178,8 @@ def cell_share(k, n):
 
 
 def within_text(t):
-    return (f"{cell_share(t['within'], t['cells'])} within the paper's mean ± max(3 sd, 0.015) (rounding-aware), "
-            f"{t['floor']} of them only by the 0.015 floor; {share(t['strict'], t['cells'])} within mean ± 3 sd strictly; "
+    return (f"{cell_share(t['within'], t['cells'])} within the paper's mean ± max(3 sd, 3h) (rounding-aware, h half the last printed decimal), "
+            f"{t['floor']} of them only by the floor 3h; {share(t['strict'], t['cells'])} within mean ± 3 sd strictly; "
             f"without the {t['cells'] - t['open']} cells fixed by construction: "
             f"{cell_share(t['open_within'], t['open'])} rounding-aware, {share(t['open_strict'], t['open'])} strictly")
 
@@ -281,19 +298,19 @@ def check_comparison(d, pub):
     md = open(os.path.join(d, "comparison.md")).read().replace("\\|", "|").replace("&gt;", ">").replace("&lt;", "<")
     want = []
     zt = lambda z: "–" if math.isnan(z) else f"{z:.1f}".replace("-", "−", 1)
-    for k, m, sd, n, pm, ps, within, strict, z, cause in rows:
+    for k, m, sd, n, pm, ps, within, strict, z, cause, dec in rows:
         w = "yes, by the floor" if within and not strict else ("yes" if within else "no")
         if k[1] == "valid" and k[4] == "validity":
             w += " (by construction)"
         full = ""
         if cause:
             full = cause  # the cause's name; the table prints it with its explanation after a colon
-        line = f"| {' | '.join(k)} | {m:.3f} ± {sd:.3f} | {pm:.2f} ± {ps:.2f} | {w} | {'yes' if strict else 'no'} | {zt(z)} | {full}"
+        line = f"| {' | '.join(k)} | {m:.3f} ± {sd:.3f} | {pm:.{dec}f} ± {ps:.{dec}f} | {w} | {'yes' if strict else 'no'} | {zt(z)} | {full}"
         line += " |" if full in ("", "unexplained") else ":"  # a cause with an explanation goes on after a colon
         want.append(line)
     # The counts table, "both rounded" included.
     def counts_row(label, rs):
-        br = sum(abs(r[1] - r[4]) <= 3 * max(r[5], 0.005) + 0.005 + SLACK for r in rs)
+        br = sum(abs(r[1] - r[4]) <= 3 * max(r[5], half(r[10])) + half(r[10]) + SLACK for r in rs)
         t = tally(rs)
         nz = sum(not math.isnan(r[8]) and abs(r[8]) > 3 for r in rs)
         return (f"| {label} | {len(rs)} | {share(t['within'], len(rs))} | {t['floor']} | {share(t['strict'], len(rs))} | {share(br, len(rs))} | "
@@ -410,10 +427,7 @@ def main():
     ap.add_argument("--readme", default=os.path.join(ROOT, "README.md"))
     ap.add_argument("--tex", default=os.path.join(ROOT, "paper", "report", "eccco-go.tex"), help="the report's LaTeX source, whose result tables are read back cell by cell")
     args = ap.parse_args()
-    pub = {}
-    with open(os.path.join(ROOT, "paper", "published-results.csv"), newline="") as f:
-        for r in csv.DictReader(f):
-            pub[(r["dataset"], r["subset"], r["model"], r["generator"], r["metric"])] = (float(r["mean"]), float(r["std"]))
+    pub = read_published(os.path.join(ROOT, "paper", "published-results.csv"))
     d = lambda x: os.path.join(ROOT, "paper", x)
     main_c, ro_c, pm_c, s43_c = (read_cells(d(x)) for x in ("results", "results-replay-only", "results-paper-mode", "results-seed43"))
     main_rows = compare(main_c, pub, read_bounds(d("results")))
@@ -525,7 +539,9 @@ def main():
             items.append(item)
         want.append((f"{ds} paragraph", "By metric: " + (items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]) + "."))
     # Each data set's systematic offsets: a metric whose "all" cells lie ≥ 80 % on one side of the paper's
-    # with a median |ours − paper| of at least 0.015, and the range of the generators' own medians.
+    # with a median |ours − paper| of at least the coarsest rounding floor of those cells (3 × half the last
+    # printed decimal: 0.015, the paper printing its "all" cells to two decimals), and the range of the
+    # generators' own medians.
     def sig2(v):
         t = f"{v:.2g}"
         if "e" in t:
@@ -540,7 +556,7 @@ def main():
             diffs = [r[1] - r[4] for r in mr]
             above, below = sum(x > 1e-9 for x in diffs), sum(x < -1e-9 for x in diffs)
             med = statistics.median(diffs)
-            if 5 * max(above, below) < 4 * len(diffs) or abs(med) < 0.015 - 1e-9:
+            if 5 * max(above, below) < 4 * len(diffs) or abs(med) < max(3 * half(r[10]) for r in mr) - 1e-9:
                 continue
             gm = [statistics.median([r[1] - r[4] for r in mr if r[0][3] == g]) for g in {r[0][3] for r in mr}]
             word, n = ("above", above) if med >= 0 else ("below", below)
@@ -687,7 +703,7 @@ def main():
                 c = re.match(r"^\\paperline\{(-?\d+\.\d+) \$\\pm\$ (\d+\.\d+)\}$", cell)
                 p = pub.get(k)
                 tex_checked += 1
-                if not c or p is None or c.group(1) != f"{p[0]:.{len(c.group(1).split('.')[1])}f}" or c.group(2) != f"{p[1]:.{len(c.group(2).split('.')[1])}f}":
+                if not c or p is None or c.group(1) != f"{p[0]:.{p[2]}f}" or c.group(2) != f"{p[1]:.{p[2]}f}":
                     tex_bad.append((k, "paper", cell, p))
                 continue
             k = (table[0], table[1], model, parts[1], metric)
@@ -735,7 +751,7 @@ def main():
     fmt = lambda n: f"{n:,}"
     rwant = [
         f"{fmt(t['within'])} of the paper's {fmt(t['cells'])} published cells ({pct(t['within'], t['cells'])})",
-        f"{fmt(t['floor'])} of them only by the 0.015 floor ({fmt(t['strict'])}, {pct(t['strict'], t['cells'])}, within mean ± 3 sd strictly)",
+        f"{fmt(t['floor'])} of them only by the rounding floor ({fmt(t['strict'])}, {pct(t['strict'], t['cells'])}, within mean ± 3 sd strictly)",
         f"without the {t['cells'] - t['open']} cells fixed by construction (the validity of valid counterfactuals), {fmt(t['open_within'])} of {fmt(t['open'])} ({pct(t['open_within'], t['open'])})",
         f"agrees with the paper's for {sg['unfaithfulness'][0]} of {sg['unfaithfulness'][1]} data set × model pairs, with {sg['unfaithfulness'][2]} ties",
         f"{sg['implausibility'][0]} of {sg['implausibility'][1]}, {sg['implausibility'][2]} tie",

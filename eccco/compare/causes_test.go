@@ -12,7 +12,7 @@ import (
 func TestMissCause(t *testing.T) {
 	cell := func(d, m, g, metric string, mean, sd, paper, paperSD float64) ComparedCell {
 		c := ComparedCell{Cell: Cell{Dataset: d, Subset: "all", Model: m, Generator: g, Metric: metric, Mean: mean, SD: sd, Runs: 50}, Paper: paper, PaperSD: paperSD}
-		c.Within = WithinRounding(mean, paper, paperSD)
+		c.Within = WithinRounding(mean, paper, paperSD, 0)
 		return c
 	}
 	for _, c := range []struct {
@@ -58,11 +58,11 @@ func TestCalibrationCause(t *testing.T) {
 		{Dataset: "mnist", Subset: "valid", Model: "MLP", Generator: "ECCCo", Metric: "uncertainty", Mean: 0.2, SD: 0.001, Runs: 10},
 	}
 	pub := []Published{
-		{"fashion-mnist", "valid", "MLP", "ECCCo", "uncertainty", 2.91, 0.01},
-		{"fashion-mnist", "all", "MLP", "ECCCo", "uncertainty", 2.89, 0.02},
-		{"fashion-mnist", "valid", "MLP", "Wachter", "uncertainty", 4.40, 0.01},
-		{"fashion-mnist", "all", "MLP", "Wachter", "cost", 1, 0.01},
-		{"mnist", "valid", "MLP", "ECCCo", "uncertainty", 0.86, 0.00},
+		{Dataset: "fashion-mnist", Subset: "valid", Model: "MLP", Generator: "ECCCo", Metric: "uncertainty", Mean: 2.91, SD: 0.01},
+		{Dataset: "fashion-mnist", Subset: "all", Model: "MLP", Generator: "ECCCo", Metric: "uncertainty", Mean: 2.89, SD: 0.02},
+		{Dataset: "fashion-mnist", Subset: "valid", Model: "MLP", Generator: "Wachter", Metric: "uncertainty", Mean: 4.40, SD: 0.01},
+		{Dataset: "fashion-mnist", Subset: "all", Model: "MLP", Generator: "Wachter", Metric: "cost", Mean: 1, SD: 0.01},
+		{Dataset: "mnist", Subset: "valid", Model: "MLP", Generator: "ECCCo", Metric: "uncertainty", Mean: 0.86, SD: 0.00},
 	}
 	cmp := CompareWithBounds(cells, pub, bounds)
 	want := map[string]string{
@@ -86,7 +86,7 @@ func TestCalibrationCause(t *testing.T) {
 func TestMissGroups(t *testing.T) {
 	row := func(d, metric string, mean, paper float64) ComparedCell {
 		c := ComparedCell{Cell: Cell{Dataset: d, Subset: "all", Model: "MLP", Generator: "Schut", Metric: metric, Mean: mean, SD: 0.01, Runs: 50}, Paper: paper, PaperSD: 0.01}
-		c.Within = WithinRounding(mean, paper, 0.01)
+		c.Within = WithinRounding(mean, paper, 0.01, 0)
 		return c
 	}
 	rows := []ComparedCell{

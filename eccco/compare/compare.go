@@ -26,10 +26,8 @@ type Comparison struct {
 
 // ToleranceRule states how Within is decided; StrictRule how WithinStrict is.
 const (
-	ToleranceRule = "|ours − paper| ≤ max(3·sd, 3·0.005 = 0.015): the published sd are rounded to two decimals, so an sd printed as 0.00 may be up to 0.005"
+	ToleranceRule = "|ours − paper| ≤ max(3·sd, 3·h), h being half the last decimal the paper printed the cell with: the published mean and sd are rounded, so an sd printed as 0.00 may be up to 0.005 (h = 0.005, floor 0.015: the appendix tables' two decimals) and one printed as 0.000 up to 0.0005 (h = 0.0005, floor 0.0015: the three decimals of Table 2, MNIST's unfaithfulness and implausibility of valid counterfactuals)"
 	StrictRule    = "|ours − paper| ≤ 3·sd with the published sd as printed"
-	// roundingFloor is 3 × half the last published decimal.
-	roundingFloor = 3 * 0.005
 	// floatSlack absorbs binary floating point in the comparison (0.23 − 0.2 is not exactly 0.03).
 	floatSlack = 1e-9
 )
@@ -39,9 +37,11 @@ func WithinStrict(ours, paper, sd float64) bool {
 	return math.Abs(ours-paper) <= 3*sd+floatSlack
 }
 
-// WithinRounding reports |ours − paper| ≤ max(3·sd, 0.015), allowing for the published sd's rounding.
-func WithinRounding(ours, paper, sd float64) bool {
-	return math.Abs(ours-paper) <= math.Max(3*sd, roundingFloor)+floatSlack
+// WithinRounding reports |ours − paper| ≤ Tolerance(sd, decimals) = max(3·sd, 3·HalfDecimal(decimals)):
+// within the published cell allowing for the rounding of its sd to the decimals the paper printed it
+// with (0: AppendixDecimals; ToleranceRule).
+func WithinRounding(ours, paper, sd float64, decimals int) bool {
+	return math.Abs(ours-paper) <= Tolerance(sd, decimals)+floatSlack
 }
 
 // RankAgreement is the Spearman ρ between ours and the paper's ranking of the generators of one data set,
@@ -58,6 +58,10 @@ type RankAgreement struct {
 type ComparedCell struct {
 	Cell
 	Paper, PaperSD float64
+	// PaperDecimals is how many decimals the paper printed the published cell with (Published.Decimals:
+	// 3 for Table 2's cells, 2 for the appendix's; 0 means AppendixDecimals); every rounding-aware rule
+	// reads it.
+	PaperDecimals int
 	// Within is the rounding-aware check (WithinRounding, ToleranceRule); WithinStrict the strict one.
 	Within, WithinStrict bool
 	// OmegaImpossible is set on an uncertainty cell whose published Ω no valid counterfactual of our
@@ -72,10 +76,14 @@ type ComparedCell struct {
 }
 
 // DiscriminatingRule states when a cell's comparison can tell generators apart (ComparedCell.Discriminating).
-const DiscriminatingRule = "a cell discriminates when its tolerance, max(3·sd, 0.015), is narrower than the spread (max − min) of the published means of the generators of the paper's main tables (ECCCo, ECCCo+, ECCCo (no CP), ECCCo (no EBM), REVISE, Schut, Wachter) for its data set, subset, model and metric; where it is not, a result that swapped the generators would pass as well, so being within says nothing"
+const DiscriminatingRule = "a cell discriminates when its rounding-aware tolerance, max(3·sd, 3·h) with h half the cell's last printed decimal (0.015 at two decimals, 0.0015 at three), is narrower than the spread (max − min) of the published means of the generators of the paper's main tables (ECCCo, ECCCo+, ECCCo (no CP), ECCCo (no EBM), REVISE, Schut, Wachter) for its data set, subset, model and metric; where it is not, a result that swapped the generators would pass as well, so being within says nothing"
 
-// Tolerance is the rounding-aware tolerance of a published cell: max(3·sd, 0.015) (ToleranceRule).
-func Tolerance(sd float64) float64 { return math.Max(3*sd, roundingFloor) }
+// Tolerance is the rounding-aware tolerance of a published cell printed to decimals (0: AppendixDecimals):
+// max(3·sd, RoundingFloor(decimals)), 0.015 at two decimals and 0.0015 at three (ToleranceRule).
+func Tolerance(sd float64, decimals int) float64 { return math.Max(3*sd, RoundingFloor(decimals)) }
+
+// Tolerance is the cell's rounding-aware tolerance (Tolerance of its published sd and decimals).
+func (r ComparedCell) Tolerance() float64 { return Tolerance(r.PaperSD, r.PaperDecimals) }
 
 // SignAgreement is the sign check of one data set and model.
 type SignAgreement struct {
@@ -126,14 +134,14 @@ func CompareWithBounds(cells []Cell, pub []Published, bounds benchmark.Uncertain
 		if !ok || math.IsNaN(c.Mean) {
 			continue
 		}
-		row := ComparedCell{Cell: c, Paper: p.Mean, PaperSD: p.SD,
-			Within: WithinRounding(c.Mean, p.Mean, p.SD), WithinStrict: WithinStrict(c.Mean, p.Mean, p.SD)}
+		row := ComparedCell{Cell: c, Paper: p.Mean, PaperSD: p.SD, PaperDecimals: p.Decimals,
+			Within: WithinRounding(c.Mean, p.Mean, p.SD, p.Decimals), WithinStrict: WithinStrict(c.Mean, p.Mean, p.SD)}
 		row.Spread = hi[spreadKey(p)] - lo[spreadKey(p)]
-		row.Discriminating = Tolerance(p.SD)+floatSlack < row.Spread
+		row.Discriminating = row.Tolerance()+floatSlack < row.Spread
 		if b, ok := bounds[benchmark.BoundKey{Dataset: c.Dataset, Model: c.Model}]; ok && c.Metric == "uncertainty" {
 			// The "valid" twin holds the published Ω of the valid counterfactuals among this cell's.
 			if v, ok := pm[key{c.Dataset, "valid", c.Model, c.Generator, c.Metric}]; ok {
-				row.OmegaImpossible = OmegaImpossible(b, v.Mean)
+				row.OmegaImpossible = OmegaImpossible(b, v.Mean, v.Decimals)
 			}
 		}
 		cmp.Rows = append(cmp.Rows, row)
@@ -353,13 +361,12 @@ func (c Comparison) CalibrationRows() []CalibrationRow {
 	return out
 }
 
-// omegaSlack is half the last published decimal: a published Ω printed as 2.91 lies in [2.905, 2.915].
-const omegaSlack = 0.005
-
-// OmegaImpossible reports whether a published Ω cannot be the mean of Ω over valid counterfactuals of a
-// model with bound b: it lies outside [b.Min, b.Max] by more than the rounding of two decimals.
-func OmegaImpossible(b benchmark.UncertaintyBound, paper float64) bool {
-	return paper < b.Min-omegaSlack-floatSlack || paper > b.Max+omegaSlack+floatSlack
+// OmegaImpossible reports whether a published Ω, printed to decimals (0: AppendixDecimals), cannot be the
+// mean of Ω over valid counterfactuals of a model with bound b: it lies outside [b.Min, b.Max] by more
+// than its rounding, HalfDecimal (a published Ω printed as 2.91 lies in [2.905, 2.915]).
+func OmegaImpossible(b benchmark.UncertaintyBound, paper float64, decimals int) bool {
+	h := HalfDecimal(decimals)
+	return paper < b.Min-h-floatSlack || paper > b.Max+h+floatSlack
 }
 
 // BoundRuns lists the data sets and models of cells with the most runs any of their cells holds: what

@@ -26,7 +26,7 @@ func TestWithinRules(t *testing.T) {
 		if got := WithinStrict(c.ours, c.paper, c.sd); got != c.strict {
 			t.Errorf("WithinStrict(%v, %v ± %v) = %v, want %v", c.ours, c.paper, c.sd, got, c.strict)
 		}
-		if got := WithinRounding(c.ours, c.paper, c.sd); got != c.roundingAware {
+		if got := WithinRounding(c.ours, c.paper, c.sd, 2); got != c.roundingAware {
 			t.Errorf("WithinRounding(%v, %v ± %v) = %v, want %v", c.ours, c.paper, c.sd, got, c.roundingAware)
 		}
 	}
@@ -61,7 +61,7 @@ func TestCompareDisagreementAndRanks(t *testing.T) {
 		return Cell{Dataset: "circles", Subset: "all", Model: "MLP Ensemble", Generator: g, Metric: metric, Mean: mean, SD: 0.01, Runs: 5}
 	}
 	pubOf := func(g, metric string, mean, sd float64) Published {
-		return Published{"circles", "all", "MLP Ensemble", g, metric, mean, sd}
+		return Published{Dataset: "circles", Subset: "all", Model: "MLP Ensemble", Generator: g, Metric: metric, Mean: mean, SD: sd}
 	}
 	cells := []Cell{
 		cell("Wachter", "unfaithfulness", 0.100), cell("ECCCo", "unfaithfulness", 0.138), cell("REVISE", "unfaithfulness", 0.300),

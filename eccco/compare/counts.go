@@ -13,25 +13,25 @@ const (
 	// BothRoundedRule states how WithinBothRounded is decided: a second rounding-aware rule that allows
 	// for the rounding of the published mean as well as of its sd. It is printed beside ToleranceRule and
 	// decides nothing else (not Within, not the misses).
-	BothRoundedRule = "|ours − paper| ≤ 3·max(sd, 0.005) + 0.005: the published mean and sd are both rounded to two decimals"
+	BothRoundedRule = "|ours − paper| ≤ 3·max(sd, h) + h, h being half the cell's last printed decimal (0.005 at the appendix's two decimals, 0.0005 at Table 2's three): the published mean and sd are both rounded"
 	// ByConstructionRule says which cells are fixed by construction (ByConstruction).
 	ByConstructionRule = "the validity of the valid counterfactuals (subset \"valid\"), 1 on both sides by definition"
 	// ZRule states Welch's z of a cell (WelchZ).
-	ZRule = "Welch's z = (ours − paper) / √(sd_ours·sd_ours/n_ours + s·s/n_paper) with s = max(sd_paper, 0.005), the sd being those of the run means and n the runs (ours as run; the paper's 50, 10 for the image sets); the published sd is rounded to two decimals, so one printed as 0.00 is taken as 0.005"
+	ZRule = "Welch's z = (ours − paper) / √(sd_ours·sd_ours/n_ours + s·s/n_paper) with s = max(sd_paper, h), the sd being those of the run means and n the runs (ours as run; the paper's 50, 10 for the image sets); the published sd is rounded, so one printed as 0.00 is taken as h = 0.005 and one printed as 0.000 (Table 2's three decimals) as 0.0005"
 	// ZThreshold is the |z| above which a difference of the two means is significant.
 	ZThreshold = 3.0
-	// publishedSDFloor is half the last published decimal: the least sd a published sd printed as 0.00
-	// may have been (ZRule).
-	publishedSDFloor = 0.005
 )
 
-// WithinBothRounded reports |ours − paper| ≤ 3·max(sd, 0.005) + 0.005 (BothRoundedRule).
-func WithinBothRounded(ours, paper, sd float64) bool {
-	return math.Abs(ours-paper) <= 3*math.Max(sd, publishedSDFloor)+publishedSDFloor+floatSlack
+// WithinBothRounded reports |ours − paper| ≤ 3·max(sd, h) + h with h = HalfDecimal(decimals), the
+// published cell printed to decimals (0: AppendixDecimals; BothRoundedRule).
+func WithinBothRounded(ours, paper, sd float64, decimals int) bool {
+	h := HalfDecimal(decimals)
+	return math.Abs(ours-paper) <= 3*math.Max(sd, h)+h+floatSlack
 }
 
-// FloorOnly reports a cell within the rounding-aware tolerance only by its floor of 0.015: |ours − paper|
-// is more than 3·sd (the published sd as printed) and at most 0.015.
+// FloorOnly reports a cell within the rounding-aware tolerance only by its rounding floor,
+// RoundingFloor of its decimals (0.015 at two, 0.0015 at three): |ours − paper| is more than 3·sd (the
+// published sd as printed) and at most the floor.
 func FloorOnly(r ComparedCell) bool { return r.Within && !r.WithinStrict }
 
 // ByConstruction reports a cell whose value is fixed by construction on both sides (ByConstructionRule):
@@ -49,20 +49,21 @@ func PublishedRuns(dataset string) int {
 }
 
 // WelchZ is the two-sample z of the difference of two means of run means (ZRule): oursSD and paperSD are
-// the sd of the run means, oursRuns and paperRuns their numbers. The published sd is floored at 0.005 (it
-// is rounded to two decimals). NaN where a side has fewer than two runs; ±Inf where the difference is not
-// zero and both sd are (never, with the floor).
-func WelchZ(ours, oursSD float64, oursRuns int, paper, paperSD float64, paperRuns int) float64 {
+// the sd of the run means, oursRuns and paperRuns their numbers, paperDecimals the decimals the paper
+// printed the cell with (0: AppendixDecimals). The published sd is floored at PublishedSDFloor (0.005 at
+// two decimals, 0.0005 at three). NaN where a side has fewer than two runs; ±Inf where the difference is
+// not zero and both sd are (never, with the floor).
+func WelchZ(ours, oursSD float64, oursRuns int, paper, paperSD float64, paperDecimals, paperRuns int) float64 {
 	if oursRuns < 2 || paperRuns < 2 || math.IsNaN(ours) || math.IsNaN(oursSD) {
 		return math.NaN()
 	}
-	v := oursSD*oursSD/float64(oursRuns) + math.Pow(math.Max(paperSD, publishedSDFloor), 2)/float64(paperRuns)
+	v := oursSD*oursSD/float64(oursRuns) + math.Pow(math.Max(paperSD, PublishedSDFloor(paperDecimals)), 2)/float64(paperRuns)
 	return (ours - paper) / math.Sqrt(v)
 }
 
 // Z is a compared cell's Welch z (WelchZ, the paper's runs from PublishedRuns).
 func (r ComparedCell) Z() float64 {
-	return WelchZ(r.Mean, r.SD, r.Runs, r.Paper, r.PaperSD, PublishedRuns(r.Dataset))
+	return WelchZ(r.Mean, r.SD, r.Runs, r.Paper, r.PaperSD, r.PaperDecimals, PublishedRuns(r.Dataset))
 }
 
 // ChanceShare is the share of cells expected to have |z| > ZThreshold by chance alone, were ours and the
@@ -108,7 +109,7 @@ func TallyOf(rows []ComparedCell) Tally {
 				t.WithinDiscriminating++
 			}
 		}
-		if WithinBothRounded(r.Mean, r.Paper, r.PaperSD) {
+		if WithinBothRounded(r.Mean, r.Paper, r.PaperSD, r.PaperDecimals) {
 			t.BothRounded++
 		}
 		z := math.Abs(r.Z())
@@ -178,11 +179,13 @@ func TallySign(t *SignTally, known, tie, agrees bool) {
 	}
 }
 
-// PrintedZero reports a published difference that prints as 0.00 at the paper's two decimals (a tie).
-func PrintedZero(d float64) bool { return math.Abs(d) < 0.005-floatSlack }
+// PrintedZero reports a published difference that prints as 0.00 at the paper's two decimals (a tie). The
+// differences it is asked about are of cells of all counterfactuals, which the paper prints to two
+// decimals only (AppendixDecimals; Table 2's three-decimal cells are valid counterfactuals').
+func PrintedZero(d float64) bool { return math.Abs(d) < HalfDecimal(AppendixDecimals)-floatSlack }
 
 // OffsetRule states when a metric of a data set is offset from the paper's systematically (Offsets).
-const OffsetRule = "a metric of a data set is offset systematically where, over its cells of all counterfactuals, at least 80 % of ours − paper have one sign and their median is at least the rounding floor 0.015 in size"
+const OffsetRule = "a metric of a data set is offset systematically where, over its cells of all counterfactuals, at least 80 % of ours − paper have one sign and their median is at least the coarsest rounding floor of those cells in size (0.015: the paper prints its cells of all counterfactuals to two decimals)"
 
 // Offset is the shift of one metric of a data set's "all" cells from the published ones.
 type Offset struct {
@@ -204,10 +207,12 @@ func Offsets(rows []ComparedCell) []Offset {
 		var d []float64
 		byGen := map[string][]float64{}
 		o := Offset{Metric: m.Name}
+		floor := 0.0
 		for _, r := range rows {
 			if r.Subset != "all" || r.Metric != m.Name {
 				continue
 			}
+			floor = math.Max(floor, RoundingFloor(r.PaperDecimals))
 			x := r.Mean - r.Paper
 			d = append(d, x)
 			byGen[r.Generator] = append(byGen[r.Generator], x)
@@ -223,7 +228,7 @@ func Offsets(rows []ComparedCell) []Offset {
 			continue
 		}
 		o.Median = stats.MedianNonNaN(d)
-		if 5*max(o.Above, o.Below) < 4*o.Cells || math.Abs(o.Median) < roundingFloor-floatSlack {
+		if 5*max(o.Above, o.Below) < 4*o.Cells || math.Abs(o.Median) < floor-floatSlack {
 			continue
 		}
 		o.GenLow, o.GenHigh = math.Inf(1), math.Inf(-1)

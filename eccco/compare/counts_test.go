@@ -47,7 +47,7 @@ func TestCounts(t *testing.T) {
 		return Cell{Dataset: "moons", Subset: subset, Model: model, Generator: gen, Metric: metric, Mean: mean, SD: sd, Runs: 50}
 	}
 	p := func(subset, model, gen, metric string, mean, sd float64) Published {
-		return Published{"moons", subset, model, gen, metric, mean, sd}
+		return Published{Dataset: "moons", Subset: subset, Model: model, Generator: gen, Metric: metric, Mean: mean, SD: sd}
 	}
 	cells := []Cell{
 		c("all", "MLP", "ECCCo", "cost", 0.52, 0.01),

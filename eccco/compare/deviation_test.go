@@ -24,7 +24,7 @@ func TestDeviationBandIsTheTolerance(t *testing.T) {
 		if math.Abs(d-c.want) > 1e-9 {
 			t.Errorf("%v vs %v ± %v: deviation %v, want %v", c.ours, c.paper, c.sd, d, c.want)
 		}
-		if within := math.Abs(d) <= DeviationBand+1e-9; within != WithinRounding(c.ours, c.paper, c.sd) {
+		if within := math.Abs(d) <= DeviationBand+1e-9; within != WithinRounding(c.ours, c.paper, c.sd, 0) {
 			t.Errorf("%v vs %v ± %v: |%v| ≤ 3 is %v, WithinRounding is not", c.ours, c.paper, c.sd, d, within)
 		}
 	}

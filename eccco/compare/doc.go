@@ -8,8 +8,9 @@
 // else here reads or writes a file, and nothing renders: package report does.
 //
 // Compare and CompareWithBounds match our cells with the published ones. A cell is within the paper's
-// numbers when |ours − paper| ≤ max(3·sd, 0.015) (WithinRounding, ToleranceRule: the published sd are
-// rounded to two decimals) or, strictly, ≤ 3·sd (WithinStrict); WithinCounts and WithinBy count them.
+// numbers when |ours − paper| ≤ max(3·sd, 3·h), h half the last decimal the paper printed the cell with
+// (WithinRounding, ToleranceRule, precision.go: 0.015 for the appendix's two decimals, 0.0015 for Table 2's
+// three) or, strictly, ≤ 3·sd (WithinStrict); WithinCounts and WithinBy count them.
 // The sign of ECCCo − Wachter (unfaithfulness) and of REVISE − Wachter (implausibility) is compared per
 // data set and model (SignAgreement; a difference the paper prints as 0.00 is a tie), Spearman's ρ of the generators'
 // order per data set, model and metric (RankAgreement, Comparison.MedianRho). Every cell outside the

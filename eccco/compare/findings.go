@@ -89,9 +89,11 @@ type ClaimSource struct {
 	// RunMeans, where given, make every difference paired over runs (TestPaired); without them the
 	// cells' means, sd and runs give Welch's interval.
 	RunMeans []RunMean
-	// Decimals > 0 rounds the cells' means and sd to that many decimals first, the sd floored at half
-	// the last decimal, as the published tables print them; the run means are then not used.
-	Decimals int
+	// Rounded, where not nil, rounds each cell's mean and sd first to the decimals it returns for the
+	// cell (the decimals the paper printed that cell with: PrintedDecimals), the sd floored at half the
+	// last decimal (PublishedSDFloor), as the published tables print them; the run means are then not
+	// used.
+	Rounded func(c Cell) int
 	// Runs gives the runs behind a cell that records none (the published cells: PublishedRuns).
 	Runs func(dataset string) int
 	// Only, where not nil, restricts the units to these data set × model pairs.
@@ -166,9 +168,10 @@ func newIndex(src ClaimSource) *index {
 		if c.Subset != "all" || math.IsNaN(c.Mean) {
 			continue
 		}
-		if src.Decimals > 0 {
-			c.Mean = roundTo(c.Mean, src.Decimals)
-			c.SD = math.Max(roundTo(c.SD, src.Decimals), 0.5*math.Pow(10, -float64(src.Decimals)))
+		if src.Rounded != nil {
+			d := src.Rounded(c)
+			c.Mean = RoundPrinted(c.Mean, d)
+			c.SD = math.Max(RoundPrinted(c.SD, d), PublishedSDFloor(d))
 		}
 		if c.Runs == 0 && src.Runs != nil {
 			c.Runs = src.Runs(c.Dataset)
@@ -180,7 +183,7 @@ func newIndex(src ClaimSource) *index {
 			ix.pairs = append(ix.pairs, p)
 		}
 	}
-	if src.Decimals == 0 {
+	if src.Rounded == nil {
 		for _, r := range src.RunMeans {
 			if r.Subset != "all" || r.N == 0 || math.IsNaN(r.Mean) {
 				continue
@@ -379,22 +382,26 @@ func TestClaims(sources []ClaimSource) Findings {
 	return f
 }
 
-// LikeForLike is src as the published tables print it, for comparing with them on equal terms: its
-// cells rounded to the published decimals (2), Welch's test (no run means), only on the data set ×
-// model pairs the published cells have.
-func LikeForLike(src ClaimSource, published []Cell) ClaimSource {
+// LikeForLike is src as the published tables print it, for comparing with them on equal terms: each
+// cell rounded to the decimals the paper printed that cell with (PrintedDecimals: 2 for the appendix's,
+// 3 for Table 2's; 2 for a cell the paper lacks), its sd floored at half the last decimal, Welch's test
+// (no run means), only on the data set × model pairs the published cells have. The claims read cells of
+// all counterfactuals only, which the paper prints to two decimals; Table 2's three-decimal cells are of
+// valid counterfactuals and do not enter them.
+func LikeForLike(src ClaimSource, published []Published) ClaimSource {
 	only := map[[2]string]bool{}
-	for _, c := range published {
-		only[[2]string{c.Dataset, c.Model}] = true
+	for _, p := range published {
+		only[[2]string{p.Dataset, p.Model}] = true
 	}
 	out := src
 	out.Name = src.Name + ", rounded as published"
-	out.RunMeans, out.Decimals, out.Only = nil, 2, only
+	out.RunMeans, out.Rounded, out.Only = nil, PrintedDecimals(published), only
 	return out
 }
 
-// PublishedSource is the published tables as a source: two decimals, Welch's test with the paper's
-// runs (PublishedRuns).
-func PublishedSource(published []Cell) ClaimSource {
-	return ClaimSource{Name: "published tables", Cells: published, Decimals: 2, Runs: PublishedRuns}
+// PublishedSource is the published tables as a source: each cell at the decimals it was printed with,
+// its sd floored at half the last of them (PublishedSDFloor: an sd printed as 0.00 is taken as 0.005, one
+// printed as 0.000 as 0.0005), Welch's test with the paper's runs (PublishedRuns).
+func PublishedSource(published []Published) ClaimSource {
+	return ClaimSource{Name: "published tables", Cells: PublishedCells(published), Rounded: PrintedDecimals(published), Runs: PublishedRuns}
 }

@@ -121,7 +121,10 @@ func TestLikeForLike(t *testing.T) {
 		return Cell{Dataset: "moons", Subset: "all", Model: model, Generator: gen, Metric: "unfaithfulness", Mean: mean, SD: 0.0001, Runs: 50}
 	}
 	ours := []Cell{cell("MLP", "ECCCo", 0.2549), cell("MLP", "Wachter", 0.2551), cell("JEM", "ECCCo", 0.1), cell("JEM", "Wachter", 0.3)}
-	pub := []Cell{cell("MLP", "ECCCo", 0.25), cell("MLP", "Wachter", 0.26)}
+	pubCell := func(gen string, mean float64) Published {
+		return Published{Dataset: "moons", Subset: "all", Model: "MLP", Generator: gen, Metric: "unfaithfulness", Mean: mean, SD: 0, Decimals: 2}
+	}
+	pub := []Published{pubCell("ECCCo", 0.25), pubCell("Wachter", 0.26)}
 	src := LikeForLike(ClaimSource{Name: "ours", Cells: ours}, pub)
 	f := TestClaim(PaperClaims[0], src)
 	if len(f.Units) != 1 || f.Units[0].Model != "MLP" {

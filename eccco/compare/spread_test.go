@@ -10,7 +10,7 @@ func TestSpreadRows(t *testing.T) {
 		return Cell{Dataset: "moons", Subset: "all", Model: "MLP", Generator: g, Metric: metric, Mean: 1, SD: sd, Runs: runs}
 	}
 	pub := func(g, metric string, sd float64) Published {
-		return Published{"moons", "all", "MLP", g, metric, 1, sd}
+		return Published{Dataset: "moons", Subset: "all", Model: "MLP", Generator: g, Metric: metric, Mean: 1, SD: sd}
 	}
 	cells := []Cell{
 		cell("Wachter", "unfaithfulness", 0.30, 50), // 0.30 / 0.06 = 5

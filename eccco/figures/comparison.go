@@ -18,7 +18,7 @@ import (
 func ComparisonName(metric, subset string) string { return "ours-vs-paper-" + subset + "-" + metric }
 
 // ComparisonXLabel is the x axis of OursAgainstPublished (compare.DeviationRule).
-const ComparisonXLabel = "(ours − paper) / max(paper's sd, 0.005), symmetric log scale"
+const ComparisonXLabel = "(ours − paper) / max(paper's sd, h), symmetric log scale"
 
 // OursAgainstPublished draws one metric of a comparison (subset "valid" or "all") as a forest: one row
 // per data set (in the paper's order, labelled with its cells within of its cells, compare.WithinBy's

@@ -41,7 +41,8 @@ func Beside(c compare.Comparison, dataset, metric string) string {
 		if r.Within {
 			w, within = "yes", within+1
 		}
-		fmt.Fprintf(&b, "| %s | %s | %.2f ± %.2f | %.2f ± %.2f | %s |\n", r.Model, r.Generator, r.Mean, r.SD, r.Paper, r.PaperSD, w)
+		d := compare.Printed(r.PaperDecimals) // the paper's cell at the decimals it was printed with
+		fmt.Fprintf(&b, "| %s | %s | %.2f ± %.2f | %.*f ± %.*f | %s |\n", r.Model, r.Generator, r.Mean, r.SD, d, r.Paper, d, r.PaperSD, w)
 	}
 	fmt.Fprintf(&b, "\n**%d of %d** cells within the paper's numbers (%s).\n", within, len(rows), compare.ToleranceRule)
 	return b.String()
@@ -81,7 +82,7 @@ func BesideCells(ours []compare.Cell, pub []compare.Published, dataset, metric s
 // where one counts against it or they are too small or not significant. Claims a model cannot be tested
 // on (a generator or metric missing) are left out.
 func Claims(ours []compare.Cell, pub []compare.Published, dataset string, models []string) string {
-	srcs := []compare.ClaimSource{{Name: "ours", Cells: ours, Ours: true}, compare.PublishedSource(compare.PublishedCells(pub))}
+	srcs := []compare.ClaimSource{{Name: "ours", Cells: ours, Ours: true}, compare.PublishedSource(pub)}
 	f := compare.TestClaims(srcs)
 	word := func(o compare.Outcome) string {
 		switch o {

@@ -27,7 +27,7 @@ func Headline(c compare.Comparison) string {
 // WithinText words the cells within the tolerances, with and without the cells fixed by construction.
 func WithinText(k compare.Counts) string {
 	a, o := k.All, k.Open
-	return fmt.Sprintf("%s within the paper's mean ± max(3 sd, 0.015) (rounding-aware), %d of them only by the 0.015 floor; %s within mean ± 3 sd strictly; "+
+	return fmt.Sprintf("%s within the paper's mean ± max(3 sd, 3h) (rounding-aware, h half the last printed decimal), %d of them only by the floor 3h; %s within mean ± 3 sd strictly; "+
 		"without the %d cells fixed by construction: %s rounding-aware, %s strictly",
 		cellShare(a.Within, a.Cells), a.FloorOnly, share(a.Strict, a.Cells), k.ByConstruction, cellShare(o.Within, o.Cells), share(o.Strict, o.Cells))
 }
@@ -109,7 +109,7 @@ func CountsMarkdown(c compare.Comparison) string {
 	var sb strings.Builder
 	sb.WriteString("## Counts\n\nEach count is defined once (package compare) and printed the same in the headline above, the report and the README:\n\n")
 	fmt.Fprintf(&sb, "- **Within** (rounding-aware): %s.\n", compare.ToleranceRule)
-	sb.WriteString("- **Only by the floor**: within the rounding-aware rule but not strictly, i.e. |ours − paper| > 3·sd and ≤ 0.015 (compare.FloorOnly).\n")
+	sb.WriteString("- **Only by the floor**: within the rounding-aware rule but not strictly, i.e. |ours − paper| > 3·sd and ≤ 3h, the rounding floor of the cell (compare.FloorOnly: 0.015 at two decimals, 0.0015 at three).\n")
 	fmt.Fprintf(&sb, "- **Strict**: %s.\n", compare.StrictRule)
 	fmt.Fprintf(&sb, "- **Both rounded** (a second rounding-aware rule, printed here only): %s.\n", compare.BothRoundedRule)
 	fmt.Fprintf(&sb, "- **Fixed by construction**: %s; these cells agree whatever an implementation does, so the counts are also given without them.\n", compare.ByConstructionRule)
@@ -136,7 +136,7 @@ func CountsMarkdown(c compare.Comparison) string {
 func summaryTable(sb *strings.Builder, title string, rows []compare.ComparedCell, group func(compare.ComparedCell) string, less func(a, b string) bool) {
 	gs := compare.WithinBy(rows, group)
 	sort.Slice(gs, func(i, j int) bool { return less(gs[i].Name, gs[j].Name) })
-	fmt.Fprintf(sb, "| %s | Cells | Strict (3 sd) | Rounding-aware (max(3 sd, 0.015)) |\n|---|---|---|---|\n", title)
+	fmt.Fprintf(sb, "| %s | Cells | Strict (3 sd) | Rounding-aware (max(3 sd, 3h)) |\n|---|---|---|---|\n", title)
 	for _, g := range gs {
 		fmt.Fprintf(sb, "| %s | %d | %s | %s |\n", g.Name, g.Cells, share(g.Strict, g.Cells), share(g.Rounding, g.Cells))
 	}
@@ -264,7 +264,7 @@ func comparisonMarkdown(c compare.Comparison, provenance, note string) string {
 		if compare.ByConstruction(r) {
 			within += " (by construction)"
 		}
-		fmt.Fprintf(&sb, "| %s | %s | %s | %s | %s | %.3f ± %.3f | %.2f ± %.2f | %s | %s | %s | %s |\n", r.Dataset, r.Subset, r.Model, r.Generator, r.Metric, r.Mean, r.SD, r.Paper, r.PaperSD, within, yesNo(r.WithinStrict), zText(r.Z()), compare.MissCause(r))
+		fmt.Fprintf(&sb, "| %s | %s | %s | %s | %s | %.3f ± %.3f | %.*f ± %.*f | %s | %s | %s | %s |\n", r.Dataset, r.Subset, r.Model, r.Generator, r.Metric, r.Mean, r.SD, compare.Printed(r.PaperDecimals), r.Paper, compare.Printed(r.PaperDecimals), r.PaperSD, within, yesNo(r.WithinStrict), zText(r.Z()), compare.MissCause(r))
 	}
 	return sb.String()
 }

@@ -35,7 +35,7 @@
 // headline (the shares of cells within the paper's mean ± 3 sd strictly and rounding-aware, per metric
 // and per data set, Spearman's ρ of the generators' ranking, the signs of ECCCo − Wachter and REVISE −
 // Wachter), one table per data set with the published line under each of ours and every cell outside
-// the published mean ± max(3 sd, 0.015) (compare.WithinRounding) marked; what differs from the paper
+// the published mean ± max(3 sd, 3·h), h half the cell's last printed decimal (compare.WithinRounding), marked; what differs from the paper
 // and why (each known difference with the misses the comparison puts down to it, compare.MissCause, and
 // the largest groups of unexplained misses, compare.MissGroups); and an appendix with the valid-only tables, further figures and the
 // provenance (commit, mode, seed, backend, machine, Go version, each stage's wall time). Every number

@@ -90,7 +90,7 @@ type Column struct {
 	Align string
 }
 
-// Cell is a table cell. Marked cells lie outside the published mean ± max(3 sd, 0.015) (a dagger and
+// Cell is a table cell. Marked cells lie outside the published mean ± max(3 sd, 3·h), h half the cell's last printed decimal (a dagger and
 // colour); Sub rows are the published line under ours (grey).
 type Cell struct {
 	Text   string

@@ -62,7 +62,7 @@ func (b *builder) comparisonFigures(s *Section) error {
 	if len(figs) == 0 {
 		return nil
 	}
-	s.para(T(fmt.Sprintf("One figure per metric follows, each showing that metric's compared cells against the published: a cell's distance from the published mean in published standard deviations (floored at 0.005), by data set, with the band of ±%g inside which a cell is within the rounding-aware tolerance. The counts on the rows and in the captions are counted as in the tables above (compare.WithinBy), but over the one subset drawn, not both.", compare.DeviationBand)))
+	s.para(T(fmt.Sprintf("One figure per metric follows, each showing that metric's compared cells against the published: a cell's distance from the published mean in published standard deviations (floored at h, half the cell's last printed decimal: 0.005, or 0.0005 for Table 2's three-decimal cells), by data set, with the band of ±%g inside which a cell is within the rounding-aware tolerance. The counts on the rows and in the captions are counted as in the tables above (compare.WithinBy), but over the one subset drawn, not both.", compare.DeviationBand)))
 	for _, f := range figs {
 		s.add(f)
 	}

@@ -111,9 +111,9 @@ func TestComparisonMarkdown(t *testing.T) {
 		t.Fatalf("disagreements = %q, want [%q]", d, want)
 	}
 	md := ComparisonMarkdown(cmp, "protocol 8, commit abc1234")
-	for _, s := range []string{"Results from: protocol 8, commit abc1234", "5 of 6 cells (83 %) within the paper's mean ± max(3 sd, 0.015) (rounding-aware), 0 of them only by the 0.015 floor; 5 of 6 (83 %) within mean ± 3 sd strictly",
+	for _, s := range []string{"Results from: protocol 8, commit abc1234", "5 of 6 cells (83 %) within the paper's mean ± max(3 sd, 3h) (rounding-aware, h half the last printed decimal), 0 of them only by the floor 3h; 5 of 6 (83 %) within mean ± 3 sd strictly",
 		"sign of ECCCo − Wachter (unfaithfulness): 0 of 1 agree; of REVISE − Wachter (implausibility): 1 of 1 agree", "1 miss, significant (Welch's |z| > 3; the least |z| 20.9)",
-		"max(3·sd, 3·0.005 = 0.015)", "| unfaithfulness | 1 | 0.50 |", "- " + want} {
+		"max(3·sd, 3·h), h being half the last decimal", "| unfaithfulness | 1 | 0.50 |", "- " + want} {
 		if !strings.Contains(md, s) {
 			t.Errorf("the report lacks %q:\n%s", s, md)
 		}

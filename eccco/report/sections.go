@@ -27,10 +27,9 @@ func (b *builder) claimSources() []compare.ClaimSource {
 		return compare.ClaimSource{Name: b.modeName(r), Cells: r.Cells, RunMeans: r.RunMeans, Ours: true}
 	}
 	main := src(b.in.Results)
-	var pub []compare.Cell
+	pub := b.in.Published
 	var like *compare.ClaimSource
-	if b.in.Published != nil {
-		pub = compare.PublishedCells(b.in.Published)
+	if pub != nil {
 		l := compare.LikeForLike(main, pub)
 		like = &l
 	}
@@ -131,7 +130,7 @@ func (b *builder) claims() error {
 		return err
 	}
 	s.add(blocks...)
-	t := &Table{Caption: Inline{T("The paper's claims tested in each result set: units (data set × model) whose differences count for the claim / against it / neither (not significant at 95 %, or below 5 % of the metric), then the verdict. \"Rounded as published\" is the authors'-code results rounded to two decimals and tested as the published tables are (Welch, on the pairs the paper has): the like-for-like column for the published one.")},
+	t := &Table{Caption: Inline{T("The paper's claims tested in each result set: units (data set × model) whose differences count for the claim / against it / neither (not significant at 95 %, or below 5 % of the metric), then the verdict. \"Rounded as published\" is the authors'-code results rounded to the decimals the paper printed each cell with (two for every cell the claims read: they read cells of all counterfactuals, and only Table 2's valid-counterfactual cells have three) and tested as the published tables are (Welch, on the pairs the paper has): the like-for-like column for the published one.")},
 		Label: "tab:claims", Columns: []Column{{"Claim", `>{\raggedright\arraybackslash}p{3.6cm}`}}, Size: `\footnotesize`}
 	for _, src := range srcs {
 		t.Columns = append(t.Columns, Column{src.Name, `>{\raggedright\arraybackslash}p{1.75cm}`})
