@@ -79,6 +79,9 @@ type Overrides struct {
 // take 314 MB as float32).
 const MaxChains = 100_000
 
+// MaxMaxIterations bounds --set max-iter: 10⁴ times the paper's 100 steps.
+const MaxMaxIterations = 1_000_000
+
 // ParseSet reads key=value pairs, each argument holding one or a comma-separated list of them, into
 // Overrides. Only the keys of the given groups are accepted: an unknown key, a key given twice or a value
 // that does not parse is ErrInvalid, naming the key and the keys accepted. A boolean key reads the
@@ -160,6 +163,8 @@ func (o *Overrides) set(k, v string) error {
 	case "max-iter":
 		if err = nonNeg(&o.MaxIterations); err == nil && o.MaxIterations == 0 {
 			err = fmt.Errorf("must be at least 1")
+		} else if err == nil && o.MaxIterations > MaxMaxIterations {
+			err = fmt.Errorf("at most %d (the default is %d; a search that does not stop by its rule takes every step)", MaxMaxIterations, counterfactual.DefaultMaxIterations)
 		}
 	case "stop":
 		var r counterfactual.Rule
