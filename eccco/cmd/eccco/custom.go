@@ -101,6 +101,14 @@ func checkNewFile(flag, path string) error {
 			if !fi.IsDir() {
 				return fmt.Errorf("%w: %s %s: %s is a file, not a folder", experiment.ErrInvalid, flag, path, d)
 			}
+			// The nearest existing folder must take a new file (or the folders made below it), now
+			// rather than after the computation.
+			f, err := os.CreateTemp(d, atomicfile.TempPrefix+"probe-*")
+			if err != nil {
+				return fmt.Errorf("%w: %s %s: cannot make a file in %s (%v)", experiment.ErrInvalid, flag, path, d, errors.Unwrap(err))
+			}
+			_ = f.Close()
+			_ = os.Remove(f.Name())
 			break
 		}
 		if filepath.Dir(d) == d {
