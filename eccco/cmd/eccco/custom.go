@@ -37,13 +37,16 @@ func (c *customFlags) register(fs interface {
 	fs.StringVar(&c.data, "data", "", "the data: a CSV file with a header line")
 	fs.StringVar(&c.schema, "schema", "", "the CSV's schema (JSON: target, features with type, categories or levels, min, max, mutable; or for images \"image\": {height, width, prefix, min, max}, which takes the paper's MNIST settings)")
 	fs.StringVar(&c.target, "target", "other", "target class: its name, its index, or 'other' (the most probable class other than the predicted one)")
-	fs.StringVar(&c.out, "out", "", "write the counterfactuals to this CSV file (refused if it exists); default: standard output")
+	fs.StringVar(&c.out, "out", "", "write the counterfactuals to this CSV file (refused if it exists); default or -: standard output")
 	fs.Uint64Var(&c.seed, "seed", experiment.DefaultSeed, "seed of the calibration split, the SGLD samples and the VAE (any number, 0 included)")
 }
 
 func (c *customFlags) open(stderr io.Writer) (*experiment.Custom, int, error) {
 	if c.model == "" || c.data == "" || c.schema == "" {
 		return nil, 0, fmt.Errorf("%w: --model, --data and --schema are all needed", experiment.ErrInvalid)
+	}
+	if c.out == "-" { // standard output, as the convention has it (not a file named "-")
+		c.out = ""
 	}
 	if err := checkNewFile("--out", c.out); err != nil {
 		return nil, 0, err

@@ -337,3 +337,29 @@ func TestExplainOutUnwritable(t *testing.T) {
 		t.Errorf("searched before refusing:\n%s", stderr)
 	}
 }
+
+// TestExplainOutDash: --out - is standard output, as for most commands that write a file, not a file
+// named "-" in the working directory.
+func TestExplainOutDash(t *testing.T) {
+	dir, err := filepath.Abs(exampleDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(t.TempDir())
+	args := []string{"explain-onnx", "--generator", "Wachter", "--rows", "0", "--set", "max-iter=5",
+		"--model", filepath.Join(dir, "credit.onnx"), "--data", filepath.Join(dir, "credit.csv"), "--schema", filepath.Join(dir, "schema.json")}
+	want, _, err := runCLI(t, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, stderr, err := runCLI(t, append(args, "--out", "-")...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != want || strings.Contains(stderr, "wrote") {
+		t.Errorf("--out -: stdout %q, stderr %q; want the counterfactuals on standard output", got, stderr)
+	}
+	if _, err := os.Stat("-"); err == nil {
+		t.Error(`a file "-" was written`)
+	}
+}
