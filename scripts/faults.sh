@@ -469,6 +469,34 @@ want_error model-csv-one-class 'no rows of.*bad|"bad".*no rows' "$B" explain-onn
 csv_from below-min '5s/,2122,/,-5,/'
 want_error model-csv-below-schema-min 'line 5.*credit_amount.*250|line 5.*credit_amount.*min' "$B" explain-onnx --model "$X/credit.onnx" --data "$MD/below-min.csv" --schema "$X/schema.json" "${small[@]}"
 
+# ... schemas.
+echo '{"target": "credit", "features": [' >"$MD/s-json.json"
+sed 's/"type": "numeric", "min": 4/"type": "number", "min": 4/' "$X/schema.json" >"$MD/s-type.json"
+sed 's/"min": 4, "max": 72/"min": 72, "max": 4/' "$X/schema.json" >"$MD/s-minmax.json"
+sed 's/"target": "credit",//' "$X/schema.json" >"$MD/s-notarget.json"
+sed 's/"mutable": "increase"}/"mutable": "upwards"}/' "$X/schema.json" >"$MD/s-mutable.json"
+sed 's/"classes": \["bad", "good"\]/"classes": ["bad", "good", "bad"]/' "$X/schema.json" >"$MD/s-dupclass.json"
+sed 's/"name": "age"/"name": "duration_months"/' "$X/schema.json" >"$MD/s-dupfeature.json"
+sed 's/">=200 DM", "none"\]/">=200 DM", "none", "none"]/' "$X/schema.json" >"$MD/s-dupcategory.json"
+for c in json:'not a valid schema' type:'unknown type "number"' minmax:'min 72 > max 4' notarget:'"target"' mutable:'upwards' \
+  dupclass:'"bad" is listed twice' dupfeature:'"duration_months" is listed twice' dupcategory:'"none" is listed twice'; do
+  f=${c%%:*}; ! cmp -s "$MD/s-$f.json" "$X/schema.json" || echo "faults.sh: the edit for s-$f changed nothing" >&2
+  want_error "model-schema-$f" "${c#*:}" "$B" explain-onnx --model "$X/credit.onnx" --data "$X/credit.csv" --schema "$MD/s-$f.json" "${small[@]}"
+done
+
+# ... counterfactuals of another tool given to score.
+cut -d, -f1-8,10- "$MD/base.csv" >"$MD/score-nofeature.csv"
+want_error model-score-missing-feature 'no column "installment_rate"' "$B" score "${mine[@]}" --counterfactuals "$MD/score-nofeature.csv"
+sed '2s/,>=200 DM,/,>=300 DM,/' "$MD/base.csv" >"$MD/score-badcat.csv"
+want_error model-score-bad-category 'line 2.*checking.*>=300 DM' "$B" score "${mine[@]}" --counterfactuals "$MD/score-badcat.csv"
+head -n 1 "$MD/base.csv" >"$MD/score-header.csv"; : >"$MD/score-empty.csv"
+want_error model-score-header-only 'no rows' "$B" score "${mine[@]}" --counterfactuals "$MD/score-header.csv"
+want_error model-score-empty 'empty' "$B" score "${mine[@]}" --counterfactuals "$MD/score-empty.csv"
+want_error model-score-no-counterfactuals '--counterfactuals' "$B" score "${mine[@]}"
+{ head -n 1 "$MD/base.csv"; sed -n 2p "$MD/base.csv" | tr -d '\n'; printf '\r\n'; } >"$MD/score-crlf.csv"
+want_result model-score-crlf '[ "$(cut -d, -f2-23 "$MD/scored-crlf.csv")" = "$(head -n 2 "$MD/base.csv" | cut -d, -f2-23)" ]' \
+  "$B" score "${mine[@]}" --counterfactuals "$MD/score-crlf.csv" --out "$MD/scored-crlf.csv"
+
 # ... flags.
 want_error model-rows-out-of-range 'row 1000' "$B" explain-onnx "${mine[@]}" --generator Wachter --rows 1000
 want_error model-rows-backwards 'backwards' "$B" explain-onnx "${mine[@]}" --generator Wachter --rows 5-2
@@ -481,6 +509,15 @@ want_result model-target-by-index '[ "$(col "$MD/cf-ti.csv" target | sort -u)" =
 want_error model-generator-unknown 'unknown generator "Nope"' "$B" explain-onnx "${mine[@]}" --generator Nope --rows 0
 want_error model-set-unknown-key 'unknown key "epochs"' "$B" explain-onnx "${mine[@]}" --generator Wachter --rows 0 --set epochs=3
 want_error model-set-max-iter-zero 'max-iter' "$B" explain-onnx "${mine[@]}" --generator Wachter --rows 0 --set max-iter=0
+want_result model-out-dash 'same_as_base "$S/out" && [ ! -e "$MD/-" ]' bash -c 'cd "$1" && shift && exec "$@"' _ "$MD" "$B" explain-onnx "${mine[@]}" "${small[@]}" --out -
+want_result model-rows-with-spaces 'same_as_base "$S/out"' "$B" explain-onnx "${mine[@]}" --generator Wachter --rows "0, 1,2" --set max-iter=20
+want_error model-rows-empty '--rows' "$B" explain-onnx "${mine[@]}" --generator Wachter --rows ""
+want_error model-generator-twice '"Wachter" is listed twice' "$B" explain-onnx "${mine[@]}" --generator Wachter,wachter --rows 0
+want_error model-set-stop-unknown 'stop=never' "$B" explain-onnx "${mine[@]}" --generator Wachter --rows 0 --set stop=never
+want_error model-set-step-negative 'step.*-1' "$B" explain-onnx "${mine[@]}" --generator Wachter --rows 0 --set step=-1
+want_error model-set-cost-nan 'cost.*NaN' "$B" explain-onnx "${mine[@]}" --generator Wachter --rows 0 --set cost=NaN
+want_error model-seed-negative '-seed' "$B" explain-onnx "${mine[@]}" --generator Wachter --rows 0 --seed -1
+want_error model-extra-argument 'unexpected arguments' "$B" explain-onnx "${mine[@]}" --generator Wachter --rows 0 extra
 want_error model-set-max-iter-huge 'max-iter.*at most' "$B" explain-onnx "${mine[@]}" --generator Wachter --rows 0 --set max-iter=1000000000000
 
 # Every generator on the example: its rows keep the schema's bounds, categories and mutability, and what
