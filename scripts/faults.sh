@@ -111,6 +111,7 @@ if [ -z "$bin" ]; then
   bin="$S/eccco"
   (cd "$root" && go build -o "$bin" ./eccco/cmd/eccco) || { echo "faults.sh: eccco does not build" >&2; exit 1; }
 fi
+case "$bin" in /*) ;; *) bin="$PWD/$bin" ;; esac # some cases run from another working directory
 B="$bin" M="$S/models"
 t0=$(date +%s)
 declare -A count=()
