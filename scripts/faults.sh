@@ -80,6 +80,7 @@
 #                               TestReadTableErrors (eccco/data), TestCustomClassMismatchNamesLabel (eccco/experiment)
 #   model-out-dir-slash, model-out-existing-dir  TestExplainOutDirectory
 #   model-out-unwritable        TestExplainOutUnwritable
+#   model-out-dash              TestExplainOutDash
 #   model-help-explain, model-onnx-given-to-explain  TestExplainONNXIsItsOwnCommand (flags_test.go),
 #                               TestExplainONNXModelToExplain
 #   model-every-generator       TestCustomEveryGenerator (eccco/experiment)
@@ -306,6 +307,11 @@ csv_from() { sed "$2" "$X/credit.csv" >"$MD/$1.csv"; ! cmp -s "$MD/$1.csv" "$X/c
 col() { awk -F, -v c="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == c) k = i; next } { print $k }' "$1"; }
 "$B" explain-onnx "${mine[@]}" "${small[@]}" --out "$MD/base.csv" 2>"$MD/base.err" || { echo "faults.sh: the example's explain-onnx failed:"; tail -3 "$MD/base.err"; exit 1; }
 want_result model-baseline 'chk "$MD/base.csv"' "$B" explain-onnx "${mine[@]}" "${small[@]}"
+# the check itself must refuse a wrong file: one valid flipped, one probability moved, one immutable changed
+for edit in 'NR == 2 { $17 = ($17 == "true" ? "false" : "true") }' 'NR == 3 { $23 = $23 - 0.01 }' 'NR == 4 { $10 = "male single" }'; do
+  awk -F, "BEGIN { OFS = \",\" } $edit { print }" "$MD/base.csv" >"$MD/wrong.csv"
+  if chk "$MD/wrong.csv" >/dev/null 2>&1; then echo "faults.sh: onnxfixtures check accepts a wrong file ($edit)" >&2; exit 1; fi
+done
 same_as_base() { cmp "$1" "$MD/base.csv"; }
 
 # The issue's panics: ECCCo+ (a PCA of the table) on a table of 4 and of 2 rows.
@@ -322,9 +328,10 @@ echo theirs >"$MD/theirs"
 "$B" "${slow[@]}" --out "$MD/appears.csv" >/dev/null 2>"$MD/appears.err" &
 pid=$!
 for _ in $(seq 600); do grep -q searching "$MD/appears.err" 2>/dev/null && break; sleep 0.05; done
-cp "$MD/theirs" "$MD/appears.csv"
+(set -C; cat "$MD/theirs" >"$MD/appears.csv") 2>/dev/null; appeared=$?
 wait "$pid"; rc=$?
 if grep -q 'goroutine \|panic:' "$MD/appears.err"; then report model-out-appears PANIC "$(grep -m1 'panic:' "$MD/appears.err")"
+elif [ "$appeared" != 0 ]; then report model-out-appears FAILED "the run wrote --out before the file could appear: raise the case's max-iter"
 elif ! cmp -s "$MD/theirs" "$MD/appears.csv"; then report model-out-appears LOSS "the file that appeared at --out was replaced (rc $rc)"
 elif [ "$rc" = 0 ] || grep -q '^wrote' "$MD/appears.err"; then report model-out-appears SILENT "rc $rc; says it wrote"
 elif ! grep -q 'exists now' "$MD/appears.err"; then report model-out-appears UNCLEAR "$(tail -n 1 "$MD/appears.err")"
@@ -427,7 +434,7 @@ want_result model-softmax-output 'chk "$MD/cf-sm.csv" "$X/credit-softmax.onnx"' 
 want_error model-unsupported-op 'Celu' "$B" explain-onnx --model "$MF/celu.onnx" --data "$X/credit.csv" --schema "$X/schema.json" "${small[@]}"
 want_error model-not-onnx 'not an ONNX' "$B" explain-onnx --model "$MF/not-onnx.onnx" --data "$X/credit.csv" --schema "$X/schema.json" "${small[@]}"
 want_error model-truncated 'not an ONNX' "$B" explain-onnx --model "$MF/truncated.onnx" --data "$X/credit.csv" --schema "$X/schema.json" "${small[@]}"
-want_error model-empty-file 'empty' "$B" explain-onnx --model "$MF/empty.onnx" --data "$X/credit.csv" --schema "$X/schema.json" "${small[@]}"
+want_error model-empty-file 'file is empty' "$B" explain-onnx --model "$MF/empty.onnx" --data "$X/credit.csv" --schema "$X/schema.json" "${small[@]}"
 want_error model-wrong-width '36 inputs.*35' "$B" explain-onnx --model "$MF/wide.onnx" --data "$X/credit.csv" --schema "$X/schema.json" "${small[@]}"
 want_error model-three-classes '3 classes.*2' "$B" explain-onnx --model "$MF/three-classes.onnx" --data "$X/credit.csv" --schema "$X/schema.json" "${small[@]}"
 want_error model-no-such-file 'nope\.onnx' "$B" explain-onnx --model "$MD/nope.onnx" --data "$X/credit.csv" --schema "$X/schema.json" "${small[@]}"
@@ -436,7 +443,7 @@ want_error model-flags-missing '--schema' "$B" explain-onnx --model "$X/credit.o
 
 # ... other CSVs.
 : >"$MD/empty.csv"; head -n 1 "$X/credit.csv" >"$MD/header.csv"
-want_error model-csv-empty 'empty' "$B" explain-onnx --model "$X/credit.onnx" --data "$MD/empty.csv" --schema "$X/schema.json" "${small[@]}"
+want_error model-csv-empty 'empty file' "$B" explain-onnx --model "$X/credit.onnx" --data "$MD/empty.csv" --schema "$X/schema.json" "${small[@]}"
 want_error model-csv-header-only 'no data rows' "$B" explain-onnx --model "$X/credit.onnx" --data "$MD/header.csv" --schema "$X/schema.json" "${small[@]}"
 csv_from crlf 's/$/\r/'
 want_result model-csv-crlf 'same_as_base "$MD/cf-crlf.csv"' "$B" explain-onnx --model "$X/credit.onnx" --data "$MD/crlf.csv" --schema "$X/schema.json" "${small[@]}" --out "$MD/cf-crlf.csv"
@@ -492,7 +499,7 @@ sed '2s/,>=200 DM,/,>=300 DM,/' "$MD/base.csv" >"$MD/score-badcat.csv"
 want_error model-score-bad-category 'line 2.*checking.*>=300 DM' "$B" score "${mine[@]}" --counterfactuals "$MD/score-badcat.csv"
 head -n 1 "$MD/base.csv" >"$MD/score-header.csv"; : >"$MD/score-empty.csv"
 want_error model-score-header-only 'no rows' "$B" score "${mine[@]}" --counterfactuals "$MD/score-header.csv"
-want_error model-score-empty 'empty' "$B" score "${mine[@]}" --counterfactuals "$MD/score-empty.csv"
+want_error model-score-empty 'empty file' "$B" score "${mine[@]}" --counterfactuals "$MD/score-empty.csv"
 want_error model-score-no-counterfactuals '--counterfactuals' "$B" score "${mine[@]}"
 { head -n 1 "$MD/base.csv"; sed -n 2p "$MD/base.csv" | tr -d '\n'; printf '\r\n'; } >"$MD/score-crlf.csv"
 want_result model-score-crlf '[ "$(cut -d, -f2-23 "$MD/scored-crlf.csv")" = "$(head -n 2 "$MD/base.csv" | cut -d, -f2-23)" ]' \
