@@ -110,7 +110,8 @@ func ParseSet(args []string, groups ...SetGroup) (Overrides, error) {
 			}
 			seen[k] = true
 			if err := o.set(k, v); err != nil {
-				return o, fmt.Errorf("%w: %s=%s: %v", ErrInvalid, k, v, err)
+				// (the value's own check may say "invalid setting" too: once is enough)
+				return o, fmt.Errorf("%w: %s=%s: %s", ErrInvalid, k, v, strings.ReplaceAll(err.Error(), ErrInvalid.Error()+": ", ""))
 			}
 		}
 	}
