@@ -81,6 +81,8 @@
 #   model-out-dir-slash, model-out-existing-dir  TestExplainOutDirectory
 #   model-out-unwritable        TestExplainOutUnwritable
 #   model-out-dash              TestExplainOutDash
+#   model-generator-twice       TestParseGeneratorsTwiceNamesSpellings (eccco/experiment)
+#   model-set-step-negative, model-set-cost-nan  TestParseSet (eccco/experiment, its said-once check)
 #   model-help-explain, model-onnx-given-to-explain  TestExplainONNXIsItsOwnCommand (flags_test.go),
 #                               TestExplainONNXModelToExplain
 #   model-every-generator       TestCustomEveryGenerator (eccco/experiment)
@@ -520,7 +522,7 @@ want_error model-set-max-iter-zero 'max-iter' "$B" explain-onnx "${mine[@]}" --g
 want_result model-out-dash 'same_as_base "$S/out" && [ ! -e "$MD/-" ]' bash -c 'cd "$1" && shift && exec "$@"' _ "$MD" "$B" explain-onnx "${mine[@]}" "${small[@]}" --out -
 want_result model-rows-with-spaces 'same_as_base "$S/out"' "$B" explain-onnx "${mine[@]}" --generator Wachter --rows "0, 1,2" --set max-iter=20
 want_error model-rows-empty '--rows' "$B" explain-onnx "${mine[@]}" --generator Wachter --rows ""
-want_error model-generator-twice '"Wachter" is listed twice' "$B" explain-onnx "${mine[@]}" --generator Wachter,wachter --rows 0
+want_error model-generator-twice '"Wachter" is listed twice \(as "Wachter" and "wachter"\)' "$B" explain-onnx "${mine[@]}" --generator Wachter,wachter --rows 0
 want_error model-set-stop-unknown 'stop=never' "$B" explain-onnx "${mine[@]}" --generator Wachter --rows 0 --set stop=never
 want_error model-set-step-negative 'step.*-1' "$B" explain-onnx "${mine[@]}" --generator Wachter --rows 0 --set step=-1
 want_error model-set-cost-nan 'cost.*NaN' "$B" explain-onnx "${mine[@]}" --generator Wachter --rows 0 --set cost=NaN
