@@ -134,7 +134,13 @@ func TestReadTableErrors(t *testing.T) {
 		"inf":              {head + "no,30,red,S,here,-Inf\n", `column "debt": "-Inf" is not a finite number`},
 		"empty field":      {head + "no,,red,S,here,1\n", `column "age": "" is not a number`},
 		"wrong fields":     {head + good + "no,30,red\n", "line 3"},
-		"unknown label":    {head + good + "maybe,30,red,S,here,1\n", `data row 1, column "y": label "maybe"`},
+		"unknown label":    {head + good + "maybe,30,red,S,here,1\n", `line 3 (data row 1), column "y": label "maybe"`},
+		// a class of the schema that no row has: the search and its metrics need rows of each class
+		"class without rows": {head + good + good, `the class "no" (of the schema's no, yes) has no rows`},
+		// a row outside the schema's bounds (debt in [0, 100]): a factual its counterfactuals cannot keep
+		"below min":       {head + good + "no,30,red,S,here,-5\n", `line 3 (data row 1), column "debt": -5 is below the schema's min 0`},
+		"above max":       {head + good + "no,30,red,S,here,101\n", `line 3 (data row 1), column "debt": 101 is above the schema's max 100`},
+		"level above max": {head + good + "no,30,red,L,here,1\n", `line 3 (data row 1), column "size": level "L" is above the schema's max`},
 	}
 	for name, c := range cases {
 		_, err := readTable(strings.NewReader(c.csv), s, "t")

@@ -158,6 +158,9 @@ func readTable(r io.Reader, s *Schema, name string) (*Table, error) {
 		if err := s.encodeRecord(rec, cols, offs, row); err != nil {
 			return nil, markf(ErrSchema, "line %d (data row %d), %w", line, n, err)
 		}
+		if err := s.inBounds(rec, cols, offs, row); err != nil {
+			return nil, markf(ErrSchema, "line %d (data row %d), %w", line, n, err)
+		}
 		x = append(x, row...)
 		labels = append(labels, strings.TrimSpace(rec[tcol]))
 		lines = append(lines, line)
@@ -175,7 +178,17 @@ func readTable(r io.Reader, s *Schema, name string) (*Table, error) {
 	y := make([]int, len(labels))
 	for i, l := range labels {
 		if y[i] = slices.Index(classes, l); y[i] < 0 {
-			return nil, markf(ErrSchema, "data row %d, column %q: label %q is not one of the schema's classes (%s)", i, s.Target, l, strings.Join(classes, ", "))
+			return nil, markf(ErrSchema, "line %d (data row %d), column %q: label %q is not one of the schema's classes (%s)", lines[i], i, s.Target, l, strings.Join(classes, ", "))
+		}
+	}
+	if s.Classes != nil { // a class listed by the schema that no row has (sorted labels all have rows)
+		count := make([]int, len(classes))
+		for _, c := range y {
+			count[c]++
+		}
+		if k := slices.Index(count, 0); k >= 0 {
+			return nil, markf(ErrSchema, "column %q: the class %q (of the schema's %s) has no rows; the search and its metrics need rows of every class the model gives",
+				s.Target, classes[k], strings.Join(classes, ", "))
 		}
 	}
 	d := &Dataset{Name: name, X: x, Y: y, FeatureNames: s.Columns(), ClassNames: classes}
@@ -202,6 +215,27 @@ func featureColumns(c *csvRows, s *Schema) ([]int, error) {
 		cols[i] = j
 	}
 	return cols, nil
+}
+
+// inBounds checks a data row's encoded features (row) against the schema's min and max: a factual outside
+// them is one its counterfactuals, kept within the bounds, could not stay near.
+func (s *Schema) inBounds(rec []string, cols, offs []int, row []float32) error {
+	for i, f := range s.Features {
+		if f.Type == Categorical || (f.Min == nil && f.Max == nil) {
+			continue
+		}
+		v, what := float64(row[offs[i]]), strings.TrimSpace(rec[cols[i]])
+		if f.Type == Ordinal {
+			what = fmt.Sprintf("level %q", what)
+		}
+		if f.Min != nil && v < *f.Min {
+			return fmt.Errorf("column %q: %s is below the schema's min %g; widen the schema's bounds or correct the row", f.Name, what, *f.Min)
+		}
+		if f.Max != nil && v > *f.Max {
+			return fmt.Errorf("column %q: %s is above the schema's max %g; widen the schema's bounds or correct the row", f.Name, what, *f.Max)
+		}
+	}
+	return nil
 }
 
 // encodeRecord writes a record's features into row (the model's D inputs).

@@ -98,3 +98,12 @@ func TestCustomClassMismatchNamesLabel(t *testing.T) {
 		t.Errorf("err = %v, want the label \"Yes\" and its line 5 named", err)
 	}
 }
+
+// TestParseGeneratorsTwiceNamesSpellings: a generator given twice under two spellings is refused naming
+// both as the user typed them (it said "as \"Wachter\" and \"Wachter\"" for Wachter,wachter).
+func TestParseGeneratorsTwiceNamesSpellings(t *testing.T) {
+	_, err := ParseGenerators("Wachter", "wachter")
+	if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), `generator "Wachter" is listed twice (as "Wachter" and "wachter")`) {
+		t.Errorf("err = %v", err)
+	}
+}

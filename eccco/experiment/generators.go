@@ -256,11 +256,16 @@ func PaperGenerators() []Generator {
 // repeated name is ErrInvalid.
 func ParseGenerators(names ...string) ([]Generator, error) {
 	var out []Generator
+	typed := map[catalogue.Name]string{} // each generator's spelling as given, to name both of a pair
 	for _, n := range names {
 		c, err := catalogue.Canonical(n)
 		if err != nil {
 			return nil, fmt.Errorf("%w: %v", ErrInvalid, err)
 		}
+		if prev, ok := typed[c]; ok {
+			return nil, fmt.Errorf("%w: generator %q is listed twice (as %q and %q)", ErrInvalid, c, prev, strings.TrimSpace(n))
+		}
+		typed[c] = strings.TrimSpace(n)
 		out = append(out, Generator{Name: string(c)})
 	}
 	return out, CheckGenerators(out)

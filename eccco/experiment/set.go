@@ -79,6 +79,9 @@ type Overrides struct {
 // take 314 MB as float32).
 const MaxChains = 100_000
 
+// MaxMaxIterations bounds --set max-iter: 10⁴ times the paper's 100 steps.
+const MaxMaxIterations = 1_000_000
+
 // ParseSet reads key=value pairs, each argument holding one or a comma-separated list of them, into
 // Overrides. Only the keys of the given groups are accepted: an unknown key, a key given twice or a value
 // that does not parse is ErrInvalid, naming the key and the keys accepted. A boolean key reads the
@@ -107,7 +110,8 @@ func ParseSet(args []string, groups ...SetGroup) (Overrides, error) {
 			}
 			seen[k] = true
 			if err := o.set(k, v); err != nil {
-				return o, fmt.Errorf("%w: %s=%s: %v", ErrInvalid, k, v, err)
+				// (the value's own check may say "invalid setting" too: once is enough)
+				return o, fmt.Errorf("%w: %s=%s: %s", ErrInvalid, k, v, strings.ReplaceAll(err.Error(), ErrInvalid.Error()+": ", ""))
 			}
 		}
 	}
@@ -160,6 +164,8 @@ func (o *Overrides) set(k, v string) error {
 	case "max-iter":
 		if err = nonNeg(&o.MaxIterations); err == nil && o.MaxIterations == 0 {
 			err = fmt.Errorf("must be at least 1")
+		} else if err == nil && o.MaxIterations > MaxMaxIterations {
+			err = fmt.Errorf("at most %d (the default is %d; a search that does not stop by its rule takes every step)", MaxMaxIterations, counterfactual.DefaultMaxIterations)
 		}
 	case "stop":
 		var r counterfactual.Rule

@@ -32,9 +32,13 @@ func TestParseSet(t *testing.T) {
 		{[]string{"target-mix=2:1/3"}, []SetGroup{SetSettings}, "target-mix"},
 		{[]string{"sampling=per-row"}, []SetGroup{SetSampling}, "sampling"},
 		{[]string{"energy=-1"}, []SetGroup{SetGenerator}, "energy"},
+		{[]string{"step=-1"}, []SetGroup{SetGenerator}, "step=-1: generator --set: step = -1 must be a non-negative number"},
+		// a step limit no search finishes (10¹² steps: hours a row, where the stop rule does not hold)
+		{[]string{"max-iter=1000000000000"}, []SetGroup{SetSearch}, "max-iter=1000000000000: at most 1000000"},
 	} {
-		if _, err := ParseSet(c.args, c.groups...); !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("ParseSet(%v): %v, want ErrInvalid mentioning %q", c.args, err, c.want)
+		if _, err := ParseSet(c.args, c.groups...); !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), c.want) ||
+			strings.Count(err.Error(), ErrInvalid.Error()) != 1 {
+			t.Errorf("ParseSet(%v): %v, want ErrInvalid (said once) mentioning %q", c.args, err, c.want)
 		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/gomlx/compute"
@@ -98,10 +99,19 @@ func FromONNX(backend compute.Backend, path string) (*ONNX, error) {
 // kept where it gives the same logits on n + 2 rows; otherwise the first, saying why in Notes.
 func fromONNX(backend compute.Backend, raw []byte, baseDir string) (*ONNX, error) {
 	var pm protos.ModelProto
-	if err := proto.Unmarshal(raw, &pm); err != nil || pm.Graph == nil {
+	if len(raw) == 0 {
+		return nil, fmt.Errorf("%w: the file is empty", ErrONNX)
+	}
+	if err := proto.Unmarshal(raw, &pm); err != nil {
 		return nil, fmt.Errorf("%w: not an ONNX model file (%v)", ErrONNX, err)
 	}
+	if pm.Graph == nil {
+		return nil, fmt.Errorf("%w: not an ONNX model file (it holds no graph)", ErrONNX)
+	}
 	if err := prepareGraph(&pm); err != nil {
+		return nil, err
+	}
+	if err := checkExternalData(&pm, baseDir); err != nil {
 		return nil, err
 	}
 	n := fixedBatch(&pm)
@@ -390,4 +400,60 @@ func (c *ONNX) Output() string {
 		return "softmax"
 	}
 	return "logits"
+}
+
+// checkExternalData checks, before onnx-gomlx reads them, that every tensor stored as external data has
+// its file beside the model (baseDir) and that the file holds the tensor's bytes, naming the tensor and
+// the file where not.
+func checkExternalData(pm *protos.ModelProto, baseDir string) error {
+	size := map[protos.TensorProto_DataType]int64{protos.TensorProto_FLOAT: 4, protos.TensorProto_DOUBLE: 8,
+		protos.TensorProto_INT64: 8, protos.TensorProto_INT32: 4, protos.TensorProto_FLOAT16: 2, protos.TensorProto_BFLOAT16: 2,
+		protos.TensorProto_INT8: 1, protos.TensorProto_UINT8: 1, protos.TensorProto_BOOL: 1}
+	for _, t := range pm.Graph.Initializer {
+		if t.DataLocation != protos.TensorProto_EXTERNAL {
+			continue
+		}
+		var location string
+		offset, length := int64(0), int64(-1)
+		for _, kv := range t.ExternalData {
+			switch kv.Key {
+			case "location":
+				location = kv.Value
+			case "offset", "length":
+				v, err := strconv.ParseInt(kv.Value, 10, 64)
+				if err != nil || v < 0 {
+					return fmt.Errorf("%w: tensor %q: its external data's %s %q is not a byte count", ErrONNX, t.Name, kv.Key, kv.Value)
+				}
+				if kv.Key == "offset" {
+					offset = v
+				} else {
+					length = v
+				}
+			}
+		}
+		if location == "" {
+			return fmt.Errorf("%w: tensor %q is stored as external data but names no file (no \"location\")", ErrONNX, t.Name)
+		}
+		if length < 0 {
+			if es, ok := size[protos.TensorProto_DataType(t.DataType)]; ok {
+				length = es
+				for _, d := range t.Dims {
+					length *= d
+				}
+			}
+		}
+		file := filepath.Join(baseDir, location)
+		fi, err := os.Stat(file)
+		switch {
+		case errors.Is(err, os.ErrNotExist):
+			return fmt.Errorf("%w: tensor %q is stored in the external data file %s (beside the model), which does not exist; copy the model's data file with it, or export the model again", ErrONNX, t.Name, file)
+		case err != nil:
+			return fmt.Errorf("%w: tensor %q: its external data file: %v", ErrONNX, t.Name, err)
+		case fi.IsDir():
+			return fmt.Errorf("%w: tensor %q is stored in the external data file %s, which is a folder", ErrONNX, t.Name, file)
+		case length >= 0 && offset+length > fi.Size():
+			return fmt.Errorf("%w: tensor %q is stored in the external data file %s at bytes %d to %d, but the file holds %d bytes (cut short, or another model's)", ErrONNX, t.Name, file, offset, offset+length, fi.Size())
+		}
+	}
+	return nil
 }

@@ -103,3 +103,51 @@ func TestFromONNXExternalDataMissing(t *testing.T) {
 		t.Errorf("err = %v, want one naming weights.data", err)
 	}
 }
+
+// TestFromONNXExternalDataUnreadable: an external data file that is missing, or shorter than the tensors
+// it should hold, is an error in the user's words, naming the tensor and the file beside the model, and
+// no Go API name (onnx-gomlx's own error named Model.VariablesToScope()).
+func TestFromONNXExternalDataUnreadable(t *testing.T) {
+	pm := readBinarySigmoid(t)
+	for _, init := range pm.Graph.Initializer {
+		if init.Name == "w" {
+			init.RawData, init.FloatData = nil, nil
+			init.DataLocation = protos.TensorProto_EXTERNAL
+			init.ExternalData = []*protos.StringStringEntryProto{{Key: "location", Value: "weights.data"}, {Key: "offset", Value: "0"}, {Key: "length", Value: "12"}}
+		}
+	}
+	out, err := proto.Marshal(pm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, data := range map[string][]byte{"missing": nil, "short": float32Bytes(1, -2)} {
+		dir := t.TempDir()
+		path := filepath.Join(dir, "model.onnx")
+		if err := os.WriteFile(path, out, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if data != nil {
+			if err := os.WriteFile(filepath.Join(dir, "weights.data"), data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		_, err := FromONNX(testBackend(t), path)
+		t.Log(err)
+		if err == nil || !strings.Contains(err.Error(), filepath.Join(dir, "weights.data")) || !strings.Contains(err.Error(), `"w"`) ||
+			strings.Contains(err.Error(), "Model.") || strings.Contains(err.Error(), "()") {
+			t.Errorf("%s: err = %v, want one naming the tensor \"w\" and %s, no Go API names", name, err, filepath.Join(dir, "weights.data"))
+		}
+	}
+}
+
+// TestFromONNXEmptyFile: an empty file is said to be empty, not "not an ONNX model file (<nil>)".
+func TestFromONNXEmptyFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "model.onnx")
+	if err := os.WriteFile(path, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := FromONNX(testBackend(t), path)
+	if err == nil || !strings.Contains(err.Error(), "empty") || strings.Contains(err.Error(), "<nil>") {
+		t.Errorf("err = %v, want one saying the file is empty", err)
+	}
+}

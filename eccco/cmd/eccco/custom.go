@@ -37,13 +37,16 @@ func (c *customFlags) register(fs interface {
 	fs.StringVar(&c.data, "data", "", "the data: a CSV file with a header line")
 	fs.StringVar(&c.schema, "schema", "", "the CSV's schema (JSON: target, features with type, categories or levels, min, max, mutable; or for images \"image\": {height, width, prefix, min, max}, which takes the paper's MNIST settings)")
 	fs.StringVar(&c.target, "target", "other", "target class: its name, its index, or 'other' (the most probable class other than the predicted one)")
-	fs.StringVar(&c.out, "out", "", "write the counterfactuals to this CSV file (refused if it exists); default: standard output")
+	fs.StringVar(&c.out, "out", "", "write the counterfactuals to this CSV file (refused if it exists); default or -: standard output")
 	fs.Uint64Var(&c.seed, "seed", experiment.DefaultSeed, "seed of the calibration split, the SGLD samples and the VAE (any number, 0 included)")
 }
 
 func (c *customFlags) open(stderr io.Writer) (*experiment.Custom, int, error) {
 	if c.model == "" || c.data == "" || c.schema == "" {
 		return nil, 0, fmt.Errorf("%w: --model, --data and --schema are all needed", experiment.ErrInvalid)
+	}
+	if c.out == "-" { // standard output, as the convention has it (not a file named "-")
+		c.out = ""
 	}
 	if err := checkNewFile("--out", c.out); err != nil {
 		return nil, 0, err
@@ -101,6 +104,14 @@ func checkNewFile(flag, path string) error {
 			if !fi.IsDir() {
 				return fmt.Errorf("%w: %s %s: %s is a file, not a folder", experiment.ErrInvalid, flag, path, d)
 			}
+			// The nearest existing folder must take a new file (or the folders made below it), now
+			// rather than after the computation.
+			f, err := os.CreateTemp(d, atomicfile.TempPrefix+"probe-*")
+			if err != nil {
+				return fmt.Errorf("%w: %s %s: cannot make a file in %s (%v)", experiment.ErrInvalid, flag, path, d, errors.Unwrap(err))
+			}
+			_ = f.Close()
+			_ = os.Remove(f.Name())
 			break
 		}
 		if filepath.Dir(d) == d {

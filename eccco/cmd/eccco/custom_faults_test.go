@@ -316,3 +316,50 @@ func TestExplainONNXModelToExplain(t *testing.T) {
 		t.Errorf("explain --schema: stdout same %v, stderr %q, want explain-onnx's after a notice", old == now, oldErr)
 	}
 }
+
+// TestExplainOutUnwritable: an --out in a folder where no file can be made (read-only; for root, whom
+// permissions do not stop, /proc) is refused before anything is computed, naming --out and the folder,
+// not after the search with a temporary file's name.
+func TestExplainOutUnwritable(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "ro")
+	if err := os.Mkdir(dir, 0o555); err != nil {
+		t.Fatal(err)
+	}
+	if os.Geteuid() == 0 {
+		dir = "/proc"
+	}
+	out := filepath.Join(dir, "cf.csv")
+	_, stderr, err := runCLI(t, append([]string{"explain-onnx", "--generator", "Wachter", "--rows", "0", "--out", out}, exampleFiles(filepath.Join(exampleDir, "credit.csv"))...)...)
+	if err == nil || !strings.Contains(err.Error(), "--out") || !strings.Contains(err.Error(), "cannot make a file in "+dir) || strings.Contains(err.Error(), ".tmp-") {
+		t.Errorf("err = %v, want --out refused naming %s", err, dir)
+	}
+	if strings.Contains(stderr, "searching") {
+		t.Errorf("searched before refusing:\n%s", stderr)
+	}
+}
+
+// TestExplainOutDash: --out - is standard output, as for most commands that write a file, not a file
+// named "-" in the working directory.
+func TestExplainOutDash(t *testing.T) {
+	dir, err := filepath.Abs(exampleDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(t.TempDir())
+	args := []string{"explain-onnx", "--generator", "Wachter", "--rows", "0", "--set", "max-iter=5",
+		"--model", filepath.Join(dir, "credit.onnx"), "--data", filepath.Join(dir, "credit.csv"), "--schema", filepath.Join(dir, "schema.json")}
+	want, _, err := runCLI(t, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, stderr, err := runCLI(t, append(args, "--out", "-")...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != want || strings.Contains(stderr, "wrote") {
+		t.Errorf("--out -: stdout %q, stderr %q; want the counterfactuals on standard output", got, stderr)
+	}
+	if _, err := os.Stat("-"); err == nil {
+		t.Error(`a file "-" was written`)
+	}
+}
