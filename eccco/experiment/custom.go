@@ -743,6 +743,9 @@ func WriteCustomCSV(w io.Writer, s *data.Schema, classes []string, xs ...*Custom
 }
 
 // OpenCustomFiles reads a schema, a CSV and an ONNX model (models.FromONNX) and opens them (OpenCustom).
+// Without o.Backend, an image schema runs on backend.Images' choice (XLA's CPU plugin where eccco is built
+// with -tags xla and the plugin is installed, else the default backend; o.Logf hears which and why), any
+// other schema on the default backend (backend.New).
 func OpenCustomFiles(modelPath, dataPath, schemaPath string, o CustomOptions) (*Custom, error) {
 	s, err := data.ReadSchema(schemaPath)
 	if err != nil {
@@ -752,7 +755,17 @@ func OpenCustomFiles(modelPath, dataPath, schemaPath string, o CustomOptions) (*
 	if err != nil {
 		return nil, err
 	}
-	if o.Backend == nil {
+	switch {
+	case o.Backend != nil:
+	case s.Image != nil: // XLA's CPU plugin where it is built in and installed (backend.Images), as for the paper's images
+		var line string
+		if o.Backend, line, err = backend.Images(); err != nil {
+			return nil, err
+		}
+		if o.Logf != nil {
+			o.Logf("%s", line)
+		}
+	default:
 		if o.Backend, err = backend.New(); err != nil {
 			return nil, err
 		}
