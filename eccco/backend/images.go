@@ -1,9 +1,12 @@
 package backend
 
 import (
+	"fmt"
 	"os"
 	"slices"
 	"strings"
+
+	"github.com/gomlx/compute"
 )
 
 // ImagesEnvVar chooses the backend of the image data sets (MNIST, Fashion-MNIST) where eccco chooses it
@@ -40,4 +43,34 @@ func ImagesConfig() (config, why string) {
 		return "", "XLA's CPU plugin is not installed (scripts/install-xla.sh)"
 	}
 	return "xla:cpu", "XLA is compiled in and its CPU plugin installed"
+}
+
+// Images returns the backend of a user's images (explain-onnx and score with an image schema) by
+// ImagesConfig's rule, and a line saying which and why: XLA's CPU plugin where it is compiled in and
+// installed, else the default backend (New's, Shared). A configuration that ECCCO_IMAGE_BACKEND names and
+// that does not start is an error; XLA chosen by "auto" that does not start leaves the default backend,
+// and the line says why.
+func Images() (b compute.Backend, line string, err error) {
+	config, why := ImagesConfig()
+	if config != "" {
+		if b, err = Named(config); err == nil {
+			return b, fmt.Sprintf("images run on %s (%s)", config, why), nil
+		}
+		if v := strings.TrimSpace(os.Getenv(ImagesEnvVar)); v != "" && v != "auto" {
+			return nil, "", fmt.Errorf("%s=%s: %w", ImagesEnvVar, v, err)
+		}
+		why = fmt.Sprintf("%s did not start: %v", config, err)
+	}
+	if b, err = Shared(); err != nil {
+		return nil, "", err
+	}
+	return b, fmt.Sprintf("images run on %s (%s)", describe(Config()), why), nil
+}
+
+// describe names a backend configuration for people: "pure Go (go:ops_sequential)" for the default.
+func describe(config string) string {
+	if name, _, _ := strings.Cut(config, ":"); name == "go" {
+		return "pure Go (" + config + ")"
+	}
+	return config
 }

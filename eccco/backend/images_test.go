@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -36,5 +37,34 @@ func TestImagesConfig(t *testing.T) {
 		if got != c.want || why == "" {
 			t.Errorf("%s=%q %s=%q: ImagesConfig() = %q (%s), want %q", ImagesEnvVar, c.images, EnvVar, c.gomlx, got, why, c.want)
 		}
+	}
+}
+
+// Images follows ImagesConfig and says which backend and why; a configuration named by
+// ECCCO_IMAGE_BACKEND that cannot start is an error, and "go" keeps the default (Shared's) backend.
+func TestImages(t *testing.T) {
+	t.Setenv(EnvVar, "")
+	t.Setenv(XLADirEnv, t.TempDir()) // no plugin: auto stays on the default backend
+	shared, err := Shared()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ images, want string }{
+		{"go", "images run on pure Go (go:ops_sequential) (ECCCO_IMAGE_BACKEND=go)"},
+		{"", "images run on pure Go (go:ops_sequential) ("},
+		{"auto", "images run on pure Go (go:ops_sequential) ("},
+	} {
+		t.Setenv(ImagesEnvVar, c.images)
+		b, line, err := Images()
+		if err != nil || b != shared || !strings.HasPrefix(line, c.want) {
+			t.Errorf("%s=%q: Images() = %v, %q, %v; want the shared backend and %q…", ImagesEnvVar, c.images, b, line, err, c.want)
+		}
+		if c.images != "go" && !slices.Contains(Available(), "xla") && !strings.Contains(line, "-tags xla") {
+			t.Errorf("%s=%q without XLA compiled in: %q does not say to build with -tags xla", ImagesEnvVar, c.images, line)
+		}
+	}
+	t.Setenv(ImagesEnvVar, "nosuch:cpu")
+	if b, line, err := Images(); err == nil || !strings.Contains(err.Error(), "ECCCO_IMAGE_BACKEND=nosuch:cpu") {
+		t.Errorf("%s=nosuch:cpu: Images() = %v, %q, %v; want an error naming it", ImagesEnvVar, b, line, err)
 	}
 }

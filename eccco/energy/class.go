@@ -147,11 +147,26 @@ type ClassSamples struct {
 // SampleClass draws conditional samples of clf for one class: opts.Chains chains from the prior, SGLD
 // for opts.SGLD.Steps steps, and the opts.Keep samples with the lowest E(x|class).
 func SampleClass(ctx context.Context, backend compute.Backend, clf models.Classifier, class int, opts ClassOptions, seed uint64) (*ClassSamples, error) {
-	all, err := sampleClasses(ctx, backend, clf, []int{class}, opts, seed)
+	all, err := sampleClasses(ctx, backend, clf, []int{class}, opts, seed, nil)
 	if err != nil {
 		return nil, err
 	}
 	return all[0], nil
+}
+
+// SampleClasses draws, for every class classes[i], the samples SampleClass(classes[i], seeds[i]) draws
+// (the same starts and the same noise), all in one batched run of len(classes)·Chains chains: several
+// classes' independent draws for the cost of one graph call per block of steps. A class's samples do not
+// depend on the classes drawn with it: they are SampleClass's, up to the rounding of the model's
+// arithmetic on a larger batch (bit for bit for the MLP of TestSampleClassesEqualsOneClassAtATime on the
+// pure-Go backend, whose energies differ in the last bit); with SGLD.BatchMeanGrad by rounding too (the
+// gradient of each class's batch mean is taken as K times the whole batch's). Element i of the result is
+// classes[i]'s.
+func SampleClasses(ctx context.Context, backend compute.Backend, clf models.Classifier, classes []int, opts ClassOptions, seeds []uint64) ([]*ClassSamples, error) {
+	if len(classes) == 0 || len(seeds) != len(classes) {
+		return nil, fmt.Errorf("class sampling: %d classes and %d seeds (want one seed per class)", len(classes), len(seeds))
+	}
+	return sampleClasses(ctx, backend, clf, classes, opts, 0, seeds)
 }
 
 // SamplePerClass draws conditional samples for every class of clf in one batch of K·Chains chains (the
@@ -166,10 +181,12 @@ func SamplePerClass(ctx context.Context, backend compute.Backend, clf models.Cla
 	for k := range classes {
 		classes[k] = k
 	}
-	return sampleClasses(ctx, backend, clf, classes, opts, seed)
+	return sampleClasses(ctx, backend, clf, classes, opts, seed, nil)
 }
 
-func sampleClasses(ctx context.Context, backend compute.Backend, clf models.Classifier, classes []int, opts ClassOptions, seed uint64) ([]*ClassSamples, error) {
+// sampleClasses draws opts.Chains chains of every class of classes in one batched run: from one generator
+// seeded by seed when seeds is nil, else class i's chains from their own seeds[i] (SampleClasses).
+func sampleClasses(ctx context.Context, backend compute.Backend, clf models.Classifier, classes []int, opts ClassOptions, seed uint64, seeds []uint64) ([]*ClassSamples, error) {
 	opts, err := opts.withDefaults(clf)
 	if err != nil {
 		return nil, err
@@ -180,16 +197,40 @@ func sampleClasses(ctx context.Context, backend compute.Backend, clf models.Clas
 		}
 	}
 	d, n := clf.NumFeatures(), opts.Chains
-	rng := data.NewRand(seed)
-	x0 := opts.Prior.Draw(n*len(classes), rng)
-	if opts.SharedStart > 0 {
-		for i := range classes {
-			shared := opts.Prior.Draw(1, rng)
-			for c := range n {
-				if rng.Float64() < opts.SharedStart {
-					copy(x0[(i*n+c)*d:(i*n+c+1)*d], shared)
+	var x0 []float32
+	var runSeeds []uint64
+	if seeds == nil {
+		rng := data.NewRand(seed)
+		x0 = opts.Prior.Draw(n*len(classes), rng)
+		if opts.SharedStart > 0 {
+			for i := range classes {
+				shared := opts.Prior.Draw(1, rng)
+				for c := range n {
+					if rng.Float64() < opts.SharedStart {
+						copy(x0[(i*n+c)*d:(i*n+c+1)*d], shared)
+					}
 				}
 			}
+		}
+		runSeeds = []uint64{rng.Uint64()}
+	} else {
+		// Class i's chains start and move as SampleClass(classes[i], seeds[i]) would move them.
+		if len(seeds) != len(classes) {
+			return nil, fmt.Errorf("class sampling: %d seeds for %d classes", len(seeds), len(classes))
+		}
+		for i := range classes {
+			rng := data.NewRand(seeds[i])
+			xi := opts.Prior.Draw(n, rng)
+			if opts.SharedStart > 0 {
+				shared := opts.Prior.Draw(1, rng)
+				for c := range n {
+					if rng.Float64() < opts.SharedStart {
+						copy(xi[c*d:(c+1)*d], shared)
+					}
+				}
+			}
+			x0 = append(x0, xi...)
+			runSeeds = append(runSeeds, rng.Uint64())
 		}
 	}
 	y := make([]int32, 0, n*len(classes))
@@ -214,7 +255,7 @@ func sampleClasses(ctx context.Context, backend compute.Backend, clf models.Clas
 		return nil, fmt.Errorf("sampling classes %v: %w", classes, err)
 	}
 	defer done()
-	samples, energies, err := sp.Run(ctx, x0, y, rng.Uint64())
+	samples, energies, err := sp.RunGroups(ctx, x0, y, runSeeds)
 	if err != nil {
 		return nil, fmt.Errorf("sampling classes %v: %w", classes, err)
 	}

@@ -236,3 +236,73 @@ func TestBadInputsAreErrors(t *testing.T) {
 		t.Errorf("mismatched prior bounds accepted")
 	}
 }
+
+// SampleClasses draws several classes' chains in one batch, and each class's samples are the ones
+// SampleClass draws for that class alone with the same seed, bit for bit (starts, noise and the kept
+// lowest-energy rows; their energies, evaluated in a batch of another size, to rounding), with and
+// without shared starts; the order of the classes does not matter.
+func TestSampleClassesEqualsOneClassAtATime(t *testing.T) {
+	b := testBackend(t)
+	ds := blobs(20, 3)
+	m, err := models.New(b, models.Spec{Kind: models.KindMLP, NumFeatures: 2, NumClasses: 3, Hidden: 8, Layers: 2, Activation: "relu", Members: 1}, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prior, err := PriorFromData(ds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	for _, shared := range []float64{0, 0.5} {
+		o := DefaultClassOptions(prior)
+		o.SGLD.Steps, o.Chains, o.Keep, o.SharedStart = 60, 6, 4, shared
+		classes, seeds := []int{2, 0, 1}, []uint64{7, 9, 7}
+		got, err := SampleClasses(ctx, b, m, classes, o, seeds)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rev, err := SampleClasses(ctx, b, m, []int{1, 2}, o, []uint64{7, 7})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, c := range classes {
+			one, err := SampleClass(ctx, b, m, c, o, seeds[i])
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got[i].Class != c || !sameFloats(got[i].X, one.X) || !closeFloats(got[i].Energies, one.Energies, 1e-6) {
+				t.Errorf("shared start %v, class %d (seed %d): batched %v %v, alone %v %v", shared, c, seeds[i], got[i].X, got[i].Energies, one.X, one.Energies)
+			}
+		}
+		if !sameFloats(rev[0].X, got[2].X) || !sameFloats(rev[1].X, got[0].X) {
+			t.Errorf("shared start %v: a class's samples depend on the classes drawn with it", shared)
+		}
+	}
+	if _, err := SampleClasses(ctx, b, m, []int{0, 1}, DefaultClassOptions(prior), []uint64{1}); err == nil {
+		t.Error("two classes and one seed: no error")
+	}
+}
+
+func sameFloats(a, b []float32) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if math.Float32bits(a[i]) != math.Float32bits(b[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func closeFloats(a, b []float32, rel float64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if math.Abs(float64(a[i])-float64(b[i])) > rel*max(1, math.Abs(float64(b[i]))) {
+			return false
+		}
+	}
+	return true
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"math/rand/v2"
 
 	"github.com/eccco-go/eccco-go/eccco/data"
 	"github.com/eccco-go/eccco-go/eccco/internal/livevars"
@@ -216,11 +217,27 @@ func (sp *Sampler) checkChains(x []float32, y []int32) (int, []int32, error) {
 // final states (n·D values) and their energies (n values). The same seed gives the same samples. ctx is
 // checked between graph calls.
 func (sp *Sampler) Run(ctx context.Context, x0 []float32, y []int32, seed uint64) (samples, energies []float32, err error) {
+	return sp.RunGroups(ctx, x0, y, []uint64{seed})
+}
+
+// RunGroups is Run for chains in len(seeds) groups of equal size, group g's noise drawn from its own seed
+// seeds[g], in one batched run: group g ends where Run of its own chains and labels with seeds[g] would
+// (the noise of every step is the same; the model reads each chain on its own), so that several
+// independent draws cost one graph call per block of steps instead of one per draw. The chains of x0 and
+// the labels y are the groups' one after the other.
+func (sp *Sampler) RunGroups(ctx context.Context, x0 []float32, y []int32, seeds []uint64) (samples, energies []float32, err error) {
 	n, y, err := sp.checkChains(x0, y)
 	if err != nil {
 		return nil, nil, err
 	}
-	rng := data.NewRand(seed)
+	if len(seeds) == 0 || n%len(seeds) != 0 {
+		return nil, nil, fmt.Errorf("sgld: %d chains do not split into %d groups of equal size", n, len(seeds))
+	}
+	rngs := make([]*rand.Rand, len(seeds))
+	for g, s := range seeds {
+		rngs[g] = data.NewRand(s)
+	}
+	per := n / len(seeds) * sp.d // the values of one group at one step
 	xT := tensors.FromFlatDataAndDimensions(append([]float32(nil), x0...), n, sp.d)
 	yT := tensors.FromFlatDataAndDimensions(append([]int32(nil), y...), n)
 	defer func() {
@@ -239,9 +256,10 @@ func (sp *Sampler) Run(ctx context.Context, x0 []float32, y []int32, seed uint64
 			return nil, nil, err
 		}
 		// The noise is drawn in Go: pure-Go Philox in the graph is much slower than math/rand/v2's PCG.
+		// Step by step, group by group: each group's generator gives its values in Run's order.
 		noiseK := noise[:kk*n*sp.d]
 		for i := range noiseK {
-			noiseK[i] = float32(rng.NormFloat64())
+			noiseK[i] = float32(rngs[i/per%len(rngs)].NormFloat64())
 		}
 		noiseT := tensors.FromFlatDataAndDimensions(noiseK, kk, n, sp.d)
 		xNew, err := exec.Call1(xT, yT, noiseT)

@@ -115,7 +115,7 @@ func SampleEach(ctx context.Context, backend compute.Backend, clf models.Classif
 	if len(targets) == 0 {
 		return nil, fmt.Errorf("class sampling: no targets")
 	}
-	per, err := sampleClasses(ctx, backend, clf, targets, opts, seed)
+	per, err := sampleClasses(ctx, backend, clf, targets, opts, seed, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -79,7 +79,7 @@ type CustomOptions struct {
 //
 // The unfaithfulness metric's SGLD samples are drawn for the target classes of the rows scored only,
 // each class once (10 chains of 500 steps, ImageTemplate's and CustomTemplate's sampler alike, seeded by
-// the class) and kept for later calls: explaining or scoring n rows samples at most min(n, K) classes
+// the class; the classes a call lacks in one batched run, energy.SampleClasses) and kept for later calls: explaining or scoring n rows samples at most min(n, K) classes
 // instead of all K, so the cost grows with the rows asked up to one draw of every class, and a row's
 // metrics do not depend on the other rows asked with it.
 type Custom struct {
@@ -465,12 +465,18 @@ func (c *Custom) classSamples(ctx context.Context, targets []int) ([][]float32, 
 			names[i] = c.Table.Data.ClassNames[t]
 		}
 		c.logf("sampling the model's classes for the unfaithfulness metric (%s: %d chains of %d steps each)", strings.Join(names, ", "), so.Chains, so.SGLD.Steps)
-		for _, t := range missing {
-			s, err := energy.SampleEach(ctx, c.backend, c.scaled, []int{t}, so, SeedFor(c.opts.Seed, "custom", "metrics-samples", strconv.Itoa(t)))
-			if err != nil {
-				return nil, fmt.Errorf("sampling class %q for the unfaithfulness metric: %w", c.Table.Data.ClassNames[t], err)
-			}
-			c.samples[t] = s[0]
+		// Every class its own seed, all of them in one batched run: a class's samples are the same whichever
+		// other classes are drawn with it.
+		seeds := make([]uint64, len(missing))
+		for i, t := range missing {
+			seeds[i] = SeedFor(c.opts.Seed, "custom", "metrics-samples", strconv.Itoa(t))
+		}
+		per, err := energy.SampleClasses(ctx, c.backend, c.scaled, missing, so, seeds)
+		if err != nil {
+			return nil, fmt.Errorf("sampling classes %s for the unfaithfulness metric: %w", strings.Join(names, ", "), err)
+		}
+		for i, t := range missing {
+			c.samples[t] = per[i].X
 		}
 	}
 	out := make([][]float32, len(targets))
@@ -737,6 +743,9 @@ func WriteCustomCSV(w io.Writer, s *data.Schema, classes []string, xs ...*Custom
 }
 
 // OpenCustomFiles reads a schema, a CSV and an ONNX model (models.FromONNX) and opens them (OpenCustom).
+// Without o.Backend, an image schema runs on backend.Images' choice (XLA's CPU plugin where eccco is built
+// with -tags xla and the plugin is installed, else the default backend; o.Logf hears which and why), any
+// other schema on the default backend (backend.New).
 func OpenCustomFiles(modelPath, dataPath, schemaPath string, o CustomOptions) (*Custom, error) {
 	s, err := data.ReadSchema(schemaPath)
 	if err != nil {
@@ -746,7 +755,17 @@ func OpenCustomFiles(modelPath, dataPath, schemaPath string, o CustomOptions) (*
 	if err != nil {
 		return nil, err
 	}
-	if o.Backend == nil {
+	switch {
+	case o.Backend != nil:
+	case s.Image != nil: // XLA's CPU plugin where it is built in and installed (backend.Images), as for the paper's images
+		var line string
+		if o.Backend, line, err = backend.Images(); err != nil {
+			return nil, err
+		}
+		if o.Logf != nil {
+			o.Logf("%s", line)
+		}
+	default:
 		if o.Backend, err = backend.New(); err != nil {
 			return nil, err
 		}

@@ -142,3 +142,41 @@ func rowsUpTo(n int) []int {
 	}
 	return out
 }
+
+// Rows towards two classes sample both in one batched run (the model is built for their 20 chains at
+// once), and each class's samples are those that scoring towards that class alone draws, bit for bit: a
+// class's samples do not depend on the other classes asked with it.
+func TestCustomSamplesClassesInOneBatch(t *testing.T) {
+	c, r := openImage(t, imageSchema)
+	ctx := context.Background()
+	pred, err := c.Predicted(rowsUpTo(12))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows, targets []int
+	for _, k := range []int{1, 2} {
+		for i, p := range pred {
+			if p != k {
+				rows, targets = append(rows, i), append(targets, k)
+				break
+			}
+		}
+	}
+	x, _ := c.rows(rows)
+	r.maxBatch = 0
+	if _, err := c.ScoreTargets(ctx, rows, x, targets); err != nil {
+		t.Fatal(err)
+	}
+	if r.maxBatch != 20 || len(c.samples) != 2 {
+		t.Errorf("scoring towards classes b and c: largest batch %d, %d classes sampled; want both classes' 10 chains in one batch of 20", r.maxBatch, len(c.samples))
+	}
+	alone, _ := openImage(t, imageSchema)
+	for i, k := range targets {
+		if _, err := alone.ScoreTargets(ctx, rows[i:i+1], x[i*4:(i+1)*4], targets[i:i+1]); err != nil {
+			t.Fatal(err)
+		}
+		if !slicesEqual(c.samples[k], alone.samples[k]) {
+			t.Errorf("class %d: drawn with another class %v, alone %v", k, c.samples[k], alone.samples[k])
+		}
+	}
+}
