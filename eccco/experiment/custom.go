@@ -842,13 +842,21 @@ func (c *Custom) MaxIterations() int {
 	return counterfactual.DefaultMaxIterations
 }
 
+// farFromTarget is the p(target) below which CustomUnreached calls a row that stopped at the step limit
+// still far from its target (no progress that more steps would extend).
+const farFromTarget = 0.05
+
 // CustomUnreached says which counterfactuals do not reach their target (not valid: p(target) < 0.5),
-// naming their CSV lines, and what to raise: "" when all do. maxIter is the searches' step limit.
+// naming their CSV lines, and what to raise: "" when all do. maxIter is the searches' step limit. Rows that
+// stopped there still below farFromTarget, by a generator with an energy term, are said to be held back by
+// that term (lower --set energy), since more steps do not help them.
 func CustomUnreached(t *data.Table, maxIter int, xs []*CustomExplanation) string {
 	var b strings.Builder
 	capped := false
+	var held []string // generators with an energy term that left rows far from their target at the limit
 	for _, x := range xs {
 		var lines []string
+		far := 0
 		for i, s := range x.Scores {
 			if s.Valid {
 				continue
@@ -857,6 +865,9 @@ func CustomUnreached(t *data.Table, maxIter int, xs []*CustomExplanation) string
 			if x.Iterations != nil {
 				it = fmt.Sprintf(" after %d steps", x.Iterations[i])
 				capped = capped || x.Iterations[i] >= maxIter
+				if x.Iterations[i] >= maxIter && s.Probability < farFromTarget {
+					far++
+				}
 			}
 			lines = append(lines, fmt.Sprintf("  %s: p(%s) = %.3f%s\n", t.LineOf(x.Rows[i]), t.Data.ClassNames[x.Targets[i]], s.Probability, it))
 		}
@@ -868,9 +879,15 @@ func CustomUnreached(t *data.Table, maxIter int, xs []*CustomExplanation) string
 			name = "(scored)"
 		}
 		fmt.Fprintf(&b, "%s: %d of %d did not reach the target class (p(target) < 0.5):\n%s", name, len(lines), len(x.Scores), strings.Join(lines, ""))
+		if g, err := catalogue.LookupGenerator(x.Generator); err == nil && far > 0 && g.Reads("energy") {
+			held = append(held, fmt.Sprintf("%s (%d)", x.Generator, far))
+		}
 	}
 	if b.Len() == 0 {
 		return ""
+	}
+	if len(held) > 0 {
+		fmt.Fprintf(&b, "Rows still at p(target) < %.2f at the step limit, by a generator with an energy term: %s; more steps rarely move those. The energy term, which pulls a counterfactual towards the target class's samples, can outweigh the model's loss there: lowering it (--set energy=…, to a tenth, say) trades plausibility for validity\n", farFromTarget, strings.Join(held, ", "))
 	}
 	if capped {
 		fmt.Fprintf(&b, "Those that took %d steps stopped at the step limit: raise it (--set max-iter=%d) or the step size (--set step=…), or choose a target the model reaches more easily (--target)\n", maxIter, 4*maxIter)

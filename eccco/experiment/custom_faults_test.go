@@ -10,6 +10,7 @@ import (
 
 	"github.com/eccco-go/eccco-go/eccco/backend"
 	"github.com/eccco-go/eccco-go/eccco/data"
+	"github.com/eccco-go/eccco-go/eccco/metrics"
 	"github.com/eccco-go/eccco-go/eccco/models"
 	. "github.com/gomlx/gomlx/core/graph" //nolint:revive
 	"github.com/gomlx/gomlx/ml/model"
@@ -105,5 +106,34 @@ func TestParseGeneratorsTwiceNamesSpellings(t *testing.T) {
 	_, err := ParseGenerators("Wachter", "wachter")
 	if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), `generator "Wachter" is listed twice (as "Wachter" and "wachter")`) {
 		t.Errorf("err = %v", err)
+	}
+}
+
+// TestCustomUnreachedEnergyHint: rows that stopped at the step limit still far from their target (p <
+// 0.05) are blamed on the energy term only for a generator that has one (ECCCo, not Wachter), and only
+// when such rows exist; the hint names how many per generator.
+func TestCustomUnreachedEnergyHint(t *testing.T) {
+	tb := twoColumns(t, "0,0,no", "1,1,yes", "2,2,no")
+	ex := func(gen string, p ...float64) *CustomExplanation {
+		x := &CustomExplanation{Generator: gen}
+		for i, v := range p {
+			x.Rows = append(x.Rows, i)
+			x.Targets = append(x.Targets, 1)
+			x.Iterations = append(x.Iterations, 100)
+			x.Scores = append(x.Scores, metrics.Scores{Probability: v, Valid: v >= 0.5})
+		}
+		return x
+	}
+	got := CustomUnreached(tb, 100, []*CustomExplanation{ex("ECCCo", 0.001, 0.3, 0.9), ex("Wachter", 0.0, 0.7, 0.9)})
+	for _, want := range []string{"ECCCo: 2 of 3 did not reach", "Wachter: 1 of 3 did not reach", "by a generator with an energy term: ECCCo (1);", "--set energy=", "--set max-iter=400"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("summary lacks %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "Wachter (") {
+		t.Errorf("Wachter has no energy term, yet the hint names it:\n%s", got)
+	}
+	if got := CustomUnreached(tb, 100, []*CustomExplanation{ex("ECCCo", 0.3, 0.9)}); strings.Contains(got, "--set energy=") {
+		t.Errorf("no row is far from its target, yet the energy hint is given:\n%s", got)
 	}
 }
