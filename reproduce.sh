@@ -12,12 +12,11 @@
 #                            in paper/results/, every figure of the paper (figures/: PNG, SVG, PDF), the
 #                            notebooks with their full settings (executed copies in paper/notebooks/), and the report: its LaTeX sources in paper/report/ (with the
 #                            committed 100-DPI figures of figures/gallery/), paper/eccco-go.md and
-#                            paper/eccco-go.pdf. On a 2-core machine from a fresh clone, with XLA for the
+#                            paper/eccco-go.pdf. On a 2-core machine (AVX-512) from a fresh clone, with XLA for the
 #                            image sets (its plugin installed by this script where it can) and the defaults,
-#                            the models and benchmark took 1 h 52 min (protocol 12; bench/README.md), 52
-#                            min of it the six synthetic and tabular sets' benchmark on pure Go (12 min on
-#                            XLA at protocol 11: ECCCO_TABULAR_BACKEND=auto); many hours on pure Go alone.
-#                            On a faster 2-core machine (AVX-512) the whole protocol took 48 min.
+#                            the whole protocol took 65 min at d4ca7e0 beside other work, 43 min of it the
+#                            benchmark (the image sets about 35; the six synthetic and tabular sets on pure
+#                            Go with SIMD a few); paper/README.md gives the stages.
 #   ./reproduce.sh --quick   the same pipeline in minutes, written to runs/quick/ (nothing under paper/ is
 #                            touched but the PDF): 5-epoch models on the three synthetic sets, scored and
 #                            used by a small benchmark (2 runs of 20 factuals), and every figure from

@@ -3,6 +3,7 @@ package energy
 import (
 	"context"
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/eccco-go/eccco-go/eccco/data"
@@ -283,16 +284,9 @@ func TestSampleClassesEqualsOneClassAtATime(t *testing.T) {
 	}
 }
 
+// sameFloats reports a and b equal bit for bit.
 func sameFloats(a, b []float32) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if math.Float32bits(a[i]) != math.Float32bits(b[i]) {
-			return false
-		}
-	}
-	return true
+	return slices.EqualFunc(a, b, func(x, y float32) bool { return math.Float32bits(x) == math.Float32bits(y) })
 }
 
 func closeFloats(a, b []float32, rel float64) bool {
