@@ -5,11 +5,14 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/eccco-go/eccco-go/eccco/experiment"
+	"github.com/eccco-go/eccco-go/eccco/internal/outdir"
 	"github.com/eccco-go/eccco-go/eccco/models"
 )
 
@@ -49,6 +52,14 @@ func TestSharedModelsFolderLock(t *testing.T) {
 		return e
 	}
 	es := []*experiment.Experiment{open(), open()}
+	// The test holds the MLP's lock first, so that both experiments find it taken whatever the machine's
+	// speed (the MLP trains in a tenth of a second, faster than a waiter's first poll): each names the
+	// holder and waits; once released, one trains while the other goes on waiting, then loads.
+	mlpDir := es[0].ModelDir(models.KindMLP)
+	unlock, err := outdir.LockWait(context.Background(), filepath.Join(filepath.Dir(mlpDir), "."+filepath.Base(mlpDir)+".lock"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
 	fps := make([]string, len(es))
 	errs := make([]error, len(es))
 	start := make(chan struct{})
@@ -71,6 +82,16 @@ func TestSharedModelsFolderLock(t *testing.T) {
 		}()
 	}
 	close(start)
+	who := fmt.Sprintf("process %d is training or saving it", os.Getpid())
+	for deadline := time.Now().Add(time.Minute); strings.Count(log.String(), "moons mlp: "+who) < 2; {
+		if time.Now().After(deadline) {
+			unlock()
+			wg.Wait()
+			t.Fatalf("after a minute, the two experiments have not both said they wait for the MLP's lock; log:\n%s", log.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	unlock()
 	wg.Wait()
 	for i, err := range errs {
 		if err != nil {
@@ -90,14 +111,10 @@ func TestSharedModelsFolderLock(t *testing.T) {
 	if n := strings.Count(out, "VAE: none saved"); n != 1 {
 		t.Errorf("the VAE was trained %d times, want once; log:\n%s", n, out)
 	}
-	// Both ask for the MLP at once, so one waits while the other trains it (20 epochs hold the lock for
-	// about half a second). The VAE comes after the MLP on each side: the second may reach it while the
-	// first trains it (then it waits, names the holder and loads what was saved meanwhile) or after (then
-	// it loads it); either way it is trained once.
-	who := fmt.Sprintf("process %d is training or saving it", os.Getpid())
-	if !strings.Contains(out, "moons mlp: "+who) {
-		t.Errorf("no message naming the process that holds the MLP's lock (%q); log:\n%s", who, out)
-	}
+	// Once the test lets go of the MLP's lock, one takes it and trains while the other waits on. The VAE
+	// comes after the MLP on each side: the second may reach it while the first trains it (then it waits,
+	// names the holder and loads what was saved meanwhile) or after (then it loads it); either way it is
+	// trained once.
 	if !strings.Contains(out, "moons mlp: loaded") || !strings.Contains(out, "(saved meanwhile by another process)") {
 		t.Errorf("the waiting experiment did not load the MLP the other saved; log:\n%s", out)
 	}
