@@ -20,9 +20,9 @@
 // Output is deterministic: the same figure gives the same bytes (PDF dates are fixed). Figures are drawn
 // at their printed size (ColumnWidth 3.3 in, TextWidth 7 in) with 7–9 pt sans-serif text (Liberation
 // Sans, metric-compatible with Arial), so they stay readable in the paper's columns. PDF output sets
-// text in code page 1252, the only encoding of gonum/plot's PDF backend; a character outside it that the
-// font has (≥, →, Ω, the circumflex of q̂) is drawn as its glyph's outline, so PDF, PNG and SVG show the
-// same text; one the font lacks is spelled out ("↓" as "(lower is better)").
+// text in Unicode (≥, →, Ω, λ₂ are text a reader copies and searches) with each font embedded as a
+// subset of the glyphs used; a combining mark (the circumflex of q̂) is drawn as its glyph's outline over
+// the character before it, as PNG and SVG show it.
 //
 // # Composed figures
 //

@@ -544,20 +544,6 @@ func TestClassColoursAreConsistent(t *testing.T) {
 	}
 }
 
-// PDF text is encoded in code page 1252: ASCII unchanged, é and ± encoded, ≥ and Ω spelled out.
-func TestPDFTextEncoding(t *testing.T) {
-	for in, want := range map[string]string{
-		"ECCCo (no CP)": "ECCCo (no CP)",
-		"é ± 0.1":       "\xe9 \xb1 0.1",
-		"|v| ≥ 2":       "|v| >= 2",
-		"Ω − 1 ⊕":       "Omega - 1 ?",
-	} {
-		if got := cp1252(in); got != want {
-			t.Errorf("cp1252(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 // A figure with an empty tile renders, and the bytes of WritePNG are those of PNG.
 func TestEmptyTileAndWrittenBytes(t *testing.T) {
 	p, err := Plane{Title: "only", Data: &Labelled{X: []float32{0, 0, 1, 1}, Y: []int{0, 1}}}.Panel()
