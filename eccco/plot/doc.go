@@ -22,7 +22,10 @@
 // Sans, metric-compatible with Arial), so they stay readable in the paper's columns. PDF output sets
 // text in Unicode (≥, →, Ω, λ₂ are text a reader copies and searches) with each font embedded as a
 // subset of the glyphs used; a combining mark (the circumflex of q̂) is drawn as its glyph's outline over
-// the character before it, as PNG and SVG show it.
+// the character before it, as PNG and SVG show it. PDF paths keep two decimals of a point, a scatter's
+// circles share one path moved into place, colours are set only where they change, and grey images stay
+// grey (one byte a pixel): the paper's Fig. 2, 10,000 points, is 130 KB; what the PDF draws is checked
+// against the PNG by rendering it back with poppler.
 //
 // # Composed figures
 //

@@ -32,6 +32,10 @@ import (
 //   - A combining mark (the circumflex of q̂) is drawn as its glyph's outline centred over the character
 //     before it, as the PNG shows it; the PDF's text keeps the base character.
 //   - Images are flipped to the PDF's row order and given distinct widths (DrawImage).
+//   - Paths are written with two decimals of a point, arcs as cubic Béziers, a lone circle (a scatter
+//     plot's glyph) as one fixed path moved into place, and the colour, alpha, line width and dash are
+//     set only where they change the PDF's graphics state, fill and stroke apart: a scatter of 10,000
+//     points alternating fill and outline sets its colours once, not 20,000 times.
 type pdfCanvas struct {
 	doc   *fpdf.Fpdf
 	w, h  vg.Length
@@ -43,9 +47,15 @@ type pdfCanvas struct {
 	err       error // the first error of a drawing call, reported by WriteTo
 }
 
-// pdfContext is a drawing state of the canvas's stack.
+// pdfContext is a drawing state of the canvas's stack: what the canvas was asked for (width, colour,
+// dash) and what the PDF's graphics state holds, which a Pop (Q) restores with it ("" or a negative
+// width: not known, set before the next use).
 type pdfContext struct {
-	width vg.Length
+	width  vg.Length
+	colour color.Color
+	dash   string // the dash pattern asked for, as the PDF writes it
+	// The PDF's state: fill and stroke colours, alpha, line width and dash as written.
+	fill, stroke, alpha, lineWidth, lineDash string
 }
 
 // pdfDPI is the resolution of PDF user space: a point.
@@ -65,7 +75,7 @@ func newPDFCanvas(w, h vg.Length) *pdfCanvas {
 		doc:    fpdf.NewCustom(&fpdf.InitType{UnitStr: "pt", Size: fpdf.SizeType{Wd: w.Points(), Ht: h.Points()}}),
 		w:      w,
 		h:      h,
-		stack:  make([]pdfContext, 1),
+		stack:  []pdfContext{{colour: color.Black, dash: "[] 0.00 d"}},
 		fonts:  map[string]bool{},
 		widths: map[int]bool{},
 	}
@@ -92,32 +102,90 @@ func (c *pdfCanvas) DPI() float64 { return pdfDPI }
 // Size implements vg.CanvasSizer.
 func (c *pdfCanvas) Size() (w, h vg.Length) { return c.w, c.h }
 
-// SetLineWidth implements vg.Canvas.
-func (c *pdfCanvas) SetLineWidth(w vg.Length) {
-	c.context().width = w
-	c.doc.SetLineWidth(c.unit(w))
-}
+// SetLineWidth implements vg.Canvas; the width is written before the next stroke that needs it.
+func (c *pdfCanvas) SetLineWidth(w vg.Length) { c.context().width = w }
 
-// SetLineDash implements vg.Canvas.
+// SetLineDash implements vg.Canvas; the pattern is written before the next stroke that needs it.
 func (c *pdfCanvas) SetLineDash(dashes []vg.Length, offs vg.Length) {
-	ds := make([]float64, len(dashes))
+	var b strings.Builder
+	b.WriteByte('[')
 	for i, d := range dashes {
-		ds[i] = c.unit(d)
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(pdfNum(c.unit(d)))
 	}
-	c.doc.SetDashPattern(ds, c.unit(offs))
+	b.WriteString("] " + pdfNum(c.unit(offs)) + " d")
+	c.context().dash = b.String()
 }
 
-// SetColor implements vg.Canvas.
+// SetColor implements vg.Canvas; the colour is written before the next fill, stroke or text that
+// needs it.
 func (c *pdfCanvas) SetColor(clr color.Color) {
 	if clr == nil {
 		clr = color.Black
 	}
-	r, g, b, a := clr.RGBA()
-	ri, gi, bi := int(r>>8), int(g>>8), int(b>>8)
-	c.doc.SetFillColor(ri, gi, bi)
-	c.doc.SetDrawColor(ri, gi, bi)
-	c.doc.SetTextColor(ri, gi, bi)
-	c.doc.SetAlpha(float64(a)/math.MaxUint16, "Normal")
+	c.context().colour = clr
+}
+
+// rgb is the asked-for colour as fpdf takes it: not premultiplied (Go's RGBA method is; the PDF
+// applies its alpha itself), with its alpha in [0, 1].
+func (c *pdfCanvas) rgb() (r, g, b int, alpha float64) {
+	n := color.NRGBA64Model.Convert(c.context().colour).(color.NRGBA64)
+	return int(n.R >> 8), int(n.G >> 8), int(n.B >> 8), float64(n.A) / math.MaxUint16
+}
+
+// useAlpha writes the asked-for alpha where the PDF's state holds another.
+func (c *pdfCanvas) useAlpha() {
+	ctx := c.context()
+	_, _, _, a := c.rgb()
+	if key := fmt.Sprintf("%.3f", a); ctx.alpha != key {
+		c.doc.SetAlpha(a, "Normal")
+		ctx.alpha = key
+	}
+}
+
+// useFill writes the asked-for colour as the fill colour (which text uses too) where the PDF's state
+// holds another.
+func (c *pdfCanvas) useFill() {
+	ctx := c.context()
+	r, g, b, _ := c.rgb()
+	if key := fmt.Sprint(r, g, b); ctx.fill != key {
+		c.doc.SetFillColor(r, g, b)
+		c.doc.SetTextColor(r, g, b)
+		ctx.fill = key
+	}
+	c.useAlpha()
+}
+
+// useStroke writes the asked-for colour, line width and dash for a stroke where the PDF's state holds
+// others.
+func (c *pdfCanvas) useStroke() {
+	ctx := c.context()
+	r, g, b, _ := c.rgb()
+	if key := fmt.Sprint(r, g, b); ctx.stroke != key {
+		c.doc.SetDrawColor(r, g, b)
+		ctx.stroke = key
+	}
+	if w := pdfNum(c.unit(ctx.width)); ctx.lineWidth != w {
+		c.doc.RawWriteStr(w + " w")
+		ctx.lineWidth = w
+	}
+	if ctx.lineDash != ctx.dash {
+		c.doc.RawWriteStr(ctx.dash)
+		ctx.lineDash = ctx.dash
+	}
+	c.useAlpha()
+}
+
+// pdfNum writes v with two decimals, the precision of fpdf's own paths (1/7200 inch), without a
+// negative zero.
+func pdfNum(v float64) string {
+	s := fmt.Sprintf("%.2f", v)
+	if s == "-0.00" {
+		return "0.00"
+	}
+	return s
 }
 
 // Rotate implements vg.Canvas.
@@ -147,63 +215,127 @@ func (c *pdfCanvas) Pop() {
 // Stroke implements vg.Canvas.
 func (c *pdfCanvas) Stroke(p vg.Path) {
 	if c.context().width > 0 {
-		c.path(p, "D")
+		c.useStroke()
+		c.path(p, "S")
 	}
 }
 
 // Fill implements vg.Canvas.
-func (c *pdfCanvas) Fill(p vg.Path) { c.path(p, "F") }
+func (c *pdfCanvas) Fill(p vg.Path) {
+	c.useFill()
+	c.path(p, "f")
+}
 
-// path draws a vg.Path in the style of fpdf's DrawPath ("D" stroke, "F" fill).
-func (c *pdfCanvas) path(path vg.Path, style string) {
-	var x0, y0 float64
+// path writes a vg.Path and paints it with op ("S" stroke, "f" fill). Coordinates are turned into
+// fpdf's (its origin at the top left: y is written as the page height minus y, as fpdf's own MoveTo
+// does) under the transformations pushed so far. A path that is one full circle is written centred on
+// the origin and moved into place by a "cm" inside q … Q: every circle of a scatter plot then writes
+// the same bytes but its centre, which the PDF's compression packs well.
+func (c *pdfCanvas) path(path vg.Path, op string) {
+	k := c.doc.GetConversionRatio()
+	_, h := c.doc.GetPageSize()
+	xy := func(pt vg.Point) (string, string) {
+		x, y := c.point(pt)
+		return pdfNum(x * k), pdfNum((h - y) * k)
+	}
+	var b strings.Builder
+	if len(path) >= 2 && path[0].Type == vg.MoveComp && path[1].Type == vg.ArcComp &&
+		math.Abs(path[1].Angle) >= 2*math.Pi && (len(path) == 2 || len(path) == 3 && path[2].Type == vg.CloseComp) {
+		arc := path[1]
+		cx, cy := xy(arc.Pos)
+		b.WriteString("q 1 0 0 1 " + cx + " " + cy + " cm\n")
+		arc.Pos = vg.Point{}
+		local := func(pt vg.Point) (string, string) {
+			x, y := c.point(pt)
+			return pdfNum(x * k), pdfNum(-y * k) // fpdf's y, flipped, about the centre
+		}
+		writeArc(&b, arc, local, true)
+		b.WriteString("h " + op + " Q")
+		c.doc.RawWriteStr(b.String())
+		return
+	}
+	var start, cur vg.Point // the current subpath's first point, where Close returns, and the current point
 	for _, comp := range path {
 		switch comp.Type {
 		case vg.MoveComp:
-			x0, y0 = c.point(comp.Pos)
-			c.doc.MoveTo(x0, y0)
+			start, cur = comp.Pos, comp.Pos
+			x, y := xy(comp.Pos)
+			b.WriteString(x + " " + y + " m\n")
 		case vg.LineComp:
-			c.doc.LineTo(c.point(comp.Pos))
+			x, y := xy(comp.Pos)
+			b.WriteString(x + " " + y + " l\n")
+			cur = comp.Pos
 		case vg.ArcComp:
-			c.arc(comp, style)
+			writeArc(&b, comp, xy, false)
+			end := comp.Start + comp.Angle
+			cur = vg.Point{X: comp.Pos.X + comp.Radius*vg.Length(math.Cos(end)), Y: comp.Pos.Y + comp.Radius*vg.Length(math.Sin(end))}
 		case vg.CurveComp:
-			px, py := c.point(comp.Pos)
+			x, y := xy(comp.Pos)
 			switch len(comp.Control) {
 			case 1:
-				cx, cy := c.point(comp.Control[0])
-				c.doc.CurveTo(cx, cy, px, py)
+				// A quadratic Bézier as the cubic it equals (fpdf's CurveTo writes "v", which takes
+				// the current point as the first control point: another curve).
+				q := comp.Control[0]
+				p0 := cur
+				c1 := vg.Point{X: p0.X + 2*(q.X-p0.X)/3, Y: p0.Y + 2*(q.Y-p0.Y)/3}
+				c2 := vg.Point{X: comp.Pos.X + 2*(q.X-comp.Pos.X)/3, Y: comp.Pos.Y + 2*(q.Y-comp.Pos.Y)/3}
+				x1, y1 := xy(c1)
+				x2, y2 := xy(c2)
+				b.WriteString(x1 + " " + y1 + " " + x2 + " " + y2 + " " + x + " " + y + " c\n")
 			case 2:
-				cx, cy := c.point(comp.Control[0])
-				dx, dy := c.point(comp.Control[1])
-				c.doc.CurveBezierCubicTo(cx, cy, dx, dy, px, py)
+				x1, y1 := xy(comp.Control[0])
+				x2, y2 := xy(comp.Control[1])
+				b.WriteString(x1 + " " + y1 + " " + x2 + " " + y2 + " " + x + " " + y + " c\n")
 			default:
 				c.fail(fmt.Errorf("a curve with %d control points", len(comp.Control)))
 				return
 			}
+			cur = comp.Pos
 		case vg.CloseComp:
-			c.doc.LineTo(x0, y0)
-			c.doc.ClosePath()
+			x, y := xy(start)
+			b.WriteString(x + " " + y + " l h\n")
+			cur = start
 		default:
 			c.fail(fmt.Errorf("unknown path component %d", comp.Type))
 			return
 		}
 	}
-	c.doc.DrawPath(style)
+	if b.Len() == 0 {
+		return
+	}
+	b.WriteString(op)
+	c.doc.RawWriteStr(b.String())
 }
 
-func (c *pdfCanvas) arc(comp vg.PathComp, style string) {
-	c.doc.LineTo(c.point(vg.Point{
-		X: comp.Pos.X + comp.Radius*vg.Length(math.Cos(comp.Start)),
-		Y: comp.Pos.Y + comp.Radius*vg.Length(math.Sin(comp.Start)),
-	}))
-	r := c.unit(comp.Radius)
-	const deg = 180 / math.Pi
-	beg := comp.Start * deg
-	c.doc.Arc(c.unit(comp.Pos.X), c.unit(comp.Pos.Y), r, r, comp.Angle*deg, beg, beg+comp.Angle*deg, style)
-	c.doc.MoveTo(c.point(vg.Point{
-		X: comp.Pos.X + comp.Radius*vg.Length(math.Cos(comp.Start+comp.Angle)),
-		Y: comp.Pos.Y + comp.Radius*vg.Length(math.Sin(comp.Start+comp.Angle)),
-	}))
+// writeArc writes an arc as cubic Béziers of at most a quarter turn each (control points at
+// 4/3·tan(θ/4) of the radius along the tangents, the standard approximation, within 0.03 % of the
+// radius), after a line to its first point, as vg.Path's Arc means; first says the arc starts a
+// subpath (a move, not a line).
+func writeArc(b *strings.Builder, arc vg.PathComp, xy func(vg.Point) (string, string), first bool) {
+	at := func(a float64, r vg.Length) vg.Point {
+		return vg.Point{X: arc.Pos.X + r*vg.Length(math.Cos(a)), Y: arc.Pos.Y + r*vg.Length(math.Sin(a))}
+	}
+	x, y := xy(at(arc.Start, arc.Radius))
+	if first {
+		b.WriteString(x + " " + y + " m\n")
+	} else {
+		b.WriteString(x + " " + y + " l\n")
+	}
+	n := max(1, int(math.Ceil(math.Abs(arc.Angle)/(math.Pi/2)-1e-9)))
+	theta := arc.Angle / float64(n)
+	kk := 4.0 / 3 * math.Tan(theta/4)
+	r := arc.Radius
+	for i := range n {
+		a0 := arc.Start + float64(i)*theta
+		a1 := a0 + theta
+		p0, p3 := at(a0, r), at(a1, r)
+		p1 := vg.Point{X: p0.X - vg.Length(kk)*r*vg.Length(math.Sin(a0)), Y: p0.Y + vg.Length(kk)*r*vg.Length(math.Cos(a0))}
+		p2 := vg.Point{X: p3.X + vg.Length(kk)*r*vg.Length(math.Sin(a1)), Y: p3.Y - vg.Length(kk)*r*vg.Length(math.Cos(a1))}
+		x1, y1 := xy(p1)
+		x2, y2 := xy(p2)
+		x3, y3 := xy(p3)
+		b.WriteString(x1 + " " + y1 + " " + x2 + " " + y2 + " " + x3 + " " + y3 + " c\n")
+	}
 }
 
 // fail keeps the first error of a drawing call (vg.Canvas's methods return none) for WriteTo.
@@ -240,6 +372,7 @@ func (c *pdfCanvas) FillString(f font.Face, pt vg.Point, s string) {
 	if f.Font.Size == 0 || s == "" || !c.setFont(f) {
 		return
 	}
+	c.useFill()
 	var run strings.Builder
 	var prev vg.Length // the advance of the character before, over which a combining mark is centred
 	flush := func() {
@@ -373,6 +506,7 @@ func (c *pdfCanvas) DrawImage(rect vg.Rectangle, img image.Image) {
 		c.fail(fmt.Errorf("encoding an image: %w", err))
 		return
 	}
+	c.useAlpha()
 	c.numImages++
 	name := fmt.Sprintf("image_%03d.png", c.numImages)
 	opts := fpdf.ImageOptions{ImageType: "png", ReadDpi: true}
@@ -385,6 +519,18 @@ func (c *pdfCanvas) DrawImage(rect vg.Rectangle, img image.Image) {
 // widen repeats every pixel of img k times along x.
 func widen(img image.Image, k int) image.Image {
 	b := img.Bounds()
+	if g, ok := img.(*image.Gray); ok {
+		out := image.NewGray(image.Rect(0, 0, b.Dx()*k, b.Dy()))
+		for y := range b.Dy() {
+			for x := range b.Dx() {
+				px := g.GrayAt(b.Min.X+x, b.Min.Y+y)
+				for i := range k {
+					out.SetGray(x*k+i, y, px)
+				}
+			}
+		}
+		return out
+	}
 	out := image.NewNRGBA64(image.Rect(0, 0, b.Dx()*k, b.Dy()))
 	for y := b.Min.Y; y < b.Max.Y; y++ {
 		for x := b.Min.X; x < b.Max.X; x++ {
@@ -397,9 +543,17 @@ func widen(img image.Image, k int) image.Image {
 	return out
 }
 
-// flipVertical returns a copy of img with its rows in reverse order.
+// flipVertical returns a copy of img with its rows in reverse order. A grey image stays grey, so the
+// PDF stores one byte per pixel (DeviceGray), not three.
 func flipVertical(img image.Image) image.Image {
 	b := img.Bounds()
+	if g, ok := img.(*image.Gray); ok {
+		out := image.NewGray(image.Rect(0, 0, b.Dx(), b.Dy()))
+		for y := range b.Dy() {
+			copy(out.Pix[(b.Dy()-1-y)*out.Stride:][:b.Dx()], g.Pix[g.PixOffset(b.Min.X, b.Min.Y+y):][:b.Dx()])
+		}
+		return out
+	}
 	out := image.NewNRGBA(image.Rect(0, 0, b.Dx(), b.Dy()))
 	for y := range b.Dy() {
 		for x := range b.Dx() {
