@@ -42,7 +42,9 @@ func pdfPage(t *testing.T, pdf []byte, dpi int) image.Image {
 	return img
 }
 
-func itoa(n int) string { return string(rune('0'+n/100)) + string(rune('0'+n/10%10)) + string(rune('0'+n%10)) }
+func itoa(n int) string {
+	return string(rune('0'+n/100)) + string(rune('0'+n/10%10)) + string(rune('0'+n%10))
+}
 
 // A figure's PDF, rendered back by pdftoppm, shows what its PNG (gonum's raster canvas) shows: a Fig. 2
 // with a scatter of 400 circles filled and outlined in two colours, search paths, arrows, text and a
