@@ -50,6 +50,23 @@ else
   echo "PDF: $(stat -c %s "$tmp/eccco-go.pdf") bytes (pdfinfo not installed: no page count)"
 fi
 
+echo "== report: the committed PDF (paper/eccco-go.pdf) is the one these sources build, and under 2 MB"
+committed=paper/eccco-go.pdf
+test -s "$committed" || { echo "no committed $committed"; exit 1; }
+size="$(stat -c %s "$committed")"
+echo "committed PDF: $size bytes; built here: $(stat -c %s "$tmp/eccco-go.pdf") bytes"
+[ "$size" -le 2000000 ] || { echo "$committed has $size bytes, over the 2 MB a tracked file may have"; exit 1; }
+if command -v pdftotext >/dev/null; then
+  # The text of both, but for what names the build itself: its commit, machine and Go.
+  normal() { pdftotext -layout "$1" - | sed -E -e '/Report built at commit|Machine \(report build\)|Backend \(report build\)|^ *Go +go[0-9]/d'; }
+  if ! diff <(normal "$committed") <(normal "$tmp/eccco-go.pdf") >"$tmp/pdf.diff"; then
+    echo "$committed differs from the PDF the committed sources build (rebuild it: bin/eccco report):"
+    head -40 "$tmp/pdf.diff"
+    exit 1
+  fi
+  echo "committed PDF: the same text as the one built here (its commit, machine and Go aside)"
+fi
+
 echo "== report: package tests (they compile a document), and the PDF figures' orientation (read back by pdftoppm)"
 go test -count=1 ./eccco/report/...
 if command -v pdftoppm >/dev/null; then
