@@ -368,9 +368,9 @@ func (b *builder) setup() error {
 	p.para(T("A cell of ours is "), I("within"), T(" the published one when "), T(compare.ToleranceRule), T("; "), I("strictly within"), T(" when "), T(compare.StrictRule), T(". Both counts are given wherever cells are counted."))
 
 	c := b.d.add(&Section{Title: "Machine and wall time", Label: "setup:compute", Level: 2})
-	mc := b.in.Provenance.Machine
-	c.para(T(fmt.Sprintf("This report was built on %s (%d cores, %s/%s, %s); the GoMLX backend there was %s. ", mc.CPU, mc.Cores, mc.OS, mc.Arch, mc.GoVersion, b.in.Provenance.Backend)),
-		T("The benchmarks' wall time by stage and data set, where the result directories record it (eccco bench writes timings.md):"))
+	// The machine that builds the report only renders it: it is named in the provenance table, not here,
+	// so that the report's body reads the same whichever machine builds it.
+	c.para(T("The machine, Go and backend that built this report, which only renders the results, are in the provenance table at the end (the appendix Provenance). The benchmarks' wall time by stage and data set, where the result directories record it (eccco bench writes timings.md):"))
 	found := false
 	var held []string
 	for _, r := range []*Results{b.in.Results, b.in.ReplayOnly, b.in.PaperMode, b.in.SecondSeed} {
@@ -754,6 +754,7 @@ func (b *builder) switches() error {
 	}
 	if t := tableFromMarkdown(md.String(), Inline{T("The switches of the authors'-code mode and their provenance (experiment.Switches). Files are ECCCo.jl's at d0ada1d unless another commit or package is named; 78925f6 is its final-runs commit (its src/ and models/ are d0ada1d's, its experiment scripts differ in places); CE.jl is CounterfactualExplanations.jl at 4c34c2a, the version 78925f6's Manifest pins. The columns Authors' code and Replay only say where each switch is on in those result sets: the mode's settings per data set, and for replay only the same with the fitted switches off (on the data sets it reran; the others keep the authors'-code cells).")}, "tab:switches", nil); t != nil {
 		t.Size = `\footnotesize`
+		t.Long = true // taller than a page: it breaks across pages rather than run into the footer
 		t.Columns[1].Align, t.Columns[2].Align, t.Columns[3].Align = "l", `>{\raggedright\arraybackslash}p{2.2cm}`, `>{\raggedright\arraybackslash}p{2.2cm}`
 		t.Columns[4].Align = `>{\raggedright\arraybackslash}p{7cm}` // the sources wrap within the text width
 		s.add(t)
