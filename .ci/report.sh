@@ -57,8 +57,14 @@ size="$(stat -c %s "$committed")"
 echo "committed PDF: $size bytes; built here: $(stat -c %s "$tmp/eccco-go.pdf") bytes"
 [ "$size" -le 2000000 ] || { echo "$committed has $size bytes, over the 2 MB a tracked file may have"; exit 1; }
 if command -v pdftotext >/dev/null; then
-  # The text of both, but for what names the build itself: its commit, machine and Go.
-  normal() { pdftotext -layout "$1" - | sed -E -e '/Report built at commit|Machine \(report build\)|Backend \(report build\)|^ *Go +go[0-9]/d'; }
+  # The text of both, but for what names the build itself (its commit, machine, backend and Go: rows of
+  # the provenance table, with the lines a long value wraps onto).
+  normal() {
+    pdftotext -layout "$1" - | awk '
+      /Report built at commit|Machine \(report build\)|Backend \(report build\)|^Go +go[0-9]/ { skip = 1; next }
+      skip && /^ {20,}[^ ]/ { next }
+      { skip = 0; print }'
+  }
   if ! diff <(normal "$committed") <(normal "$tmp/eccco-go.pdf") >"$tmp/pdf.diff"; then
     echo "$committed differs from the PDF the committed sources build (rebuild it: bin/eccco report):"
     head -40 "$tmp/pdf.diff"
