@@ -322,7 +322,7 @@ func TestAuthorsVisionSwitches(t *testing.T) {
 		}
 	}
 	p := counterfactual.Params{StepSize: 0.05}
-	if got := sf(AuthorsCode, img).generatorParams("Schut", p).StepSize; got != 0.1 {
+	if got := sf(AuthorsCode, img).GeneratorParams("Schut", p).StepSize; got != 0.1 {
 		t.Errorf("authors' vision Schut η = %g, want 0.1", got)
 	}
 	for _, c := range []struct {
@@ -330,15 +330,15 @@ func TestAuthorsVisionSwitches(t *testing.T) {
 		base string
 		d    *data.Dataset
 	}{{Paper, "Schut", img}, {AuthorsCode, "Schut", tab}, {AuthorsCode, "Wachter", img}} {
-		if got := sf(c.m, c.d).generatorParams(c.base, p).StepSize; got != 0.05 {
+		if got := sf(c.m, c.d).GeneratorParams(c.base, p).StepSize; got != 0.05 {
 			t.Errorf("%s %s on %s: η = %g, want 0.05", c.m, c.base, c.d.Name, got)
 		}
 	}
 	// ECCCo's energy decays as exp(−0.01·t) in the authors'-code mode only.
-	if q := sf(AuthorsCode, tab).generatorParams("ECCCo", p); q.DecayRate != 0.01 || q.DecayEvery != 1 {
+	if q := sf(AuthorsCode, tab).GeneratorParams("ECCCo", p); q.DecayRate != 0.01 || q.DecayEvery != 1 {
 		t.Errorf("authors' ECCCo decay (%g, %d), want (0.01, 1)", q.DecayRate, q.DecayEvery)
 	}
-	if q := sf(Paper, tab).generatorParams("ECCCo", p); q.DecayRate != 0 {
+	if q := sf(Paper, tab).GeneratorParams("ECCCo", p); q.DecayRate != 0 {
 		t.Errorf("the paper's ECCCo decays its energy at rate %g", q.DecayRate)
 	}
 	// The authors' image VAEs were CE.jl's pretrained ones, trained on the whole official training file.
@@ -393,12 +393,12 @@ func TestAuthorsVisionLambda(t *testing.T) {
 		if !ok {
 			t.Fatalf("no expectation for %s", base)
 		}
-		q := img.generatorParams(base, table)
+		q := img.GeneratorParams(base, table)
 		if q.Cost != w[0] || q.Energy != w[1] || q.SetSize != 0.1 || q.Ridge != 0 {
 			t.Errorf("authors' MNIST %s: λ_cost %g, λ_energy %g, λ_setsize %g, ridge %g; want %g, %g, 0.1, 0", base, q.Cost, q.Energy, q.SetSize, q.Ridge, w[0], w[1])
 		}
 	}
-	if w := mustBuild(t, catalogue.Wachter, img.generatorParams("Wachter", table)); w.Penalties[0].Weight != 0.1 {
+	if w := mustBuild(t, catalogue.Wachter, img.GeneratorParams("Wachter", table)); w.Penalties[0].Weight != 0.1 {
 		t.Errorf("authors' MNIST Wachter's cost weighs %g, want 0.1", w.Penalties[0].Weight)
 	}
 	// Tabular sets in the authors'-code mode and images in the paper's keep the table's weights.
@@ -406,7 +406,7 @@ func TestAuthorsVisionLambda(t *testing.T) {
 	tab, _ := AuthorsCode.Settings("moons")
 	for _, s := range []Settings{paperImg, tab} {
 		for _, base := range catalogue.Strings() {
-			if q := s.generatorParams(base, table); q.Cost != 0.01 || q.Energy != 0.3 {
+			if q := s.GeneratorParams(base, table); q.Cost != 0.01 || q.Energy != 0.3 {
 				t.Errorf("%s (images %t) %s: λ_cost %g, λ_energy %g, want the table's", s.Mode, s.VisionCost != 0, base, q.Cost, q.Energy)
 			}
 		}
@@ -420,7 +420,7 @@ func TestAuthorsVisionLambda(t *testing.T) {
 	if err := off.Set("vision-l1-energy", "0"); err != nil {
 		t.Fatal(err)
 	}
-	if q := off.generatorParams("ECCCo-L1", table); q.Cost != 0.01 || q.Energy != 0.3 {
+	if q := off.GeneratorParams("ECCCo-L1", table); q.Cost != 0.01 || q.Energy != 0.3 {
 		t.Errorf("switched off: ECCCo-L1 λ_cost %g, λ_energy %g, want 0.01, 0.3", q.Cost, q.Energy)
 	}
 	for _, v := range []string{"-0.1", "NaN", "+Inf"} {

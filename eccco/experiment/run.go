@@ -523,7 +523,7 @@ func (r *Run) Generator(g Generator) (*counterfactual.Generator, error) {
 	}
 	base, _ := g.paper()
 	e := r.Experiment
-	p, err := g.Params(e.settings.generatorParams(base, e.Params()))
+	p, err := g.Params(e.settings.GeneratorParams(base, e.Params()))
 	if err != nil {
 		return nil, err
 	}
@@ -553,7 +553,7 @@ func (r *Run) searcher(g Generator, gen *counterfactual.Generator) (*counterfact
 	graphs := e.graphs
 	var key any
 	if base, err := g.paper(); err == nil && g.Build == nil {
-		p, err := g.Params(e.settings.generatorParams(base, e.Params()))
+		p, err := g.Params(e.settings.GeneratorParams(base, e.Params()))
 		if err != nil {
 			return nil, nil, err
 		}

@@ -564,11 +564,14 @@ func (s Settings) searchBounds(split *data.Split) (lo, hi []float32) {
 	return lo, hi
 }
 
-// GeneratorParams returns a paper generator's hyper-parameters p with the settings applied, before a
-// user's overrides (Generator.Set): ECCCo's energy decay (EnergyDecayRate, EnergyDecayEvery), Schut's
-// step (SchutStep), and the weights of the generators that took the Experiment's Λ on images
+// GeneratorParams returns the hyper-parameters the paper's generator named base (a catalogue.Name) runs
+// with under these settings, from its data set's table p (catalogue.Dataset.GeneratorParams), before a
+// user's overrides (Generator.Set): the values every search of an experiment with these settings starts
+// from. The settings apply ECCCo's energy decay (EnergyDecayRate, EnergyDecayEvery; it sets the decay of
+// every generator's p, which only those with ECCCo's energy term read: catalogue.Generator.Reads),
+// Schut's step (SchutStep), and the weights of the generators that took the Experiment's Λ on images
 // (VisionCost: Wachter, REVISE and the ECCCo-L1 family; VisionL1Energy: the ECCCo-L1 family).
-func (s Settings) generatorParams(base string, p counterfactual.Params) counterfactual.Params {
+func (s Settings) GeneratorParams(base string, p counterfactual.Params) counterfactual.Params {
 	if s.EnergyDecayRate > 0 {
 		p.DecayRate, p.DecayEvery = s.EnergyDecayRate, s.EnergyDecayEvery
 	}

@@ -10,7 +10,8 @@
 // ReadCells); TableMarkdown renders one. WriteTableSet does what `eccco bench` and `eccco tables` write
 // under tables/: the cells of benchmark rows (joined to Kept cells of other data sets, ReadKept), the
 // parameter tables (WriteParameterTables: the paper's table_params.tex, table_ebm_params.tex and
-// table_gen_params.tex from the values the code uses), the calibration bounds, and comparison.md
+// table_gen_params.tex from the values the code uses; ModelParametersAsRun and ParameterTablesAsRun render
+// them as a mode ran them, for the report), the calibration bounds, and comparison.md
 // (ComparisonMarkdown, headed by Headline and the provenance: the commit, ReadRevision, and each data set's
 // manifest; the counts are compare.Comparison.Counts, defined by CountsMarkdown). RerenderTableSet
 // rebuilds a committed table set from its cells.csv without the results behind it (`eccco tables --in` on

@@ -299,6 +299,9 @@ func tableFromMarkdown(md string, caption Inline, label string, rename func(stri
 	return t
 }
 
+// asRunWidths are the widths of the as-run parameter tables' text columns in LaTeX.
+var asRunWidths = map[string]string{"Energy terms conditioned on": "2.6cm", "JEM ensemble members": "2cm", "λ energy": "3.2cm", "Other generators": "3cm"}
+
 // setup is the section on data, models, generators, protocol and compute.
 func (b *builder) setup() error {
 	s := b.d.add(&Section{Title: "Methods and compute", Label: "setup", Level: 1})
@@ -317,23 +320,40 @@ func (b *builder) setup() error {
 	d.add(dt)
 
 	m := b.d.add(&Section{Title: "Models and generators", Label: "setup:models", Level: 2})
-	m.para(T("The models (MLP, deep ensemble of MLPs, joint energy model and its ensemble, LeNet-5 for the images) and the generators (Wachter, REVISE, Schut, ECCCo and its variants) with the hyper-parameters the code uses, rendered from the code's own settings in the layout of the paper's parameter tables. Where the authors published trained models, the authors'-code mode explains those models instead of training its own (our rendering of the paper's Table 5 below marks them)."))
+	m.para(T("The models (MLP, deep ensemble of MLPs, joint energy model and its ensemble, LeNet-5 for the images) and the generators (Wachter, REVISE, Schut, ECCCo and its variants) with the hyper-parameters the code uses, rendered from the code's own settings in the layout of the paper's parameter tables. Where the results record their mode, each of the paper's tables comes after the same table as that mode ran it, the paper's value in brackets wherever the runs used another. Where the authors published trained models, the authors'-code mode explains those models instead of training its own (our rendering of the paper's Table 5 below marks them)."))
 	pts, err := ParameterTables()
 	if err != nil {
 		return err
 	}
-	if b.in.Performance != nil && b.in.Results.Mode != "" {
-		asRun, err := ModelParametersAsRun(b.in.Performance, experiment.Mode(b.in.Results.Mode))
+	// Each of the paper's tables comes after the same table as the main result set's mode ran it, where the
+	// result set records its mode.
+	if mode := experiment.Mode(b.in.Results.Mode); mode != "" {
+		asRun, err := ParameterTablesAsRun(mode, ourDatasets(b.in.Results.Cells))
 		if err != nil {
 			return err
 		}
-		pts[0].Caption = "Model and training parameters of the paper's settings (table\\_params.tex), with which the paper's-equations mode trains its models."
-		pts = append([]ParameterTable{asRun}, pts...)
+		model, ebm, gen := pts[0], pts[1], pts[2]
+		ebm.Caption = "JEM parameters of the paper's settings (table\\_ebm\\_params.tex), with which the paper's-equations mode trains its JEMs."
+		gen.Caption = "Generator parameters of the paper's settings (table\\_gen\\_params.tex), with which the paper's-equations mode runs every generator. " + generatorColumnsNote
+		pts = []ParameterTable{model, asRun[0], ebm, asRun[1], gen}
+		if b.in.Performance != nil {
+			models, err := ModelParametersAsRun(b.in.Performance, mode)
+			if err != nil {
+				return err
+			}
+			pts[0].Caption = "Model and training parameters of the paper's settings (table\\_params.tex), with which the paper's-equations mode trains its models."
+			pts = append([]ParameterTable{models}, pts...)
+		}
 	}
 	for _, pt := range pts {
 		caption := strings.NewReplacer(`\_`, "_").Replace(pt.Caption)
 		if t := tableFromMarkdown(pt.Markdown, Inline{T(caption)}, "tab:"+pt.Name, datasetTitle); t != nil {
 			t.Size = `\footnotesize`
+			for i, c := range t.Columns {
+				if w, ok := asRunWidths[c.Head]; ok && strings.HasSuffix(pt.Name, "-as-run") {
+					t.Columns[i].Align = "p{" + w + "}"
+				}
+			}
 			m.add(t)
 		}
 	}
