@@ -300,7 +300,7 @@ func tableFromMarkdown(md string, caption Inline, label string, rename func(stri
 }
 
 // asRunWidths are the widths of the as-run parameter tables' text columns in LaTeX.
-var asRunWidths = map[string]string{"Energy terms conditioned on": "2.6cm", "JEM ensemble members": "2cm", "λ energy": "3.2cm", "Other generators": "3cm"}
+var asRunWidths = map[string]string{"Energy terms conditioned on": "4.2cm", "JEM ensemble members": "2.8cm", "λ energy": "5.2cm", "Other generators": "3.4cm"}
 
 // setup is the section on data, models, generators, protocol and compute.
 func (b *builder) setup() error {
@@ -351,7 +351,7 @@ func (b *builder) setup() error {
 			t.Size = `\footnotesize`
 			for i, c := range t.Columns {
 				if w, ok := asRunWidths[c.Head]; ok && strings.HasSuffix(pt.Name, "-as-run") {
-					t.Columns[i].Align = "p{" + w + "}"
+					t.Columns[i].Align = `>{\raggedright\arraybackslash}p{` + w + "}" // wrapped, not justified
 				}
 			}
 			m.add(t)
