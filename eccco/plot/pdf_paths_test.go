@@ -149,14 +149,17 @@ func absf(v float64) float64 { return math.Abs(v) }
 func pdfScene(c vg.Canvas) {
 	pt := func(x, y float64) vg.Point { return vg.Point{X: vg.Length(x), Y: vg.Length(y)} }
 	red, blue, green := color.NRGBA{R: 220, A: 255}, color.NRGBA{B: 200, A: 255}, color.NRGBA{G: 160, A: 255}
+	rect := func(x0, y0, x1, y1 float64) vg.Path {
+		var p vg.Path
+		p.Move(pt(x0, y0))
+		p.Line(pt(x1, y0))
+		p.Line(pt(x1, y1))
+		p.Line(pt(x0, y1))
+		p.Close()
+		return p
+	}
 	c.SetColor(color.White)
-	var bg vg.Path
-	bg.Move(pt(0, 0))
-	bg.Line(pt(300, 0))
-	bg.Line(pt(300, 200))
-	bg.Line(pt(0, 200))
-	bg.Close()
-	c.Fill(bg)
+	c.Fill(rect(0, 0, 300, 200))
 	c.SetColor(red)
 	c.SetLineWidth(6)
 	var zig vg.Path
@@ -190,13 +193,7 @@ func pdfScene(c vg.Canvas) {
 	curves.CubeTo(pt(120, 140), pt(160, 60), pt(190, 100))
 	c.Stroke(curves)
 	c.SetColor(color.NRGBA{G: 120, B: 255, A: 128})
-	var box vg.Path
-	box.Move(pt(200, 60))
-	box.Line(pt(290, 60))
-	box.Line(pt(290, 110))
-	box.Line(pt(200, 110))
-	box.Close()
-	c.Fill(box)
+	c.Fill(rect(200, 60, 290, 110))
 }
 
 // The scene drawn by the PDF canvas and rendered back by pdftoppm matches gonum's raster canvas
