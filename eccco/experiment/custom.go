@@ -90,22 +90,23 @@ type Custom struct {
 	opts    CustomOptions
 	params  counterfactual.Params
 
-	std       *data.Standardizer
-	scaled    models.Classifier // Model on standardised inputs
-	train     *data.Dataset     // the table, standardised
-	lo, hi    []float32         // bounds in the data's units
-	slo, shi  []float32         // the same, standardised
-	mut       []counterfactual.Mutability
-	groups    [][]int
-	ordinal   []int // the inputs of the ordinal features
-	vae       *vae.VAE
-	in        *counterfactual.Ingredients
-	prepared  map[string]bool
-	evaluator *metrics.Evaluator
-	template  string            // CustomTemplate or ImageTemplate
-	paper     catalogue.Dataset // the template's paper settings
-	samples   map[int][]float32 // the unfaithfulness metric's SGLD samples of each class drawn so far
-	graphs    *models.Graphs    // the sampler's graph, shared by the classes' draws
+	std      *data.Standardizer
+	scaled   models.Classifier // Model on standardised inputs
+	train    *data.Dataset     // the table, standardised
+	lo, hi   []float32         // bounds in the data's units
+	slo, shi []float32         // the same, standardised
+	mut      []counterfactual.Mutability
+	groups   [][]int
+	ordinal  []int // the inputs of the ordinal features
+	vae      *vae.VAE
+	prep     *preparation
+	in       *counterfactual.Ingredients
+	// preparedNames are the generators (canonical names) whose ingredients in holds.
+	preparedNames []string
+	evaluator     *metrics.Evaluator
+	paper         catalogue.Dataset // the template's paper settings (CustomTemplate or ImageTemplate)
+	samples       map[int][]float32 // the unfaithfulness metric's SGLD samples of each class drawn so far
+	graphs        *models.Graphs    // the sampler's graph, shared by the classes' draws
 }
 
 // OpenCustom prepares an experiment on a table and a model of its schema's inputs. The model must read
@@ -147,8 +148,8 @@ func OpenCustom(table *data.Table, clf models.Classifier, o CustomOptions) (*Cus
 	if o.Params != nil {
 		p = *o.Params
 	}
-	c := &Custom{Table: table, Model: clf, backend: b, opts: o, params: p, paper: paper, groups: s.OneHotGroups(), prepared: map[string]bool{},
-		template: template, samples: map[int][]float32{}, graphs: &models.Graphs{}}
+	c := &Custom{Table: table, Model: clf, backend: b, opts: o, params: p, paper: paper, groups: s.OneHotGroups(),
+		samples: map[int][]float32{}, graphs: &models.Graphs{}}
 	c.std = data.FitStandardizer(ds)
 	if s.Image != nil {
 		lo, hi := table.ImageRange()
@@ -183,6 +184,7 @@ func OpenCustom(table *data.Table, clf models.Classifier, o CustomOptions) (*Cus
 		c.mut = append(c.mut, mm)
 	}
 	c.scaled = &standardised{clf: clf, mean: c.std.Mean, scale: c.std.Scale} // a pointer: comparable, for c.graphs
+	c.prep = &preparation{backend: b, paper: paper, train: c.train, vae: c.trainVAE}
 	// A model whose output is not finite at a row of the table would be calibrated, sampled and scored
 	// on NaNs (and predict class 0 there): refused, naming the rows.
 	prob, err := models.Probabilities(b, clf, ds.X)
@@ -354,74 +356,55 @@ func (c *Custom) rows(rows []int) ([]float32, error) {
 	return x, nil
 }
 
-// ingredients prepares, once, what the generators need (see CustomTemplate).
+// ingredients prepares what the generators need (see CustomTemplate), as the paper's data sets are
+// prepared (preparation), again only when a generator needs what was not prepared before.
 func (c *Custom) ingredients(ctx context.Context, gens []Generator) (counterfactual.Ingredients, error) {
 	names, err := paperNeeds(gens)
 	if err != nil {
 		return counterfactual.Ingredients{}, err
 	}
-	var missing []string
-	for _, n := range names {
-		if !c.prepared[n] {
-			missing = append(missing, n)
-		}
-	}
-	if c.in != nil && len(missing) == 0 {
-		return *c.in, nil
-	}
-	missingNeeds, err := catalogue.NeedsOf(missing...)
-	if err != nil {
-		return counterfactual.Ingredients{}, err
-	}
-	if missingNeeds.VAE && c.vae == nil {
-		c.logf("training REVISE's VAE on %d rows", c.train.N())
-		spec, err := c.paper.VAESpec(c.train.D())
-		if err != nil {
-			return counterfactual.Ingredients{}, err
-		}
-		v, err := vae.New(c.backend, spec, SeedFor(c.opts.Seed, "custom", "vae"))
-		if err != nil {
-			return counterfactual.Ingredients{}, err
-		}
-		to := c.paper.VAETrainOptions()
-		to.Seed = SeedFor(c.opts.Seed, "custom", "vae-train")
-		if _, err := vae.Train(ctx, c.backend, v, c.train, to); err != nil {
-			return counterfactual.Ingredients{}, fmt.Errorf("training REVISE's VAE: %w", err)
-		}
-		c.vae = v
-	}
-	all := names
-	for n := range c.prepared {
+	all := slices.Clone(names)
+	for _, n := range c.preparedNames {
 		if !slices.Contains(all, n) {
 			all = append(all, n)
 		}
 	}
+	if c.in != nil && len(all) == len(c.preparedNames) {
+		return *c.in, nil
+	}
 	if len(all) == 0 {
 		all = []string{string(catalogue.ECCCo)} // the calibration, which the metrics need
 	}
-	need, err := catalogue.NeedsOf(all...)
-	if err != nil {
-		return counterfactual.Ingredients{}, err
-	}
-	var latent counterfactual.LatentMap
-	if c.vae != nil {
-		latent = c.vae
-	}
 	c.logf("preparing the generators' ingredients (%s)", strings.Join(all, ", "))
-	sampler, err := c.paper.SampleOptions(c.train, false)
+	in, _, err := c.prep.ingredients(ctx, c.scaled, all, SeedFor(c.opts.Seed, "custom", "ingredients"), counterfactual.IngredientOptions{}, false)
 	if err != nil {
 		return counterfactual.Ingredients{}, err
 	}
-	in, err := counterfactual.PaperIngredientsWith(ctx, c.backend, c.scaled, c.template, c.train, latent, SeedFor(c.opts.Seed, "custom", "ingredients"),
-		counterfactual.IngredientOptions{Latent: c.paper.LatentDim(), Sampler: &sampler}, need)
-	if err != nil {
-		return counterfactual.Ingredients{}, err
-	}
-	c.in = &in
-	for _, n := range all {
-		c.prepared[n] = true
-	}
+	c.in, c.preparedNames = &in, all
 	return in, nil
+}
+
+// trainVAE trains REVISE's VAE on the table, once, with the template's architecture and training.
+func (c *Custom) trainVAE(ctx context.Context) (*vae.VAE, error) {
+	if c.vae != nil {
+		return c.vae, nil
+	}
+	c.logf("training REVISE's VAE on %d rows", c.train.N())
+	spec, err := c.paper.VAESpec(c.train.D())
+	if err != nil {
+		return nil, err
+	}
+	v, err := vae.New(c.backend, spec, SeedFor(c.opts.Seed, "custom", "vae"))
+	if err != nil {
+		return nil, err
+	}
+	to := c.paper.VAETrainOptions()
+	to.Seed = SeedFor(c.opts.Seed, "custom", "vae-train")
+	if _, err := vae.Train(ctx, c.backend, v, c.train, to); err != nil {
+		return nil, fmt.Errorf("training REVISE's VAE: %w", err)
+	}
+	c.vae = v
+	return v, nil
 }
 
 // Evaluator scores counterfactuals (standardised inputs) with the paper's metrics: the calibrated model,

@@ -126,8 +126,9 @@ type Experiment struct {
 	// authored holds the authors' trained models, once read (Settings.AuthorsModels).
 	authored map[models.Kind]models.Authored
 	vae      *vae.VAE
-	pca      *counterfactual.PCA
-	runs     map[runKey]*Run
+	// prep prepares the runs' ingredients; it keeps ECCCo+'s PCA of the training split.
+	prep *preparation
+	runs map[runKey]*Run
 	// graphs keeps every compiled graph of the experiment's models (predictions, calibration, SGLD,
 	// searches, metrics) for all their runs: on XLA a tabular run computes less than it would compile.
 	graphs *models.Graphs
@@ -157,7 +158,8 @@ func Open(dataset string, opts Options) (*Experiment, error) {
 	if opts.ModelsDir == "" {
 		opts.ModelsDir = DefaultModelsDir()
 	}
-	if _, err := data.Lookup(dataset); err != nil {
+	info, err := data.Lookup(dataset)
+	if err != nil {
 		return nil, err
 	}
 	paper, err := catalogue.LookupDataset(dataset)
@@ -165,7 +167,7 @@ func Open(dataset string, opts Options) (*Experiment, error) {
 		return nil, err
 	}
 	b := opts.Backend
-	if info, _ := data.Lookup(dataset); opts.ImageBackend != nil && info.Kind == data.KindVision {
+	if opts.ImageBackend != nil && info.Kind == data.KindVision {
 		b = opts.ImageBackend
 	}
 	if b == nil {
@@ -174,7 +176,7 @@ func Open(dataset string, opts Options) (*Experiment, error) {
 			return nil, err
 		}
 	}
-	settings, err := resolve(opts, dataset)
+	settings, err := resolve(opts, info)
 	if err != nil {
 		return nil, err
 	}
@@ -182,9 +184,11 @@ func Open(dataset string, opts Options) (*Experiment, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Experiment{dataset: dataset, paper: paper, opts: opts, settings: settings, split: split, backend: b,
+	e := &Experiment{dataset: dataset, paper: paper, opts: opts, settings: settings, split: split, backend: b,
 		models: map[models.Kind]*models.Model{}, runs: map[runKey]*Run{}, graphs: &models.Graphs{},
-		classes: &metrics.ClassRows{}}, nil
+		classes: &metrics.ClassRows{}}
+	e.prep = &preparation{backend: b, paper: paper, train: split.Train, graphs: e.graphs, vae: e.VAE}
+	return e, nil
 }
 
 // Close releases the compiled graphs the experiment keeps for its models' runs (it may still be used:
@@ -228,22 +232,17 @@ func (e *Experiment) logf(format string, args ...any) {
 	}
 }
 
-// resolve returns the settings of the options' mode for a data set with Options.Set applied
+// resolve returns the settings of the options' mode (valid) for a data set with Options.Set applied
 // (Set {"authors-models": "false"} trains eccco's own models even where the authors published theirs).
-func resolve(opts Options, dataset string) (Settings, error) {
-	s, err := opts.Mode.Settings(dataset)
-	if err != nil {
-		return s, err
-	}
+func resolve(opts Options, info data.Info) (Settings, error) {
+	s := opts.Mode.settingsFor(info)
 	for _, k := range slices.Sorted(maps.Keys(opts.Set)) {
 		if err := s.Set(k, opts.Set[k]); err != nil {
 			return s, err
 		}
 	}
-	if s.VisionCost > 0 || s.VisionL1Energy > 0 {
-		if info, err := data.Lookup(dataset); err == nil && info.Kind != data.KindVision {
-			return s, fmt.Errorf("%w: settings vision-cost and vision-l1-energy weigh the image generators; %s is not an image data set (0 keeps the table's weights)", ErrInvalid, dataset)
-		}
+	if (s.VisionCost > 0 || s.VisionL1Energy > 0) && info.Kind != data.KindVision {
+		return s, fmt.Errorf("%w: settings vision-cost and vision-l1-energy weigh the image generators; %s is not an image data set (0 keeps the table's weights)", ErrInvalid, info.Name)
 	}
 	return s, nil
 }

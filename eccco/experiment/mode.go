@@ -69,11 +69,17 @@ func (m Mode) Settings(dataset string) (Settings, error) {
 	if err != nil {
 		return Settings{}, err
 	}
+	return m.settingsFor(info), nil
+}
+
+// settingsFor is Settings for a data set looked up, of a valid mode.
+func (m Mode) settingsFor(info data.Info) Settings {
 	s := Settings{Mode: m.orDefault()}
 	if !m.IsAuthorsCode() {
-		return s, nil
+		return s
 	}
-	image := info.Kind == data.KindVision
+	dataset, image := info.Name, info.Kind == data.KindVision
+	s.TargetMix = authorsTargetMix(dataset)
 	_, published := models.AuthorsModelFile(dataset)
 	s.AuthorsData = dataset == "linearly-separable"
 	s.AuthorsModels = published
@@ -83,7 +89,6 @@ func (m Mode) Settings(dataset string) (Settings, error) {
 	s.VisionArchitecture = image
 	s.VAEOnOfficialTraining = image
 	s.FactualsFromTraining = true
-	s.TargetMix = authorsTargetMix(dataset)
 	s.AuthorsIngredients = true
 	s.StopOnAllConditions = true
 	s.AuthorsSampler = true
@@ -100,7 +105,7 @@ func (m Mode) Settings(dataset string) (Settings, error) {
 		// them; --set vision-cost=0.1,vision-l1-energy=0.2 (AuthorsVisionCost, AuthorsVisionL1Energy)
 		// turns them on.
 	}
-	return s, nil
+	return s
 }
 
 // authorsTargetMix is the fitted mix of targets of the authors' runs (Settings.TargetMix), where their

@@ -379,7 +379,7 @@ func TestAuthorsVisionLambda(t *testing.T) {
 		t.Fatalf("the authors'-code mode's default vision weights %v, %v (%v), want off", def.VisionCost, def.VisionL1Energy, err)
 	}
 	img, err := resolve(Options{Mode: AuthorsCode, Set: map[string]string{
-		"vision-cost": fmt.Sprint(AuthorsVisionCost), "vision-l1-energy": fmt.Sprint(AuthorsVisionL1Energy)}}, "mnist")
+		"vision-cost": fmt.Sprint(AuthorsVisionCost), "vision-l1-energy": fmt.Sprint(AuthorsVisionL1Energy)}}, lookup(t, "mnist"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -431,13 +431,13 @@ func TestAuthorsVisionLambda(t *testing.T) {
 	// The image weights are refused on a tabular set, where they would weigh nothing the authors ran;
 	// switched off (0) they are accepted everywhere, as a replay-only run across all sets sets them.
 	for _, k := range []string{"vision-cost", "vision-l1-energy"} {
-		if _, err := resolve(Options{Mode: AuthorsCode, Set: map[string]string{k: "0.1"}}, "moons"); !errors.Is(err, ErrInvalid) {
+		if _, err := resolve(Options{Mode: AuthorsCode, Set: map[string]string{k: "0.1"}}, lookup(t, "moons")); !errors.Is(err, ErrInvalid) {
 			t.Errorf("%s=0.1 on moons: err = %v, want ErrInvalid", k, err)
 		}
-		if s, err := resolve(Options{Mode: AuthorsCode, Set: map[string]string{k: "0"}}, "moons"); err != nil || s.VisionCost != 0 || s.VisionL1Energy != 0 {
+		if s, err := resolve(Options{Mode: AuthorsCode, Set: map[string]string{k: "0"}}, lookup(t, "moons")); err != nil || s.VisionCost != 0 || s.VisionL1Energy != 0 {
 			t.Errorf("%s=0 on moons: %v", k, err)
 		}
-		if s, err := resolve(Options{Mode: Paper, Set: map[string]string{k: "0.5"}}, "fashion-mnist"); err != nil || (s.VisionCost != 0.5 && s.VisionL1Energy != 0.5) {
+		if s, err := resolve(Options{Mode: Paper, Set: map[string]string{k: "0.5"}}, lookup(t, "fashion-mnist")); err != nil || (s.VisionCost != 0.5 && s.VisionL1Energy != 0.5) {
 			t.Errorf("%s=0.5 on fashion-mnist in the paper mode: %+v, %v", k, s, err)
 		}
 	}
@@ -464,4 +464,14 @@ func mustBuild(t *testing.T, name catalogue.Name, p counterfactual.Params) *coun
 		t.Fatal(err)
 	}
 	return g
+}
+
+// lookup is data.Lookup of a data set the test knows.
+func lookup(t *testing.T, name string) data.Info {
+	t.Helper()
+	info, err := data.Lookup(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return info
 }

@@ -335,61 +335,25 @@ func (e *Experiment) Run(ctx context.Context, req RunRequest) (*Run, error) {
 // family's own samples) and the metrics' evaluator.
 func (e *Experiment) prepare(ctx context.Context, r *Run, needs []string) error {
 	kind, run, m, train := r.Kind, r.Index, r.Model, e.split.Train
-	// What PaperIngredients prepares: ECCCo+'s PCA is fitted once per experiment, REVISE's VAE loaded or
-	// trained once, and in the authors'-code mode the ECCCo-L1 family's samples come from its own sampler
-	// (below); the calibration is always prepared.
+	// What the preparation prepares: ECCCo+'s PCA is fitted once per experiment, REVISE's VAE loaded or
+	// trained once (Experiment.VAE), and in the authors'-code mode the ECCCo-L1 family's samples come from
+	// its own sampler (below); the calibration is always prepared.
 	settings := e.settings
 	l1Opts, l1Own, err := settings.l1SampleOptions(train)
 	if err != nil {
 		return err
 	}
 	l1Opts.Graphs = e.graphs
-	var need counterfactual.Needs
-	var latent counterfactual.LatentMap
-	needL1 := false
-	for _, name := range needs {
-		g, err := catalogue.LookupGenerator(name)
-		if err != nil {
-			return err
-		}
-		n := g.Needs()
-		if n.PCA && e.pca == nil {
-			k := e.paper.LatentDim()
-			var err error
-			if e.pca, err = counterfactual.FitPCA(train, min(k, train.D())); err != nil {
-				return err
-			}
-		}
-		if n.VAE && latent == nil {
-			v, err := e.VAE(ctx)
-			if err != nil {
-				return err
-			}
-			latent = v
-		}
-		if l1Own && g.ReadsSamples() {
-			needL1 = true
-			continue
-		}
-		need.Samples = need.Samples || n.Samples
-	}
-	runName := fmt.Sprint(run)
 	ingredientSeed := e.ingredientSeed(kind, run)
 	cal, err := e.calibrationRows(kind, run)
 	if err != nil {
 		return err
 	}
-	sampler, err := e.paper.SampleOptions(train, false)
-	if err != nil {
-		return err
-	}
-	in, err := counterfactual.PaperIngredientsWith(ctx, e.backend, m, e.dataset, train, latent, ingredientSeed,
-		counterfactual.IngredientOptions{Calibration: cal, CalibrationScores: e.authorsScores(kind), Graphs: e.graphs,
-			Latent: e.paper.LatentDim(), Sampler: &sampler}, need)
+	in, needL1, err := e.prep.ingredients(ctx, m, needs, ingredientSeed,
+		counterfactual.IngredientOptions{Calibration: cal, CalibrationScores: e.authorsScores(kind)}, l1Own)
 	if err != nil {
 		return fmt.Errorf("preparing run %d of the %s %s: %w", run, e.dataset, kind, err)
 	}
-	in.PCA = e.pca
 	in = settings.ingredients(in)
 	if needL1 {
 		if in.Samples, err = e.ownL1Samples(ctx, r, l1Opts, ingredientSeed); err != nil {
@@ -403,7 +367,7 @@ func (e *Experiment) prepare(ctx context.Context, r *Run, needs []string) error 
 	}
 	opts.Graphs = e.graphs
 	r.Ingredients = in
-	r.sampleOpts, r.sampleSeed = opts, SeedFor(e.opts.Seed, e.dataset, string(kind), "unfaithfulness", runName)
+	r.sampleOpts, r.sampleSeed = opts, SeedFor(e.opts.Seed, e.dataset, string(kind), "unfaithfulness", fmt.Sprint(run))
 	r.evaluator = &metrics.Evaluator{Backend: e.backend, Model: m, Calibrated: in.Calibrated, Train: train,
 		Options: settings.metricsOptions(train), Graphs: e.graphs, Classes: e.classes}
 	return nil
