@@ -48,7 +48,9 @@
 # notebooks, the data sets present), and a figures stage killed half-way draws again only the figures
 # without a record of the same inputs (OUT/.figures.records/); the report is rebuilt (seconds). Without TeX the report stage writes
 # the LaTeX sources and Markdown, says SKIP for the PDF with how to install TeX
-# (scripts/texlive-packages.txt), removes an earlier run's PDF, and the script still succeeds. One run per
+# (scripts/texlive-packages.txt), keeps an earlier PDF compiled from the same content (its content key:
+# the same results, prose and figures; a fresh clone's committed PDF when the results come back as
+# committed) and removes one of other content, and the script still succeeds. One run per
 # output folder at a time (a lock, OUT/.reproduce.lock); the PDF's dates are fixed, so that the same
 # results give the same bytes.
 #

@@ -15,6 +15,7 @@ import (
 	"github.com/eccco-go/eccco-go/eccco/compare"
 	"github.com/eccco-go/eccco-go/eccco/data"
 	"github.com/eccco-go/eccco-go/eccco/figures"
+	"github.com/eccco-go/eccco-go/eccco/internal/reportmark"
 	"github.com/eccco-go/eccco-go/eccco/internal/stats"
 	"github.com/eccco-go/eccco-go/eccco/models"
 )
@@ -50,6 +51,9 @@ type Inputs struct {
 	// Banner labels a document that does not follow the paper's protocol (QuickBanner); "" for the full one.
 	Banner     string
 	Provenance Provenance
+	// forKey builds the document whose hash is the content key (withoutBuild): without the benchmarks'
+	// wall times.
+	forKey bool
 }
 
 // Provenance says where the report and its results come from.
@@ -128,8 +132,65 @@ func joinWords(ws []string) string {
 	return strings.Join(ws[:len(ws)-1], ", ") + " and " + ws[len(ws)-1]
 }
 
-// Build assembles the report from its inputs.
+// recordedCommit is the commit a results directory's provenance line names (revisionText), with what it
+// says of the checkout: "commit d4ca7e0bceb9 (the checkout's HEAD, with uncommitted changes)".
+var recordedCommit = regexp.MustCompile(`commit [0-9a-f]{7,40}( \((the checkout's HEAD|with uncommitted changes)[^)]*\))?|unknown commit`)
+
+// StagesSource names reproduce.sh's stage timings among Provenance.Sources.
+const StagesSource = "stage timings"
+
+// Build assembles the report from its inputs, with its content key: that of the same report built
+// without what names its build (Inputs.withoutBuild), and of its figure files.
 func Build(in Inputs) (*Document, error) {
+	d, err := build(in)
+	if err != nil {
+		return nil, err
+	}
+	canon, err := build(in.withoutBuild())
+	if err != nil {
+		return nil, err
+	}
+	parts := [][]byte{[]byte(canon.LaTeX())}
+	files := make([]string, 0, len(canon.Figures)+len(canon.Drawn))
+	for f := range canon.Figures {
+		files = append(files, f)
+	}
+	for f := range canon.Drawn {
+		if _, ok := canon.Figures[f]; !ok {
+			files = append(files, f)
+		}
+	}
+	slices.Sort(files)
+	for _, f := range files {
+		raw, err := canon.figureBytes(f)
+		if err != nil {
+			return nil, err
+		}
+		parts = append(parts, []byte(f), raw)
+	}
+	d.ContentKey = reportmark.Key(parts...)
+	return d, nil
+}
+
+// withoutBuild is in without what names or measures the runs that made the report rather than its
+// content: the commit, backend and machine (its Go included) that build it, reproduce.sh's stage
+// timings with their input row, the benchmarks' wall times (timings.md) and the commit that recorded
+// the results. A fresh clone's run whose results come back bit for bit as committed builds the committed
+// report's content.
+func (in Inputs) withoutBuild() Inputs {
+	in.forKey = true
+	res := *in.Results
+	res.Recorded = recordedCommit.ReplaceAllString(res.Recorded, "commit")
+	in.Results = &res
+	in.Stages = nil
+	pv := in.Provenance
+	pv.Commit, pv.Dirty, pv.Backend, pv.Machine = "", false, "", Machine{}
+	pv.Sources = slices.DeleteFunc(slices.Clone(pv.Sources), func(s [2]string) bool { return s[0] == StagesSource })
+	in.Provenance = pv
+	return in
+}
+
+func build(in Inputs) (*Document, error) {
 	if in.Results == nil || len(in.Results.Cells) == 0 {
 		return nil, fmt.Errorf("%w: the report needs the cells of a benchmark", ErrNoResults)
 	}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/eccco-go/eccco-go/eccco/internal/reportmark"
 )
 
 // latexChars maps characters that pdfLaTeX cannot take verbatim to their LaTeX spelling.
@@ -146,7 +148,13 @@ const latexPreamble = `\documentclass[10pt,a4paper]{article}
 func (d *Document) LaTeX() string {
 	var sb strings.Builder
 	sb.WriteString("% " + Marker + ": do not edit; rerun the command instead.\n")
+	if d.ContentKey != "" {
+		sb.WriteString(reportmark.TeXLine(d.ContentKey) + "\n")
+	}
 	sb.WriteString(latexPreamble)
+	if d.ContentKey != "" {
+		sb.WriteString(`\hypersetup{pdfkeywords={` + reportmark.PDFKeywords(d.ContentKey) + `}}` + "\n")
+	}
 	sb.WriteString(`\hypersetup{pdftitle={` + Escape(d.Title) + `}}` + "\n")
 	sb.WriteString("\\pagestyle{fancy}\n\\fancyhf{}\n\\renewcommand{\\headrulewidth}{0.4pt}\n\\fancyfoot[C]{\\thepage}\n")
 	if d.Banner != "" {

@@ -139,7 +139,7 @@ func Make(ctx context.Context, cfg Config) (*Outcome, error) {
 		if in.Stages, err = ReadStages(cfg.Stages); err != nil {
 			return nil, err
 		}
-		sources = append(sources, [2]string{"stage timings", cfg.Stages})
+		sources = append(sources, [2]string{StagesSource, cfg.Stages})
 	}
 	for i, src := range sources { // paths inside the checkout as relative to its root
 		if abs, err := filepath.Abs(src[1]); err == nil {

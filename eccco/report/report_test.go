@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/eccco-go/eccco-go/eccco/compare"
+	"github.com/eccco-go/eccco-go/eccco/internal/reportmark"
 )
 
 // tiny is a hand-made benchmark of one data set, model and two generators, with published numbers
@@ -288,6 +289,12 @@ func TestCompiles(t *testing.T) {
 	if ok, _ := pdfGenerated(pdf); !ok {
 		t.Error("the PDF does not carry the marker")
 	}
+	// The PDF's keywords carry the source's content key, as pdfTeX wrote them.
+	if !reportmark.SameContent(w.TeX, pdf) {
+		k1, err1 := reportmark.FromTeX(w.TeX)
+		k2, err2 := reportmark.FromPDF(pdf)
+		t.Errorf("the PDF's content key %q (%v) is not the source's %q (%v)", k2, err2, k1, err1)
+	}
 	// eccco-go.tex, out.pdf, the findings (FindingsFile) and the figures the report draws itself (figures/): no aux files.
 	entries, _ := os.ReadDir(dir)
 	var names []string
@@ -520,6 +527,87 @@ func TestStagesCPUTime(t *testing.T) {
 	}
 	if md := mustBuild(t, tiny()).Markdown("", ""); strings.Contains(md, "CPU-hours in") || strings.Contains(md, "| CPU time |") {
 		t.Error("stages without CPU times got a CPU column or sum")
+	}
+}
+
+// The content key is the same for two builds of the same content by other commits, machines, backends
+// and runs of reproduce.sh (the rows naming the build, the stage timings, the benchmarks' wall times and
+// the commit that recorded the results differ, and the key is printed in the source), and differs when
+// a number, a figure file, the profile or an input does.
+func TestContentKey(t *testing.T) {
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The same cells, recorded by two commits, with other wall times.
+	dirA := t.TempDir()
+	timings := func(dir, minutes string) {
+		must(os.WriteFile(filepath.Join(dir, "timings.md"), []byte("Wall time by data set:\n\n| Data set | search (min) | total (min) |\n|---|---|---|\n| moons | "+minutes+" | "+minutes+" |\n"), 0o644))
+	}
+	timings(dirA, "3.1")
+	at := func(dir, commit string) Inputs {
+		in := tiny()
+		in.Results = &Results{Dir: dir, Cells: slices.Clone(in.Results.Cells),
+			Recorded: "tables written by eccco-go commit " + commit + " (protocol 12) from 1000 counterfactuals; moons: mode authors-code, seed 42"}
+		return in
+	}
+	baseIn := at(dirA, "d4ca7e0bceb9 (the checkout's HEAD, with uncommitted changes)")
+	base := mustBuild(t, baseIn)
+	if !strings.HasPrefix(base.ContentKey, "sha256-") || len(base.ContentKey) != len("sha256-")+64 {
+		t.Fatalf("content key %q", base.ContentKey)
+	}
+	tex := base.LaTeX()
+	if lines := strings.SplitN(tex, "\n", 3); lines[1] != reportmark.TeXLine(base.ContentKey) {
+		t.Errorf("second line %q, want the content key's", lines[1])
+	}
+	if !strings.Contains(tex, `\hypersetup{pdfkeywords={`+reportmark.PDFKeywords(base.ContentKey)+`}}`) {
+		t.Error("the source does not give the PDF the content key")
+	}
+	other := at(dirA, "0123456789ab (the checkout's HEAD)")
+	other.Provenance.Commit, other.Provenance.Dirty, other.Provenance.Backend = "fedcba987654", true, "xla:cpu"
+	other.Provenance.Machine = Machine{CPU: "Other CPU", Cores: 16, GoVersion: "go1.27.3", OS: "linux", Arch: "arm64"}
+	other.Stages = []Stage{{Name: "data", Seconds: 7, Status: "ok", CPUSeconds: 9, HasCPU: true}, {Name: "bench", Seconds: 3600, Status: "ok", CPUSeconds: 7000, HasCPU: true}}
+	other.Provenance.Sources = [][2]string{{StagesSource, "runs/stages.tsv"}}
+	o := mustBuild(t, other)
+	timings(dirA, "9.9") // another run's wall times in the same directory
+	o2 := mustBuild(t, other)
+	for _, d := range []*Document{o, o2} {
+		if d.LaTeX() == tex {
+			t.Fatal("the build rows did not change the source: the test shows nothing")
+		}
+		if d.ContentKey != base.ContentKey {
+			t.Errorf("another build of the same content: key %s, want %s", d.ContentKey, base.ContentKey)
+		}
+	}
+	if strings.Contains(o.LaTeX(), "9.9") == strings.Contains(o2.LaTeX(), "9.9") {
+		t.Error("the wall times are not in the source: the test shows nothing")
+	}
+	changed := map[string]func(in *Inputs){
+		"a cell":      func(in *Inputs) { in.Results.Cells[0].Mean = 1.26 },
+		"the profile": func(in *Inputs) { in.Provenance.Profile = "quick" },
+		"an input":    func(in *Inputs) { in.Provenance.Sources = [][2]string{{"results", "elsewhere"}} },
+		"the mode": func(in *Inputs) {
+			in.Results.Recorded = strings.Replace(in.Results.Recorded, "authors-code", "paper", 1)
+		},
+	}
+	for name, change := range changed {
+		in := at(dirA, "d4ca7e0bceb9")
+		change(&in)
+		if k := mustBuild(t, in).ContentKey; k == base.ContentKey {
+			t.Errorf("%s changed: the content key stayed %s", name, k)
+		}
+	}
+	// A figure file's bytes are content too.
+	figs := t.TempDir()
+	in := tiny()
+	in.FiguresDir = figs
+	must(os.WriteFile(filepath.Join(figs, "fig1-motiv.png"), []byte("png, first drawing"), 0o644))
+	k1 := mustBuild(t, in).ContentKey
+	must(os.WriteFile(filepath.Join(figs, "fig1-motiv.png"), []byte("png, second drawing"), 0o644))
+	if k2 := mustBuild(t, in).ContentKey; k1 == k2 {
+		t.Error("another figure file: the content key stayed the same")
 	}
 }
 

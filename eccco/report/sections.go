@@ -391,6 +391,10 @@ func (b *builder) setup() error {
 	// The machine that builds the report only renders it: it is named in the provenance table, not here,
 	// so that the report's body reads the same whichever machine builds it.
 	c.para(T("The machine, Go and backend that built this report, which only renders the results, are in the provenance table at the end (the appendix Provenance). The benchmarks' wall time by stage and data set, where the result directories record it (eccco bench writes timings.md):"))
+	if b.in.forKey {
+		// The wall times measure the run that made the results, not the results (Inputs.withoutBuild).
+		return nil
+	}
 	found := false
 	var held []string
 	for _, r := range []*Results{b.in.Results, b.in.ReplayOnly, b.in.PaperMode, b.in.SecondSeed} {

@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/eccco-go/eccco-go/eccco/internal/atomicfile"
+	"github.com/eccco-go/eccco-go/eccco/internal/reportmark"
 )
 
 // ErrNoTeX reports that no TeX installation was found (neither latexmk nor pdflatex on PATH).
@@ -76,15 +77,14 @@ func generated(path string) (bool, error) {
 // pdfGenerated reports whether the PDF at path is missing or was made from a document of eccco report
 // (its metadata names the Marker).
 func pdfGenerated(path string) (bool, error) {
-	raw, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 		return true, nil
 	}
+	ok, err := reportmark.GeneratedPDF(path)
 	if err != nil {
 		return false, fmt.Errorf("report: %w", err)
 	}
-	// pdfTeX writes the creator field with spaces as octal escapes.
-	return bytes.Contains(raw, []byte(Marker)) || bytes.Contains(raw, []byte(strings.ReplaceAll(Marker, " ", `\040`))), nil
+	return ok, nil
 }
 
 // Write writes the document's LaTeX source, the figures it uses (copied from their sources) and its

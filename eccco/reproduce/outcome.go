@@ -34,6 +34,13 @@ const (
 	NoteInterrupted = "interrupted"
 )
 
+// Notes of a report stage without TeX: the sources written, and an earlier PDF kept where it was compiled
+// from the same content (reportmark.SameContent), else removed.
+const (
+	NoteNoTeX   = "no TeX: sources only"
+	NoteKeptPDF = "no TeX: sources only; the earlier PDF of the same content kept"
+)
+
 // Outcome is a stage's status and its note ("" for none).
 type Outcome struct {
 	Status Status
@@ -100,8 +107,10 @@ type Summary struct {
 	// ended ok or skipped. Which were skipped, and why, is in Stages.
 	Status Status        `json:"status"`
 	Stages []StageResult `json:"stages"`
-	// Report is the PDF ("" where none was built) and the folder of the report's sources.
+	// Report is the PDF ("" where none was built) and the folder of the report's sources. PDFKept: the
+	// PDF was not built by this run (no TeX) but compiled earlier from the same content as its sources.
 	PDF       string `json:"pdf"`
+	PDFKept   bool   `json:"pdf_kept,omitempty"`
 	ReportDir string `json:"report_dir"`
 }
 
