@@ -124,7 +124,8 @@ var Datasets = []Dataset{
 		Inference:  Inference{Chains: 10, Keep: 10}, Runs: 10, Factuals: 100},
 }
 
-// LookupDataset returns the row of the named data set, or an error that lists the known names.
+// LookupDataset returns the row of the named data set, or an error that wraps data.ErrUnknownDataset and
+// lists the paper's data sets.
 func LookupDataset(name string) (Dataset, error) {
 	for _, d := range Datasets {
 		if d.Name == name {
@@ -135,8 +136,12 @@ func LookupDataset(name string) (Dataset, error) {
 	for i, d := range Datasets {
 		names[i] = d.Name
 	}
-	return Dataset{}, fmt.Errorf("no paper settings for data set %q (known: %s)", name, strings.Join(names, ", "))
+	return Dataset{}, fmt.Errorf("%w %q: the paper's data sets are %s", data.ErrUnknownDataset, name, strings.Join(names, ", "))
 }
+
+// Info describes the row's data set as package data makes it (data.Lookup: its kind, title, features
+// and classes).
+func (d Dataset) Info() (data.Info, error) { return data.Lookup(d.Name) }
 
 // ModelSpec is the architecture of a model of the given kind for data with the given numbers of
 // features and classes: the row's hidden units, layers and activation, and for an ensemble its size.

@@ -101,8 +101,10 @@ type Custom struct {
 	vae      *vae.VAE
 	prep     *preparation
 	in       *counterfactual.Ingredients
-	// preparedNames are the generators (canonical names) whose ingredients in holds.
+	// preparedNames are the generators (canonical names) whose ingredients in holds, and prepared what
+	// they need.
 	preparedNames []string
+	prepared      counterfactual.Needs
 	evaluator     *metrics.Evaluator
 	paper         catalogue.Dataset // the template's paper settings (CustomTemplate or ImageTemplate)
 	samples       map[int][]float32 // the unfaithfulness metric's SGLD samples of each class drawn so far
@@ -357,20 +359,27 @@ func (c *Custom) rows(rows []int) ([]float32, error) {
 }
 
 // ingredients prepares what the generators need (see CustomTemplate), as the paper's data sets are
-// prepared (preparation), again only when a generator needs what was not prepared before.
+// prepared (preparation): again only when a generator needs an ingredient (samples, PCA, VAE) that was not
+// prepared before, then for the generators of both calls. The calibration is always prepared (the
+// metrics need it).
 func (c *Custom) ingredients(ctx context.Context, gens []Generator) (counterfactual.Ingredients, error) {
 	names, err := paperNeeds(gens)
 	if err != nil {
 		return counterfactual.Ingredients{}, err
+	}
+	need, err := catalogue.NeedsOf(names...)
+	if err != nil {
+		return counterfactual.Ingredients{}, err
+	}
+	need.Calibrated = true // prepared every time
+	if c.in != nil && c.prepared.Or(need) == c.prepared {
+		return *c.in, nil
 	}
 	all := slices.Clone(names)
 	for _, n := range c.preparedNames {
 		if !slices.Contains(all, n) {
 			all = append(all, n)
 		}
-	}
-	if c.in != nil && len(all) == len(c.preparedNames) {
-		return *c.in, nil
 	}
 	if len(all) == 0 {
 		all = []string{string(catalogue.ECCCo)} // the calibration, which the metrics need
@@ -380,7 +389,7 @@ func (c *Custom) ingredients(ctx context.Context, gens []Generator) (counterfact
 	if err != nil {
 		return counterfactual.Ingredients{}, err
 	}
-	c.in, c.preparedNames = &in, all
+	c.in, c.preparedNames, c.prepared = &in, all, c.prepared.Or(need)
 	return in, nil
 }
 

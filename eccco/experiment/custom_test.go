@@ -12,6 +12,8 @@ import (
 	"testing"
 
 	"github.com/eccco-go/eccco-go/eccco/backend"
+	"github.com/eccco-go/eccco-go/eccco/catalogue"
+	"github.com/eccco-go/eccco-go/eccco/counterfactual"
 	"github.com/eccco-go/eccco-go/eccco/data"
 	"github.com/eccco-go/eccco-go/eccco/models"
 )
@@ -216,5 +218,59 @@ func TestOpenCustomMismatch(t *testing.T) {
 	}
 	if _, err := c.Score(context.Background(), []int{0}, []float32{1, 2}, -1); !errors.Is(err, ErrInvalid) {
 		t.Errorf("short counterfactual: err = %v", err)
+	}
+}
+
+// Custom prepares the generators' ingredients again only when a generator needs one that was not
+// prepared: Wachter prepares the calibration, which ECCCo then reuses; ECCCo-L1 adds the samples and
+// ECCCo+ the PCA, REVISE the VAE, each preparing again (for the generators of every call so far); a
+// call of generators whose ingredients are all there prepares nothing.
+func TestCustomPreparesOnlyWhatIsNew(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains REVISE's VAE")
+	}
+	c := openExample(t)
+	prepared := 0
+	c.opts.Logf = func(format string, args ...any) {
+		if strings.HasPrefix(format, "preparing the generators' ingredients") {
+			prepared++
+		}
+		t.Logf(format, args...)
+	}
+	steps := []struct {
+		gens     []catalogue.Name
+		prepares bool
+		check    func(in counterfactual.Ingredients) bool
+	}{
+		{[]catalogue.Name{catalogue.Wachter}, true, func(in counterfactual.Ingredients) bool { return in.Calibrated != nil && in.Samples == nil }},
+		{[]catalogue.Name{catalogue.ECCCo}, false, func(in counterfactual.Ingredients) bool { return in.Calibrated != nil && in.Samples == nil }},
+		{[]catalogue.Name{catalogue.ECCCoL1}, true, func(in counterfactual.Ingredients) bool { return in.Samples != nil && in.PCA == nil }},
+		{[]catalogue.Name{catalogue.ECCCoPlus}, true, func(in counterfactual.Ingredients) bool { return in.Samples != nil && in.PCA != nil && in.VAE == nil }},
+		{[]catalogue.Name{catalogue.REVISE}, true, func(in counterfactual.Ingredients) bool { return in.Samples != nil && in.PCA != nil && in.VAE != nil }},
+		{[]catalogue.Name{catalogue.ECCCo, catalogue.Wachter, catalogue.ECCCoL1, catalogue.REVISE}, false, func(in counterfactual.Ingredients) bool {
+			return in.Samples != nil && in.PCA != nil && in.VAE != nil
+		}},
+	}
+	var last counterfactual.Ingredients
+	for i, st := range steps {
+		var gens []Generator
+		for _, n := range st.gens {
+			gens = append(gens, Generator{Name: string(n)})
+		}
+		before := prepared
+		in, err := c.ingredients(context.Background(), gens)
+		if err != nil {
+			t.Fatalf("step %d %v: %v", i, st.gens, err)
+		}
+		if got := prepared > before; got != st.prepares {
+			t.Errorf("step %d %v: prepared again %v, want %v", i, st.gens, got, st.prepares)
+		}
+		if !st.check(in) {
+			t.Errorf("step %d %v: ingredients calibrated %v, samples %v, PCA %v, VAE %v", i, st.gens, in.Calibrated != nil, in.Samples != nil, in.PCA != nil, in.VAE != nil)
+		}
+		if !st.prepares && i > 0 && in.Calibrated != last.Calibrated {
+			t.Errorf("step %d %v: nothing new, but another calibration", i, st.gens)
+		}
+		last = in
 	}
 }

@@ -158,11 +158,11 @@ func Open(dataset string, opts Options) (*Experiment, error) {
 	if opts.ModelsDir == "" {
 		opts.ModelsDir = DefaultModelsDir()
 	}
-	info, err := data.Lookup(dataset)
+	paper, err := catalogue.LookupDataset(dataset)
 	if err != nil {
 		return nil, err
 	}
-	paper, err := catalogue.LookupDataset(dataset)
+	info, err := paper.Info()
 	if err != nil {
 		return nil, err
 	}
