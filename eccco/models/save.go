@@ -62,7 +62,7 @@ func (m *Model) save(dir string, replace bool) error {
 // with an error wrapping ErrNoModel if dir holds no saved model, and with another error if the spec is
 // unreadable or invalid, if the checkpoint lacks any weight the spec's architecture needs (it never fills
 // missing weights with a fresh initialisation) or if a saved weight's shape does not fit the spec.
-func Load(backend compute.Backend, dir string) (*Model, error) {
+func Load(backend compute.Backend, dir string) (_ *Model, err error) {
 	var s savedSpec
 	if err := format.ReadSpec(dir, &s); err != nil {
 		return nil, err
@@ -74,7 +74,12 @@ func Load(backend compute.Backend, dir string) (*Model, error) {
 	if s.Provenance != nil {
 		m.prov = *s.Provenance
 	}
-	if err := format.LoadWeights(dir, m.store, func() error { return m.initialize(backend) }); err != nil {
+	w, err := format.ReadWeights(dir, m.store)
+	if err != nil {
+		return nil, err
+	}
+	defer w.Recover(&err)
+	if err := w.Check(m.initialize(backend)); err != nil {
 		return nil, err
 	}
 	return m, nil

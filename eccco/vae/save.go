@@ -67,7 +67,7 @@ func (v *VAE) save(dir string, replace bool) error {
 // an error wrapping ErrNoVAE if dir holds no saved VAE, and with another error if the spec is unreadable
 // or invalid, if the checkpoint lacks any weight the spec's architecture needs (it never fills missing
 // weights with a fresh initialisation) or if a saved weight's shape does not fit the spec.
-func Load(backend compute.Backend, dir string) (*VAE, error) {
+func Load(backend compute.Backend, dir string) (_ *VAE, err error) {
 	var s savedSpec
 	if err := format.ReadSpec(dir, &s); err != nil {
 		return nil, err
@@ -79,7 +79,12 @@ func Load(backend compute.Backend, dir string) (*VAE, error) {
 	if s.Provenance != nil {
 		v.prov = *s.Provenance
 	}
-	if err := format.LoadWeights(dir, v.store, func() error { return v.initialize(backend) }); err != nil {
+	w, err := format.ReadWeights(dir, v.store)
+	if err != nil {
+		return nil, err
+	}
+	defer w.Recover(&err)
+	if err := w.Check(v.initialize(backend)); err != nil {
 		return nil, err
 	}
 	return v, nil

@@ -273,31 +273,56 @@ func (f Format) ReadSpec(dir string, spec any) error {
 	return nil
 }
 
-// LoadWeights loads the checkpoint in dir into store (fresh, holding no variables), then runs
-// initialize, which must create every variable of the item's architecture (by building its graph once),
-// and checks that every trainable variable came from the checkpoint: missing weights are an error, never
-// filled with a fresh initialisation. A panic while loading or initialising (a saved weight whose shape
-// does not fit the spec makes graph building panic) is returned as an error.
-func (f Format) LoadWeights(dir string, store *model.Store, initialize func() error) (err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("loading %s from %s: the saved weights do not fit the spec: %v", f.What, dir, r)
-		}
-	}()
+// Weights is a checkpoint read into a fresh store (ReadWeights) before the item's graph is built on it.
+// The caller then builds the graph once, which creates every variable of the item's architecture and
+// takes the loaded values, under a deferred Recover (a saved weight whose shape does not fit the spec
+// makes graph building panic), and passes the build's error to Check:
+//
+//	w, err := format.ReadWeights(dir, store)
+//	if err != nil {
+//		return nil, err
+//	}
+//	defer w.Recover(&err)
+//	if err := w.Check(item.initialize(backend)); err != nil {
+//		return nil, err
+//	}
+type Weights struct {
+	f      Format
+	dir    string
+	store  *model.Store
+	loaded map[string]bool
+}
+
+// ReadWeights loads the checkpoint in dir into store (fresh, holding no variables).
+func (f Format) ReadWeights(dir string, store *model.Store) (*Weights, error) {
 	if _, err := checkpoint.Load(store).Dir(dir).Immediate().Done(); err != nil {
-		return fmt.Errorf("loading %s weights from %s: %w", f.What, dir, err)
+		return nil, fmt.Errorf("loading %s weights from %s: %w", f.What, dir, err)
 	}
-	loaded := map[string]bool{}
+	w := &Weights{f: f, dir: dir, store: store, loaded: map[string]bool{}}
 	for v := range store.IterVariables() {
-		loaded[v.Path()] = true
+		w.loaded[v.Path()] = true
 	}
-	if err := initialize(); err != nil {
-		return fmt.Errorf("loading %s from %s: %w", f.What, dir, err)
+	return w, nil
+}
+
+// Check returns the build's error (buildErr) wrapped with the directory, or else an error naming the
+// first trainable variable that did not come from the checkpoint: missing weights are an error, never
+// filled with a fresh initialisation.
+func (w *Weights) Check(buildErr error) error {
+	if buildErr != nil {
+		return fmt.Errorf("loading %s from %s: %w", w.f.What, w.dir, buildErr)
 	}
-	for v := range store.IterVariables() {
-		if v.Trainable && !loaded[v.Path()] {
-			return fmt.Errorf("loading %s from %s: the checkpoint has no weight %q that a %s with this spec needs", f.What, dir, v.Path(), f.What)
+	for v := range w.store.IterVariables() {
+		if v.Trainable && !w.loaded[v.Path()] {
+			return fmt.Errorf("loading %s from %s: the checkpoint has no weight %q that a %s with this spec needs", w.f.What, w.dir, v.Path(), w.f.What)
 		}
 	}
 	return nil
+}
+
+// Recover, deferred while the graph is built on the weights, turns a panic of the build into *err.
+func (w *Weights) Recover(err *error) {
+	if r := recover(); r != nil {
+		*err = fmt.Errorf("loading %s from %s: the saved weights do not fit the spec: %v", w.f.What, w.dir, r)
+	}
 }

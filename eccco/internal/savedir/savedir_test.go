@@ -96,25 +96,40 @@ func TestSaveRules(t *testing.T) {
 	}
 }
 
+// loadWeights reads the checkpoint in dir into s and builds on it with build, as Weights says a caller does.
+func loadWeights(dir string, s *model.Store, build func() error) (err error) {
+	w, err := testFormat.ReadWeights(dir, s)
+	if err != nil {
+		return err
+	}
+	defer w.Recover(&err)
+	return w.Check(build())
+}
+
 func TestLoadWeights(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "thing")
 	if err := testFormat.Save(dir, spec{Width: 3}, store(t), false); err != nil {
 		t.Fatal(err)
 	}
-	if err := testFormat.LoadWeights(dir, model.NewStore(), func() error { return nil }); err != nil {
+	if err := loadWeights(dir, model.NewStore(), func() error { return nil }); err != nil {
 		t.Errorf("loading: %v", err)
 	}
 	// initialize creating a weight the checkpoint lacks.
 	s := model.NewStore()
-	err := testFormat.LoadWeights(dir, s, func() error {
+	err := loadWeights(dir, s, func() error {
 		s.RootScope().VariableWithValue("extra", []float32{0})
 		return nil
 	})
 	if err == nil || !strings.Contains(err.Error(), "extra") {
 		t.Errorf("a missing weight: err = %v, want one naming it", err)
 	}
+	// An error of the build is returned, with the directory.
+	err = loadWeights(dir, model.NewStore(), func() error { return errors.New("no graph") })
+	if err == nil || !strings.Contains(err.Error(), "no graph") || !strings.Contains(err.Error(), dir) {
+		t.Errorf("a build's error: err = %v, want it with the directory", err)
+	}
 	// A panic while initialising is an error.
-	err = testFormat.LoadWeights(dir, model.NewStore(), func() error { panic("shape mismatch") })
+	err = loadWeights(dir, model.NewStore(), func() error { panic("shape mismatch") })
 	if err == nil || !strings.Contains(err.Error(), "shape mismatch") || !strings.Contains(err.Error(), dir) {
 		t.Errorf("a panic: err = %v, want an error", err)
 	}
@@ -150,7 +165,7 @@ func TestSavedTreeCarriesNoTime(t *testing.T) {
 		}
 	}
 	s := model.NewStore()
-	if err := testFormat.LoadWeights(a, s, func() error {
+	if err := loadWeights(a, s, func() error {
 		s.RootScope().VariableWithValue("w", []float32{0, 0, 0})
 		return nil
 	}); err != nil {
