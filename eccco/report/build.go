@@ -151,17 +151,7 @@ func Build(in Inputs) (*Document, error) {
 		return nil, err
 	}
 	parts := [][]byte{[]byte(canon.LaTeX())}
-	files := make([]string, 0, len(canon.Figures)+len(canon.Drawn))
-	for f := range canon.Figures {
-		files = append(files, f)
-	}
-	for f := range canon.Drawn {
-		if _, ok := canon.Figures[f]; !ok {
-			files = append(files, f)
-		}
-	}
-	slices.Sort(files)
-	for _, f := range files {
+	for _, f := range canon.figureFiles() {
 		raw, err := canon.figureBytes(f)
 		if err != nil {
 			return nil, err

@@ -98,16 +98,7 @@ func Write(doc *Document, opts WriteOptions) (*Written, error) {
 	texPath := opts.TeXPath()
 	w := &Written{TeX: texPath, Markdown: opts.Markdown}
 	oldTeX, _ := os.ReadFile(texPath)
-	files := make([]string, 0, len(doc.Figures)+len(doc.Drawn))
-	for f := range doc.Figures {
-		files = append(files, f)
-	}
-	for f := range doc.Drawn {
-		if _, ok := doc.Figures[f]; !ok {
-			files = append(files, f)
-		}
-	}
-	slices.Sort(files)
+	files := doc.figureFiles()
 	findingsPath := ""
 	if doc.Findings != nil {
 		findingsPath = filepath.Join(opts.Dir, FindingsFile)
@@ -182,6 +173,21 @@ func Write(doc *Document, opts WriteOptions) (*Written, error) {
 		}
 	}
 	return w, nil
+}
+
+// figureFiles are the paths of the document's figure files (copied and drawn), sorted.
+func (doc *Document) figureFiles() []string {
+	files := make([]string, 0, len(doc.Figures)+len(doc.Drawn))
+	for f := range doc.Figures {
+		files = append(files, f)
+	}
+	for f := range doc.Drawn {
+		if _, ok := doc.Figures[f]; !ok {
+			files = append(files, f)
+		}
+	}
+	slices.Sort(files)
+	return files
 }
 
 // figureBytes is the content of the document's figure file f: drawn, or read from its source.
