@@ -77,7 +77,7 @@ func BenchmarkSGLD(b *testing.B) {
 // Run with, e.g.: go test -run '^$' -bench TrainChunks -benchtime 3x ./eccco/energy/
 func BenchmarkTrainChunks(b *testing.B) {
 	be := testBackend(b)
-	ds := chunkbench.Images(2000, 10)
+	ds := data.UniformImages(2000, 10)
 	d, k := ds.D(), ds.K()
 	prior, err := PriorFromData(ds)
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/eccco-go/eccco-go/eccco/data"
 	"github.com/eccco-go/eccco-go/eccco/internal/chunkbench"
 )
 
@@ -16,7 +17,7 @@ import (
 // go test -run '^$' -bench TrainChunks -benchtime 3x ./eccco/models/
 func BenchmarkTrainChunks(b *testing.B) {
 	be := testBackend(b)
-	ds := chunkbench.Images(5000, 10)
+	ds := data.UniformImages(5000, 10)
 	d, k := ds.D(), ds.K()
 	spec := Spec{Kind: KindMLP, NumFeatures: d, NumClasses: k, Hidden: 32, Layers: 1, Activation: "relu", Members: 1}
 	opts := TrainOptions{Epochs: 5, BatchSize: 128, Seed: 1}

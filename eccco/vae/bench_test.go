@@ -51,7 +51,7 @@ func BenchmarkTrainEpoch(b *testing.B) {
 // their ratio. Run with, e.g.: go test -run '^$' -bench TrainChunks -benchtime 3x ./eccco/vae/
 func BenchmarkTrainChunks(b *testing.B) {
 	be := testBackend(b)
-	ds := chunkbench.Images(5000, 1)
+	ds := data.UniformImages(5000, 1)
 	d := ds.D()
 	spec, opts := mnistSpec(d), mnistTraining
 	opts.Epochs, opts.Seed = 2, 1

@@ -4,35 +4,10 @@
 package chunkbench
 
 import (
-	"fmt"
-	"math/rand/v2"
 	"slices"
 	"testing"
 	"time"
-
-	"github.com/eccco-go/eccco-go/eccco/data"
 )
-
-// Images returns n fixed pseudo-random rows of 784 values uniform in [−1, 1] (MNIST's size and range)
-// with labels 0, 1, …, classes−1, 0, … in turn: the training data of the benchmarks.
-func Images(n, classes int) *data.Dataset {
-	const d = 784
-	ds := &data.Dataset{Name: "bench"}
-	for j := range d {
-		ds.FeatureNames = append(ds.FeatureNames, fmt.Sprint("p", j))
-	}
-	for c := range classes {
-		ds.ClassNames = append(ds.ClassNames, fmt.Sprint(c))
-	}
-	r := rand.New(rand.NewPCG(1, 2))
-	for i := range n {
-		for range d {
-			ds.X = append(ds.X, float32(2*r.Float64()-1))
-		}
-		ds.Y = append(ds.Y, i%classes)
-	}
-	return ds
-}
 
 // Compare warms the backend up with one call of timed(1), then, once per benchmark iteration, times
 // timed(1) and timed(chunk) one after the other, and reports both in ms per iteration
