@@ -94,7 +94,7 @@ func (m Mode) settingsFor(info data.Info) Settings {
 	s.AuthorsSampler = true
 	s.L1OwnSampler = true
 	s.OwnSamplesUnfaithfulness = true
-	s.OwnSamplesDivisor = AuthorsUnfaithfulnessDivisor
+	s.OwnSamplesDivisor = metrics.AuthorsUnfaithfulnessDivisor
 	s.AuthorsMetrics = true
 	s.UncroppedSSIM = image
 	s.NoisyImageBounds = image
@@ -121,10 +121,6 @@ func authorsTargetMix(dataset string) TargetMix {
 	}
 	return TargetMix{}
 }
-
-// AuthorsUnfaithfulnessDivisor is the n = 50 by which the authors' unfaithfulness metric divided its
-// summed distances (ECCCo.jl src/penalties.jl:93,134).
-const AuthorsUnfaithfulnessDivisor = metrics.AuthorsUnfaithfulnessDivisor
 
 // The authors' vision settings (ECCCo.jl experiments/mnist.jl and fmnist.jl at 78925f6, the final runs).
 const (

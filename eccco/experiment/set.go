@@ -17,7 +17,7 @@ const (
 	SetTraining SetGroup = iota
 	// SetSampling: sampling=per-run|per-counterfactual (Sampling).
 	SetSampling
-	// SetSearch: max-iter (the search's step limit) and stop (its convergence rule: ParseStop).
+	// SetSearch: max-iter (the search's step limit) and stop (its convergence rule: parseStop).
 	SetSearch
 	// SetGenerator: the generators' hyper-parameters (ParamKeys; Tuning).
 	SetGenerator
@@ -63,7 +63,7 @@ type Overrides struct {
 	Sampling Sampling
 	// MaxIterations bounds each search (0: counterfactual.DefaultMaxIterations; Run.MaxIterations).
 	MaxIterations int
-	// Stop is the search's convergence rule (ParseStop; nil keeps the mode's).
+	// Stop is the search's convergence rule (parseStop; nil keeps the mode's).
 	Stop *counterfactual.Rule
 	// Generator overrides the generators' hyper-parameters (Generator.Set; WithOverrides applies it).
 	Generator Tuning
@@ -75,12 +75,12 @@ type Overrides struct {
 	AuthorsModelsDir string
 }
 
-// MaxChains bounds --set chains= and keep=: the samples are allocated up front (100,000 MNIST samples
+// maxChains bounds --set chains= and keep=: the samples are allocated up front (100,000 MNIST samples
 // take 314 MB as float32).
-const MaxChains = 100_000
+const maxChains = 100_000
 
-// MaxMaxIterations bounds --set max-iter: 10⁴ times the paper's 100 steps.
-const MaxMaxIterations = 1_000_000
+// maxIterationsLimit bounds --set max-iter: 10⁴ times the paper's 100 steps.
+const maxIterationsLimit = 1_000_000
 
 // ParseSet reads key=value pairs, each argument holding one or a comma-separated list of them, into
 // Overrides. Only the keys of the given groups are accepted: an unknown key, a key given twice or a value
@@ -164,21 +164,21 @@ func (o *Overrides) set(k, v string) error {
 	case "max-iter":
 		if err = nonNeg(&o.MaxIterations); err == nil && o.MaxIterations == 0 {
 			err = fmt.Errorf("must be at least 1")
-		} else if err == nil && o.MaxIterations > MaxMaxIterations {
-			err = fmt.Errorf("at most %d (the default is %d; a search that does not stop by its rule takes every step)", MaxMaxIterations, counterfactual.DefaultMaxIterations)
+		} else if err == nil && o.MaxIterations > maxIterationsLimit {
+			err = fmt.Errorf("at most %d (the default is %d; a search that does not stop by its rule takes every step)", maxIterationsLimit, counterfactual.DefaultMaxIterations)
 		}
 	case "stop":
 		var r counterfactual.Rule
-		if r, err = ParseStop(v); err == nil {
+		if r, err = parseStop(v); err == nil {
 			o.Stop = &r
 		}
 	case "chains":
-		if err = nonNeg(&o.Sampler.Chains); err == nil && o.Sampler.Chains > MaxChains {
-			err = fmt.Errorf("at most %d (each chain holds a sample in memory)", MaxChains)
+		if err = nonNeg(&o.Sampler.Chains); err == nil && o.Sampler.Chains > maxChains {
+			err = fmt.Errorf("at most %d (each chain holds a sample in memory)", maxChains)
 		}
 	case "keep":
-		if err = nonNeg(&o.Sampler.Keep); err == nil && o.Sampler.Keep > MaxChains {
-			err = fmt.Errorf("at most %d (each kept sample is held in memory)", MaxChains)
+		if err = nonNeg(&o.Sampler.Keep); err == nil && o.Sampler.Keep > maxChains {
+			err = fmt.Errorf("at most %d (each kept sample is held in memory)", maxChains)
 		}
 	case "steps":
 		err = nonNeg(&o.Sampler.Steps)
@@ -214,18 +214,18 @@ func (o *Overrides) set(k, v string) error {
 	return err
 }
 
-// StopNames are the values of --set stop, in counterfactual.Rule's order.
-var StopNames = []string{"conditions", "valid", "max-iter", "all-conditions"}
+// stopNames are the values of --set stop, in counterfactual.Rule's order.
+var stopNames = []string{"conditions", "valid", "max-iter", "all-conditions"}
 
-// ParseStop reads a convergence rule (--set stop=…): "conditions", the paper's generator conditions
+// parseStop reads a convergence rule (--set stop=…): "conditions", the paper's generator conditions
 // (p(y⁺|x′) ≥ 0.5 and every |∂objective/∂x′| < 0.01; Schut's JSMA the threshold alone;
 // counterfactual.GeneratorConditions), "all-conditions" (the same for Schut too, as the authors' runs
 // stopped it: counterfactual.GeneratorConditionsAll), "valid" (as soon as p(y⁺|x′) ≥ 0.5:
 // counterfactual.DecisionThreshold) or "max-iter" (never early: every search takes max-iter steps;
 // counterfactual.MaxIterations).
-func ParseStop(v string) (counterfactual.Rule, error) {
-	if i := slices.Index(StopNames, strings.ToLower(strings.TrimSpace(v))); i >= 0 {
+func parseStop(v string) (counterfactual.Rule, error) {
+	if i := slices.Index(stopNames, strings.ToLower(strings.TrimSpace(v))); i >= 0 {
 		return counterfactual.Rule(i), nil
 	}
-	return 0, fmt.Errorf("not a convergence rule; one of %s", strings.Join(StopNames, ", "))
+	return 0, fmt.Errorf("not a convergence rule; one of %s", strings.Join(stopNames, ", "))
 }

@@ -127,21 +127,21 @@ func render(v reflect.Value) string {
 	return fmt.Sprintf("%#v", v)
 }
 
-// FuzzParseStop: a rule ParseStop reads is one of StopNames, and its name reads back to it.
+// FuzzParseStop: a rule parseStop reads is one of stopNames, and its name reads back to it.
 func FuzzParseStop(f *testing.F) {
-	for _, s := range append(slices.Clone(StopNames), " Valid ", "max_iter", "") {
+	for _, s := range append(slices.Clone(stopNames), " Valid ", "max_iter", "") {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		r, err := ParseStop(s)
+		r, err := parseStop(s)
 		if err != nil {
 			return
 		}
-		if int(r) < 0 || int(r) >= len(StopNames) {
-			t.Fatalf("ParseStop(%q) = %d, not one of the %d rules", s, r, len(StopNames))
+		if int(r) < 0 || int(r) >= len(stopNames) {
+			t.Fatalf("parseStop(%q) = %d, not one of the %d rules", s, r, len(stopNames))
 		}
-		if back, err := ParseStop(StopNames[r]); err != nil || back != r {
-			t.Fatalf("ParseStop(%q) = %d; its name %q reads %d, %v", s, r, StopNames[r], back, err)
+		if back, err := parseStop(stopNames[r]); err != nil || back != r {
+			t.Fatalf("parseStop(%q) = %d; its name %q reads %d, %v", s, r, stopNames[r], back, err)
 		}
 	})
 }
