@@ -199,10 +199,9 @@ func (m *Model) logitsIn(scope *model.Scope, x *Node) *Node {
 	return ReduceMean(all, 0)
 }
 
-// onMembers gives every member the inputs x [B, D]: [M, B, D]. For a single model that is a reshape:
-// the pure-Go backend (compute v0.1.14) copies a broadcast element by element, which took a fifth of
-// the search's time on MNIST rows, and its gradient would be a sum over one member; the values are the
-// same either way.
+// onMembers gives every member the inputs x [B, D]: [M, B, D]. For a single model that is a reshape,
+// which the pure-Go backend (compute v0.1.14) does without the element-by-element copy of a broadcast;
+// the values, and the gradient's, are the same either way.
 func (m *Model) onMembers(x *Node) *Node {
 	if m.spec.Members == 1 {
 		return InsertAxes(x, 0)

@@ -293,8 +293,14 @@ type Weights struct {
 	loaded map[string]bool
 }
 
-// ReadWeights loads the checkpoint in dir into store (fresh, holding no variables).
-func (f Format) ReadWeights(dir string, store *model.Store) (*Weights, error) {
+// ReadWeights loads the checkpoint in dir into store (fresh, holding no variables). A panic while
+// loading (a damaged checkpoint) is returned as an error.
+func (f Format) ReadWeights(dir string, store *model.Store) (_ *Weights, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("loading %s weights from %s: %v", f.What, dir, r)
+		}
+	}()
 	if _, err := checkpoint.Load(store).Dir(dir).Immediate().Done(); err != nil {
 		return nil, fmt.Errorf("loading %s weights from %s: %w", f.What, dir, err)
 	}

@@ -133,6 +133,28 @@ func TestLoadWeights(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "shape mismatch") || !strings.Contains(err.Error(), dir) {
 		t.Errorf("a panic: err = %v, want an error", err)
 	}
+	// A damaged checkpoint (its weights cut short, or its index not JSON) is an error, not a panic.
+	for _, damage := range []struct{ suffix, content string }{{".bin", "\x01\x02"}, {".json", "{not json"}} {
+		bad := filepath.Join(t.TempDir(), "thing")
+		if err := testFormat.Save(bad, spec{Width: 3}, store(t), false); err != nil {
+			t.Fatal(err)
+		}
+		names, _ := filepath.Glob(filepath.Join(bad, "checkpoint-*"+damage.suffix))
+		if len(names) != 1 {
+			t.Fatalf("checkpoint files %v", names)
+		}
+		if err := os.WriteFile(names[0], []byte(damage.content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		s := model.NewStore()
+		err := loadWeights(bad, s, func() error {
+			s.RootScope().VariableWithValue("w", []float32{0, 0, 0})
+			return nil
+		})
+		if err == nil || !strings.Contains(err.Error(), bad) {
+			t.Errorf("a damaged %s: err = %v, want an error naming the directory", damage.suffix, err)
+		}
+	}
 	// No spec file: ErrMissing.
 	var sp spec
 	if err := testFormat.ReadSpec(filepath.Join(t.TempDir(), "none"), &sp); !errors.Is(err, errMissing) {
