@@ -23,6 +23,11 @@ const Default = "go:ops_sequential"
 // EnvVar is the environment variable that selects the backend (GoMLX's own convention).
 const EnvVar = compute.ConfigEnvVar
 
+// IsXLA reports whether b is GoMLX's XLA backend, by the name it reports (compute.Backend.Name). Graph
+// code asks it where the two backends want different forms of the same values: XLA fuses element-wise
+// work and compiles its own convolutions, while the pure-Go backend runs one op at a time.
+func IsXLA(b compute.Backend) bool { return b.Name() == "xla" }
+
 // Available lists the backend names compiled into this binary, sorted ("go", plus "xla" when built with
 // -tags xla).
 func Available() []string {

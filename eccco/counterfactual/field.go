@@ -91,7 +91,7 @@ func objectiveField[T float32 | float64](backend compute.Backend, clf models.Cla
 		s := &State{X: x, Factual: fact, Target: tgt, Logits: clf.Logits(x), Model: clf, Step: ScalarZero(x.Graph(), dtypes.Float32)}
 		o := g.Objective(s)
 		grad := Gradient(ReduceAllSum(o), x)[0]
-		grad = Where(IsNaN(grad), ZerosLike(grad), grad) // as in Search
+		grad = zeroNaNs(grad) // as in Search
 		return []*Node{ConvertDType(o, dtypes.Float64), Neg(grad)}
 	})
 	if err != nil {

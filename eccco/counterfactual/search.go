@@ -14,7 +14,6 @@ import (
 	"github.com/eccco-go/eccco-go/eccco/models"
 	"github.com/gomlx/compute"
 	"github.com/gomlx/compute/dtypes"
-	"github.com/gomlx/compute/shapes"
 	. "github.com/gomlx/gomlx/core/graph" //nolint:revive // GoMLX graph code reads best with a dot import.
 	"github.com/gomlx/gomlx/core/tensors"
 	"github.com/gomlx/gomlx/ml/model"
@@ -919,7 +918,7 @@ func stepNodes(clf models.Classifier, g *Generator, q Request, d int) func(*mode
 		st := &State{X: xs, Factual: factual, Target: target, Logits: logits, Model: clf, Step: in.step, inputScope: inputScope}
 		obj := g.Objective(st)
 		grad := Gradient(ReduceAllSum(obj), s)[0]
-		grad = Where(IsNaN(grad), ScalarZero(gr, grad.DType()), grad) // NaN gradients count as 0, as in the authors' code
+		grad = zeroNaNs(grad) // NaN gradients count as 0, as in the authors' code
 		if xs != x {
 			logits = clf.Logits(x)
 		}
@@ -1003,20 +1002,4 @@ func jsmaStep(x, grad, factual, lo, hi, down, up, counts *Node, eta, n float64, 
 	anyFree := ReduceLogicalOr(stillFree, -1)
 	countsNext = whereRows(anyFree, countsNext, ZerosLike(countsNext))
 	return xNext, countsNext
-}
-
-// whereRows selects whole rows: row i of onTrue where cond[i] holds, else row i of onFalse (cond [B], the
-// values of one shape [B, D]). The values are those of Where with the condition broadcast implicitly; the
-// pure-Go backend, though, selects element by element through strides where the condition has fewer
-// elements than the output, folds an explicit broadcast of it back into the select, and broadcasts
-// element by element too. So the condition is made at the output's shape as the outer product of the
-// rows' 0/1 flags with a row of ones (exact: every product is 0 or 1), which its matrix kernels compute.
-func whereRows(cond, onTrue, onFalse *Node) *Node {
-	dims := onTrue.Shape().Dimensions
-	if cond.Rank() == 1 && len(dims) == 2 {
-		flags := Reshape(ConvertDType(cond, dtypes.Float32), dims[0], 1)
-		full := MatMul(flags, Ones(cond.Graph(), shapes.Make(dtypes.Float32, 1, dims[1])))
-		cond = GreaterThan(full, Scalar(cond.Graph(), dtypes.Float32, 0.5))
-	}
-	return Where(cond, onTrue, onFalse)
 }

@@ -1,6 +1,7 @@
 package models
 
 import (
+	"github.com/eccco-go/eccco-go/eccco/backend"
 	"github.com/gomlx/compute"
 	"github.com/gomlx/compute/shapes"
 	. "github.com/gomlx/gomlx/core/graph" //nolint:revive
@@ -27,14 +28,11 @@ func Conv2D(scope *model.Scope, x *Node, out, k int, same bool) *Node {
 
 // convolve is Im2ColConvolve on the pure-Go backend and XLA's convolution on XLA.
 func convolve(x, kernel *Node, pad int) *Node {
-	if x.Graph().Backend().Name() != xlaBackend {
+	if !backend.IsXLA(x.Graph().Backend()) {
 		return Im2ColConvolve(x, kernel, pad)
 	}
 	return Convolve(x, kernel).PaddingPerDim([][2]int{{pad, pad}, {pad, pad}}).Done()
 }
-
-// xlaBackend is the name GoMLX's XLA backend reports (compute.Backend.Name).
-const xlaBackend = "xla"
 
 // Im2ColConvolve convolves channels-last images x [B, H, W, C] with a kernel [kh, kw, C, O] (stride 1,
 // zero padding of pad pixels on each side) by gathering every kh×kw×C patch into a row and multiplying by

@@ -1,6 +1,7 @@
 package models
 
 import (
+	"github.com/eccco-go/eccco-go/eccco/backend"
 	"github.com/gomlx/compute/shapes"
 	. "github.com/gomlx/gomlx/core/graph" //nolint:revive
 	"github.com/gomlx/gomlx/ml/layers/activation"
@@ -15,7 +16,7 @@ import (
 // with LeNet-5's one input channel: the values agree to float rounding, and the gradient goes to the same
 // pixel of each pooling window.
 func ConvReluPool2(scope *model.Scope, x *Node, out, k int, same bool) *Node {
-	if x.Graph().Backend().Name() != xlaBackend || !SpaceToDepthFits(x, k, same) {
+	if !backend.IsXLA(x.Graph().Backend()) || !SpaceToDepthFits(x, k, same) {
 		return MaxPool2(activation.Relu(Conv2D(scope, x, out, k, same)))
 	}
 	c := x.Shape().Dimensions[3]
