@@ -192,28 +192,20 @@ func (m *Model) logitsIn(scope *model.Scope, x *Node) *Node {
 	if m.spec.Kind == KindLeNet {
 		return lenet5(scope, x, m.spec.NumClasses, m.spec.Conv2Padding == PaddingSame)
 	}
-	all := m.stackedLogits(scope, m.onMembers(x)) // [M, B, K]
 	if m.spec.Members == 1 {
-		return Reshape(all, all.Shape().Dimensions[1:]...) // the mean of one: the same values
+		return m.stackedLogits(scope, x) // [B, K]: the mean of one, without a members axis
 	}
-	return ReduceMean(all, 0)
-}
-
-// onMembers gives every member the inputs x [B, D]: [M, B, D]. For a single model that is a reshape,
-// which the pure-Go backend (compute v0.1.14) does without the element-by-element copy of a broadcast;
-// the values, and the gradient's, are the same either way.
-func (m *Model) onMembers(x *Node) *Node {
-	if m.spec.Members == 1 {
-		return InsertAxes(x, 0)
-	}
-	return BroadcastPrefix(x, m.spec.Members)
+	return ReduceMean(m.stackedLogits(scope, BroadcastPrefix(x, m.spec.Members)), 0) // [M, B, K] → [B, K]
 }
 
 func (m *Model) memberLogits(scope *model.Scope, x *Node, i int) *Node {
 	if m.spec.Kind == KindLeNet {
 		return lenet5(scope, x, m.spec.NumClasses, m.spec.Conv2Padding == PaddingSame)
 	}
-	all := m.stackedLogits(scope, m.onMembers(x))
+	if m.spec.Members == 1 {
+		return m.stackedLogits(scope, x)
+	}
+	all := m.stackedLogits(scope, BroadcastPrefix(x, m.spec.Members))
 	return Reshape(Slice(all, AxisElem(i)), x.Shape().Dimensions[0], m.spec.NumClasses)
 }
 
@@ -228,7 +220,8 @@ func (m *Model) StackedLogits(x *Node) *Node {
 	return m.stackedLogits(m.store.RootScope(), x)
 }
 
-// stackedLogits maps x [M, B, D] (member i reads x[i]) to the members' logits [M, B, K].
+// stackedLogits maps x [M, B, D] (member i reads x[i]) to the members' logits [M, B, K]; for a single
+// model also x [B, D] to [B, K], the same values without the members axis (StackedDense).
 func (m *Model) stackedLogits(scope *model.Scope, x *Node) *Node {
 	act, _ := parseActivation(m.spec.Activation)
 	return StackedMLP(scope, x, m.spec.Hidden, m.spec.Layers, act, m.spec.NumClasses)
