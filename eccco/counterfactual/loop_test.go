@@ -190,9 +190,10 @@ func TestChunksMatchHostLoopOneHot(t *testing.T) {
 }
 
 // A clamp shared by every row, passed as one row [1, D] and broadcast in the graph (what XLA's searches
-// take), gives the counterfactuals, steps and convergence of the clamp written out for every row [B, D],
-// bit for bit on the pure-Go backend, in the host loop and in chunks; with a feature that may not move
-// both ways the clamp stays per row.
+// take), or shared by every value as one value (bounds the same for every feature, or none), gives the
+// counterfactuals, steps and convergence of the clamp written out for every row [B, D], bit for bit, in
+// the host loop and in chunks; with a feature that may not move both ways, or bounds that cross, the clamp
+// stays per row.
 func TestSharedClampMatchesPerRow(t *testing.T) {
 	b := testBackend(t)
 	const d, k, n = 5, 3, 40
@@ -217,17 +218,29 @@ func TestSharedClampMatchesPerRow(t *testing.T) {
 		targets[i] = (pred[i] + 1) % k
 	}
 	lo, hi := []float32{-2, -1, -2, -3, -2}, []float32{2, 1, 2, 3, 2}
-	if c := projectionBounds(Request{Factuals: ds.X, Targets: targets, Lower: lo, Upper: hi}, n, d, true); c.rows != 1 || c.conflict != nil || !slices.Equal(c.lo, lo) {
+	if c := projectionBounds(Request{Factuals: ds.X, Targets: targets, Lower: lo, Upper: hi}, n, d, true, true); c.rows != 1 || c.conflict != nil || !slices.Equal(c.lo, lo) {
 		t.Fatalf("free features, shared: rows %d, conflict %v, lo %v; want 1 row, none, %v", c.rows, c.conflict != nil, c.lo, lo)
 	}
-	if c := projectionBounds(Request{Factuals: ds.X, Targets: targets, Lower: lo, Upper: hi, Mutability: []Mutability{Both, Increase, Both, Both, Both}}, n, d, true); c.rows != n {
+	if c := projectionBounds(Request{Factuals: ds.X, Targets: targets, Lower: lo, Upper: hi, Mutability: []Mutability{Both, Increase, Both, Both, Both}}, n, d, true, true); c.rows != n {
 		t.Fatalf("an increase-only feature, shared: %d rows, want %d", c.rows, n)
+	}
+	same := func(v float32) []float32 { return []float32{v, v, v, v, v} }
+	for _, q := range []Request{{}, {Lower: same(-2), Upper: same(2)}} {
+		q.Factuals, q.Targets = ds.X, targets
+		if c := projectionBounds(q, n, d, false, true); c.rows != 1 || c.d != 1 || c.conflict != nil {
+			t.Fatalf("bounds %v … %v for every feature: %d × %d values, want one", q.Lower, q.Upper, c.rows, c.d)
+		}
+	}
+	if c := projectionBounds(Request{Factuals: ds.X, Targets: targets, Lower: same(2), Upper: same(-2)}, n, d, false, true); c.rows != n || c.conflict == nil {
+		t.Fatalf("crossed bounds for every feature: %d rows, conflict %v; want %d rows with the conflict", c.rows, c.conflict != nil, n)
 	}
 	ctx := context.Background()
 	p := Params{StepSize: 0.1, Cost: 0.1}
 	for _, q := range []Request{
 		{Factuals: ds.X, Targets: targets, Lower: lo, Upper: hi, MaxIterations: 25},
 		{Factuals: ds.X, Targets: targets, Lower: lo, Upper: hi, MaxIterations: 25, Mutability: []Mutability{Both, Decrease, Both, Increase, Both}},
+		{Factuals: ds.X, Targets: targets, Lower: same(-2), Upper: same(2), MaxIterations: 25},
+		{Factuals: ds.X, Targets: targets, MaxIterations: 25},
 	} {
 		perRow, err := NewSearcher(b, m, Wachter(p))
 		if err != nil {
@@ -237,7 +250,7 @@ func TestSharedClampMatchesPerRow(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		perRow.shareClamp, shared.shareClamp = false, true
+		perRow.shareClamp, perRow.oneClamp, shared.shareClamp, shared.oneClamp = false, false, true, true
 		for pass := range 2 { // the host loop, then chunks
 			want, err := perRow.Search(ctx, q)
 			if err != nil {

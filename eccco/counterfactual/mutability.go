@@ -74,9 +74,14 @@ func constraintMasks(m []Mutability, d int) (down, up []float32) {
 // feature is at least the factual's, and every value lies exactly within the bounds. Where the two
 // disagree (lo_ij > hi_ij: a factual outside the bounds in a blocked direction; conflict [B, D], nil if
 // nowhere), the mutability constraint wins and the feature keeps the factual's value. lo and hi may be a
-// single row [1, D] shared by every row of x.
+// single row [1, D] shared by every row of x, or a single value [1, 1] shared by every value, which is
+// then a scalar of the clamp (one pass over x on the pure-Go backend).
 func project(x, factual, lo, hi, conflict *Node) *Node {
-	if !lo.Shape().Equal(x.Shape()) { // the same clamp for every row [1, D]
+	switch {
+	case lo.Shape().Equal(x.Shape()):
+	case lo.Shape().Size() == 1: // the same clamp for every value
+		lo, hi = Reshape(lo), Reshape(hi)
+	default: // the same clamp for every row [1, D]
 		lo, hi = BroadcastToShape(lo, x.Shape()), BroadcastToShape(hi, x.Shape())
 	}
 	clamped := Min(Max(x, lo), hi) // Clamp with tensor bounds has no gradient in GoMLX

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/eccco-go/eccco-go/eccco/backend"
 	"github.com/eccco-go/eccco-go/eccco/data"
 	"github.com/eccco-go/eccco-go/eccco/internal/livevars"
 	"github.com/eccco-go/eccco-go/eccco/models"
@@ -238,8 +239,9 @@ type Searcher struct {
 	// RecordPath takes, which tests compare the chunks with).
 	chunk int
 	// shareClamp passes a clamp that is the same for every row as one row (projectionBounds; sharesClamp
-	// of the backend).
-	shareClamp bool
+	// of the backend); oneClamp passes one that is the same for every value as one value (true but in
+	// tests, which compare it with the other layouts).
+	shareClamp, oneClamp bool
 	// searched holds the graph keys (graphKey, steps 0) of the requests searched so far: the first search
 	// of each takes one step per call (a one-off search compiles only the one-step graph).
 	searched map[string]bool
@@ -266,7 +268,7 @@ func NewSearcher(backend compute.Backend, clf models.Classifier, g *Generator) (
 		gc.JSMA = &j
 	}
 	return &Searcher{backend: backend, clf: clf, g: gc, steps: map[string]*cachedExec{}, store: model.NewStore(),
-		ownInputs: map[int]bool{}, chunk: searchChunk, shareClamp: sharesClamp(backend), searched: map[string]bool{}}, nil
+		ownInputs: map[int]bool{}, chunk: searchChunk, shareClamp: sharesClamp(backend), oneClamp: true, searched: map[string]bool{}}, nil
 }
 
 // Close releases the compiled graphs; the Searcher may still be used (it compiles them again).
@@ -349,7 +351,7 @@ func (s *Searcher) SearchWith(ctx context.Context, g *Generator, req Request) (*
 	if err != nil {
 		return nil, err
 	}
-	bounds := projectionBounds(q, b, d, s.shareClamp)
+	bounds := projectionBounds(q, b, d, s.shareClamp, s.oneClamp)
 	if err := s.feedInputs(g, b); err != nil {
 		return nil, err
 	}
@@ -463,7 +465,7 @@ type stepInputs[T any] struct {
 	factual  T // x [B, D]
 	target   T // y⁺ [B] (int32)
 	move     T // [B]: 1 where the row may take a step
-	lo, hi   T // the projection's clamp [B, D], or [1, D] where every row's is the same (projectionBounds)
+	lo, hi   T // the projection's clamp [B, D], or [1, D] where every row's is the same, [1, 1] where every value's is (projectionBounds)
 	step     T // Stepwise generators: the step's index t, a scalar (State.Step)
 	conflict T // where the clamp's bounds cross (projectionBounds): true there [B, D] (never with a shared clamp)
 	noise    T // re-encoding latent maps: Resampled, the step's posterior noise [B, Dz]; Reencoded, a scalar 0
@@ -705,16 +707,26 @@ func sameTerms(a, b *Generator) bool {
 // clamped to [lo_ij, hi_ij], lo_ij = Lower_j where the feature may go down and the factual's value
 // otherwise (−MaxFloat32 without bounds), hi_ij likewise; conflict marks the entries where lo_ij > hi_ij
 // (a factual outside the bounds in a blocked direction: the factual's value is kept there), nil if none.
-// With share, where every feature may move both ways (the clamp is then the same for every row), lo and
-// hi hold that one row ([1, D]; rows = 1), which project broadcasts: the same values. Otherwise rows = b.
-func projectionBounds(q Request, b, d int, share bool) clamp {
+// Where every feature may move both ways the clamp is the same for every row: with one, where the bounds
+// are also the same for every feature (images, or no bounds), lo and hi hold one value each ([1, 1]);
+// else, with share, they hold that one row ([1, D]). project broadcasts either: the same values.
+// Otherwise rows = b.
+func projectionBounds(q Request, b, d int, share, one bool) clamp {
 	down, up := constraintMasks(q.Mutability, d)
-	rows := 1
+	free := true
 	for j := range d {
-		if !share || !(down[j] > 0) || !(up[j] > 0) {
-			rows = b
-			break
+		free = free && down[j] > 0 && up[j] > 0
+	}
+	if free && one && (q.Lower == nil || allEqual(q.Lower) && allEqual(q.Upper)) && (q.Lower == nil || q.Lower[0] <= q.Upper[0]) {
+		l, u := float32(-math.MaxFloat32), float32(math.MaxFloat32)
+		if q.Lower != nil {
+			l, u = q.Lower[0], q.Upper[0]
 		}
+		return clamp{lo: []float32{l}, hi: []float32{u}, rows: 1, d: 1}
+	}
+	rows := b
+	if free && share {
+		rows = 1
 	}
 	lo, hi := make([]float32, rows*d), make([]float32, rows*d)
 	found := false
@@ -748,16 +760,24 @@ func projectionBounds(q Request, b, d int, share bool) clamp {
 	return c
 }
 
+// allEqual reports whether every value of v is its first.
+func allEqual(v []float32) bool {
+	for _, x := range v {
+		if x != v[0] {
+			return false
+		}
+	}
+	return true
+}
+
 // sharesClamp reports whether searches on a backend take a clamp that is the same for every row as one
 // row (projectionBounds): on XLA, which fuses the broadcast into the step, so that a step reads two
 // [B, D] arrays fewer; not on the pure-Go backend, which would write the broadcast out at every step.
-func sharesClamp(backend compute.Backend) bool {
-	_, xla := backend.(interface{ PluginName() string })
-	return xla
-}
+func sharesClamp(b compute.Backend) bool { return backend.IsXLA(b) }
 
-// clamp is the projection's clamp of a search (projectionBounds): lo and hi [rows, D], and conflict
-// [rows, D] or nil, where rows is 1 (the same clamp for every row) or the batch size.
+// clamp is the projection's clamp of a search (projectionBounds): lo and hi [rows, d], and conflict
+// [rows, d] or nil, where rows is 1 (the same clamp for every row) or the batch size, and d the number of
+// features, or 1 (rows 1: the same clamp for every value).
 type clamp struct {
 	lo, hi   []float32
 	conflict []bool
