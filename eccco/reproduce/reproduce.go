@@ -26,6 +26,7 @@ import (
 	"sync"
 	"syscall"
 	"time"
+	"unicode/utf8"
 
 	"github.com/eccco-go/eccco-go/eccco/data"
 	"github.com/eccco-go/eccco-go/eccco/internal/clock"
@@ -425,9 +426,13 @@ func (r *run) summary(finished bool) *Summary {
 func (r *run) printSummary() {
 	fmt.Fprintf(r.Stdout, "\n== summary (%s profile, mode %s; stage times in %s, outcome in %s)\n", r.profile, r.mode,
 		filepath.Join(r.out, StagesFile), filepath.Join(r.out, SummaryFile))
-	fmt.Fprintf(r.Stdout, "%-10s %-28s %10s %10s  %s\n", "stage", "status", "time", "cpu", "outputs")
+	width := 28 // the status column: as wide as the longest outcome
 	for _, s := range r.stages {
-		fmt.Fprintf(r.Stdout, "%-10s %-28s %9.1fs %9.1fs  %s\n", s.Name, s.Outcome(), s.WallSeconds, s.CPUSeconds, strings.Join(s.Outputs, ", "))
+		width = max(width, utf8.RuneCountInString(s.Outcome().String()))
+	}
+	fmt.Fprintf(r.Stdout, "%-10s %-*s %10s %10s  %s\n", "stage", width, "status", "time", "cpu", "outputs")
+	for _, s := range r.stages {
+		fmt.Fprintf(r.Stdout, "%-10s %-*s %9.1fs %9.1fs  %s\n", s.Name, width, s.Outcome(), s.WallSeconds, s.CPUSeconds, strings.Join(s.Outputs, ", "))
 	}
 }
 

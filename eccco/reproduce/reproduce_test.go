@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"syscall"
@@ -443,5 +444,28 @@ func TestFullProfilePlan(t *testing.T) {
 	}
 	if Out(true, "paper") != "runs/quick-paper-mode" {
 		t.Error("quick paper-mode folder")
+	}
+}
+
+// The summary's columns line up whatever a stage's note: the status column is as wide as the longest
+// outcome, the report stage's kept-PDF note (62 characters) included.
+func TestSummaryColumnsLineUp(t *testing.T) {
+	var out strings.Builder
+	r := &run{Config: Config{Stdout: &out}, stages: []StageResult{
+		{Name: "data", Status: OK, WallSeconds: 1, CPUSeconds: 1, Outputs: []string{"data/cache"}},
+		{Name: "report", Status: Skipped, Note: NoteKeptPDF, WallSeconds: 2.5, CPUSeconds: 2, Outputs: []string{"paper/report"}},
+		{Name: "notebooks", Status: Skipped, Note: NoteUpToDate, WallSeconds: 0, CPUSeconds: 0},
+	}}
+	r.printSummary()
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")[1:] // the header row, then one per stage
+	if len(lines) != 4 {
+		t.Fatalf("%d lines after the title, want 4:\n%s", len(lines), out.String())
+	}
+	end := strings.Index(lines[0], "time") + len("time") // the wall time is right-aligned on its header
+	wall := regexp.MustCompile(`^ *[0-9]+\.[0-9]s$`)
+	for _, l := range lines[1:] {
+		if r := []rune(l); len(r) < end || !wall.MatchString(string(r[end-10:end])) {
+			t.Errorf("the time column is not under its header:\n%s\n%s", lines[0], l)
+		}
 	}
 }
