@@ -14,9 +14,9 @@
 #                            committed 100-DPI figures of figures/gallery/), paper/eccco-go.md and
 #                            paper/eccco-go.pdf. On a 2-core machine (AVX-512) from a fresh clone, with XLA for the
 #                            image sets (its plugin installed by this script where it can) and the defaults,
-#                            the whole protocol took 65 min at d4ca7e0 beside other work, 43 min of it the
-#                            benchmark (the image sets about 35; the six synthetic and tabular sets on pure
-#                            Go with SIMD a few); paper/README.md gives the stages.
+#                            the whole protocol took 56 min at ef6ee1f, 35 min of it the benchmark (the
+#                            image sets 26; the six synthetic and tabular sets on pure Go with SIMD 10);
+#                            bench/README.md gives the stages.
 #   ./reproduce.sh --quick   the same pipeline in minutes, written to runs/quick/ (nothing under paper/ is
 #                            touched but the PDF): 5-epoch models on the three synthetic sets, scored and
 #                            used by a small benchmark (2 runs of 20 factuals), and every figure from
