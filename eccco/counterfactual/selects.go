@@ -56,8 +56,8 @@ func whereRows(cond, onTrue, onFalse *Node) *Node {
 // enclosing function that either branch reads, and the branches create no constant of their own:
 //   - compute v0.1.14 hands a value that only one branch reads to that branch to keep when the If is the
 //     value's last use, and then releases it a second time, so that two later results can share one buffer
-//     (the counterfactual tests then fail at random); so both branches read every node of reads, the one
-//     that does not need a node into a result it drops;
+//     (TestShortcutReadsReleasedOnce); so both branches read every node of reads, the one that does not
+//     need a node into a result it drops;
 //   - GoMLX (v0.28.16) keeps one node per scalar constant for the whole graph, so a constant made first in
 //     a branch could not be read anywhere else; make them outside and list them in reads.
 func shortcut(pred *Node, reads []*Node, cheap, general func() *Node) *Node {
